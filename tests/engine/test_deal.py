@@ -1,0 +1,72 @@
+"""Dealing: ten cards each, the dealer, both first-lead rules, chosen deals and their errors."""
+
+import random
+
+import pytest
+
+from tests.helpers import SUITS_DEAL, fill, play_out
+from tressette_env.engine import PLAYING, Rules, new_game, next_hand
+from tressette_env.engine.cards import FULL_DECK, FOUR_OF_DENARI
+
+
+def test_a_shuffled_deal_gives_ten_distinct_cards_to_each_seat():
+    for seed in range(50):
+        state = new_game(Rules(), seed)
+        assert [h.bit_count() for h in state.hands] == [10, 10, 10, 10]
+        assert state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3] == FULL_DECK
+        assert state.dealt == state.hands
+
+
+def test_seeds_are_reproducible_and_the_dealer_is_drawn():
+    assert new_game(seed=3) == new_game(seed=3)
+    assert new_game(seed=3) == new_game(seed=random.Random(3))
+    assert {new_game(seed=s).public.dealer for s in range(40)} == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_dealer_right_leads_first(dealer):
+    state = new_game(Rules(), hands=SUITS_DEAL, dealer=dealer)
+    assert state.public.first_leader == state.public.turn == (dealer + 1) % 4
+
+
+@pytest.mark.parametrize("holder", [0, 1, 2, 3])
+def test_four_of_denari_leads_first(holder):
+    deal = fill(**{f"seat_{holder}": "4d"})
+    state = new_game(Rules(first_lead="four_of_denari"), hands=deal, dealer=holder)
+    assert state.hands[holder] >> FOUR_OF_DENARI & 1
+    assert state.public.turn == holder
+
+
+def test_the_dealer_moves_one_seat_every_hand():
+    state = new_game(Rules(episode="match", target_score=1000), seed=0, dealer=2)
+    dealers = []
+    for hand in range(6):
+        assert state.public.status == PLAYING
+        dealers.append(state.public.dealer)
+        assert state.public.turn == (state.public.dealer + 1) % 4
+        state = next_hand(play_out(state), seed=hand)
+    assert dealers == [2, 3, 0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "deal, message",
+    [
+        ("not a deal", "a deal is 4 lists of 10 card ids"),
+        ([[0] * 10] * 3, "a deal is 4 lists of 10 card ids"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(30, 39))], "hand 3 of the deal has 9"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(31, 41))], "card id 40; card ids are 0"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]], r"card 0 is dealt twice"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [30.0, *range(31, 40)]], "holds 30.0; card ids"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [True, *range(31, 40)]], "holds True"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), -1], "hand 3 of the deal has no cards"),
+    ],
+)
+def test_bad_deals_are_named(deal, message):
+    with pytest.raises(ValueError, match=message):
+        new_game(Rules(), hands=deal)
+
+
+@pytest.mark.parametrize("dealer", [-1, 4, 1.0, "0", True])
+def test_bad_dealer(dealer):
+    with pytest.raises(ValueError, match="dealer must be a seat 0..3"):
+        new_game(Rules(), hands=SUITS_DEAL, dealer=dealer)

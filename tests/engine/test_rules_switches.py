@@ -1,0 +1,51 @@
+"""Rules: every switch, its default, and the errors for bad ones."""
+
+import pytest
+
+from tressette_env.engine import SWITCHES, Rules, make_rules
+
+
+def test_defaults_are_those_of_rules_md():
+    r = Rules()
+    assert (r.target_score, r.episode, r.accusi, r.signals) == (21, "hand", True, True)
+    assert (r.first_lead, r.cappotto_bonus, r.calling_out, r.illegal_action) == ("dealer_right", 0, False, "renuncio")
+    assert SWITCHES == (
+        "target_score",
+        "episode",
+        "accusi",
+        "signals",
+        "first_lead",
+        "cappotto_bonus",
+        "calling_out",
+        "illegal_action",
+    )
+
+
+@pytest.mark.parametrize(
+    "switches, message",
+    [
+        ({"target_score": 0}, "target_score=0: must be an int >= 1"),
+        ({"target_score": 21.0}, "target_score=21.0"),
+        ({"target_score": True}, "target_score=True"),
+        ({"episode": "game"}, "episode='game': must be one of 'hand', 'match'"),
+        ({"accusi": 1}, "accusi=1: must be True or False"),
+        ({"signals": "yes"}, "signals='yes'"),
+        ({"first_lead": "dealer"}, "first_lead='dealer'"),
+        ({"cappotto_bonus": -1}, "cappotto_bonus=-1: must be an int >= 0"),
+        ({"illegal_action": "ignore"}, "illegal_action='ignore'"),
+        ({"calling_out": True}, 'needs episode="match"'),
+    ],
+)
+def test_bad_values_are_named(switches, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_rules(**switches)
+
+
+def test_unknown_switch_lists_the_allowed_ones():
+    with pytest.raises(TypeError, match="unknown rule switch 'target'; the switches are: target_score, episode"):
+        make_rules(target=31)
+
+
+def test_rules_are_frozen():
+    with pytest.raises(AttributeError):
+        Rules().accusi = False

@@ -1,0 +1,81 @@
+"""Hand-built deals and scripted play for the rule tests."""
+
+from __future__ import annotations
+
+from tressette_env.engine import (
+    BUSSO,
+    CALL_OUT,
+    NO_SIGNAL,
+    PLAYING,
+    STRISCIO,
+    VOLO,
+    GameState,
+    apply,
+    cards_of,
+    legal_actions,
+    parse_card,
+    parse_cards,
+)
+
+SIGNALS = {"busso": BUSSO, "striscio": STRISCIO, "volo": VOLO}
+
+
+def hands(*codes: str) -> list[list[int]]:
+    """Four hands from four strings of card codes ('3d 2d Ad ...'), seat 0 first."""
+    assert len(codes) == 4
+    return [cards_of(parse_cards(text)) for text in codes]
+
+
+def fill(**partial: str) -> list[list[int]]:
+    """A full deal that gives seat_0..seat_3 the named cards and the rest of the deck in id order.
+
+    ``fill(seat_0="3d Ad", seat_1="Rd")``: the other cards are dealt lowest id first to the
+    seats that still need cards, seat 0 first.
+    """
+    out = [cards_of(parse_cards(partial.get(f"seat_{s}", ""))) for s in range(4)]
+    used = {c for h in out for c in h}
+    rest = [c for c in range(40) if c not in used]
+    for hand in out:
+        while len(hand) < 10:
+            hand.append(rest.pop(0))
+    assert not rest
+    return out
+
+
+# Each seat holds one whole suit: the leader takes every trick (nobody can follow).
+SUITS_DEAL = hands(
+    "Ad 2d 3d 4d 5d 6d 7d Fd Cd Rd",
+    "Ac 2c 3c 4c 5c 6c 7c Fc Cc Rc",
+    "As 2s 3s 4s 5s 6s 7s Fs Cs Rs",
+    "Ab 2b 3b 4b 5b 6b 7b Fb Cb Rb",
+)
+
+
+def action(move: str) -> int:
+    """The action id of a move: '3d', '3d busso', '3d striscio', '3d volo' or 'call'."""
+    if move == "call":
+        return CALL_OUT
+    code, _, signal = move.partition(" ")
+    return parse_card(code) + 40 * (SIGNALS[signal] if signal else NO_SIGNAL)
+
+
+def play(state: GameState, *moves: str) -> GameState:
+    """Apply the moves in order (each by the seat on turn)."""
+    for move in moves:
+        state = apply(state, action(move))
+    return state
+
+
+def play_out(state: GameState) -> GameState:
+    """Finish the hand with the lowest legal card each turn (no signals)."""
+    while state.public.status == PLAYING:
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def play_trick(state: GameState, lead: str) -> GameState:
+    """Lead ``lead``; the others play their lowest legal card."""
+    state = play(state, lead)
+    while state.public.trick:
+        state = apply(state, legal_actions(state)[0])
+    return state

@@ -1,0 +1,102 @@
+"""The rule switches of the four-seat game (see RULES.md) as one frozen record.
+
+| switch | default | allowed | meaning |
+| --- | --- | --- | --- |
+| `target_score` | `21` | int >= 1 | match target; 31 and 41 are common |
+| `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
+| `accusi` | `True` | bool | declarations (napoletana, three or four 3s/2s/assi) score and are public |
+| `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully) |
+| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand |
+| `cappotto_bonus` | `0` | int >= 0 | extra points to a team that makes every point of a hand |
+| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`) |
+| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
+
+Example:
+    >>> Rules(target_score=31).target_score
+    31
+    >>> make_rules(singals=False)
+    Traceback (most recent call last):
+    ...
+    TypeError: unknown rule switch 'singals'; the switches are: target_score, episode, accusi, signals, first_lead, cappotto_bonus, calling_out, illegal_action
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+EPISODES = ("hand", "match")
+FIRST_LEADS = ("dealer_right", "four_of_denari")
+ILLEGAL_ACTIONS = ("renuncio", "raise")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule set. Every field is a rule switch of RULES.md; build with keywords."""
+
+    target_score: int = 21
+    episode: str = "hand"
+    accusi: bool = True
+    signals: bool = True
+    first_lead: str = "dealer_right"
+    cappotto_bonus: int = 0
+    calling_out: bool = False
+    illegal_action: str = "renuncio"
+
+    def __post_init__(self) -> None:
+        for name in ("accusi", "signals", "calling_out"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"rule switch {name}={value!r}: must be True or False")
+        for name, low in (("target_score", 1), ("cappotto_bonus", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"rule switch {name}={value!r}: must be an int >= {low}")
+        for name, allowed in (
+            ("episode", EPISODES),
+            ("first_lead", FIRST_LEADS),
+            ("illegal_action", ILLEGAL_ACTIONS),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"rule switch {name}={value!r}: must be one of {', '.join(map(repr, allowed))}")
+        if self.calling_out and self.episode != "match":
+            raise ValueError('rule switch calling_out=True needs episode="match": a claim is about the match target')
+
+    @property
+    def is_match(self) -> bool:
+        """True when an episode is a whole match rather than one hand."""
+        return self.episode == "match"
+
+
+SWITCHES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+_ALLOWED_AND_MEANING = {
+    "target_score": ("int >= 1", "match target; 31 and 41 are common"),
+    "episode": ('`"hand"`, `"match"`', "one deal per episode, or a match to `target_score`"),
+    "accusi": ("bool", "declarations (napoletana, three or four 3s/2s/assi) score and are public"),
+    "signals": ("bool", "the leader may signal busso / striscio / volo (truthfully)"),
+    "first_lead": ('`"dealer_right"`, `"four_of_denari"`', "who leads the first trick of a hand"),
+    "cappotto_bonus": ("int >= 0", "extra points to a team that makes every point of a hand"),
+    "calling_out": ("bool", 'chiamarsi fuori: the leader may claim the match (needs `episode="match"`)'),
+    "illegal_action": ('`"renuncio"`, `"raise"`', "an illegal action loses the hand 11-0, or raises ValueError"),
+}
+
+
+def rules_table() -> str:
+    """The Markdown table of the rule switches (the README and docstrings show it)."""
+    rows = ["| switch | default | allowed | meaning |", "| --- | --- | --- | --- |"]
+    for f in dataclasses.fields(Rules):
+        allowed, meaning = _ALLOWED_AND_MEANING[f.name]
+        default = f'"{f.default}"' if isinstance(f.default, str) else f.default
+        rows.append(f"| `{f.name}` | `{default}` | {allowed} | {meaning} |")
+    return "\n".join(rows)
+
+
+def make_rules(**switches: Any) -> Rules:
+    """Build ``Rules`` from keyword switches, naming any unknown switch in the error."""
+    for name in switches:
+        if name not in SWITCHES:
+            raise TypeError(f"unknown rule switch {name!r}; the switches are: {', '.join(SWITCHES)}")
+    return Rules(**switches)

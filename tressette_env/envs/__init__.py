@@ -1,0 +1,1 @@
+"""Environments: thin adapters from the engine to RL APIs."""

@@ -1,0 +1,312 @@
+# noqa: D212, D415
+"""
+# Tressette
+
+Tressette, the Italian partnership trick-taking game, for four seats: partners
+sit opposite (team 0 = `player_0` + `player_2`), the 3 is the highest card of a
+suit, there are no trumps, and the leader of a trick may signal to its partner
+(busso, striscio, volo). The rules are in RULES.md; every rule switch is a
+keyword argument.
+
+| Import             | `from tressette_env import tressette_v0`       |
+|--------------------|------------------------------------------------|
+| Actions            | Discrete                                       |
+| Parallel API       | No                                             |
+| Manual Control     | No                                             |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']` |
+| Agents             | 4                                              |
+| Action Shape       | Discrete(161)                                  |
+| Action Values      | [0, 160]                                       |
+| Observation Shape  | (790,)                                         |
+| Observation Values | [0, 1] (int8)                                  |
+| State Shape        | (1040,)                                        |
+
+### Observation Space
+
+A dict: `"observation"`, an int8 vector of 0s and 1s holding what the agent can know (its hand
+and, with perfect recall, everything public; numbers are thermometers), and `"action_mask"`. Seats are
+relative to the observer (0 you, 1 the next seat, 2 your partner, 3 the seat
+before you); pieces by team list your team first. `tressette_env.encoders.unflatten`
+splits a vector into named pieces.
+
+| piece | shape | slice | meaning |
+| --- | --- | --- | --- |
+| `hand` | (40,) | 0:40 | 1 for each card id in your hand |
+| `trick` | (4, 40) | 40:200 | the cards on the table in the current trick, by relative seat |
+| `leader` | (4,) | 200:204 | one-hot: the relative seat that leads the current trick |
+| `played` | (4, 40) | 204:364 | every card each relative seat has played this hand (the current trick included) |
+| `signals` | (4, 4, 3) | 364:412 | relative seat x suit x (busso, striscio, volo): signals given this hand |
+| `voids` | (4, 4) | 412:428 | relative seat x suit: the seat failed to follow that suit, so it has none left |
+| `accusi` | (4, 40) | 428:588 | the cards each relative seat's declarations revealed |
+| `trick_number` | (10,) | 588:598 | one-hot: which trick of the hand is being played (all 0 once the hand is over) |
+| `declared_points` | (2, 20) | 598:638 | declaration points (your team, the other) as thermometers: entry k is 1 when more than k |
+| `thirds` | (2, 35) | 638:708 | thirds of a point taken this hand (your team, the other) as thermometers |
+| `to_target` | (2, 41) | 708:790 | match points each team still needs to reach `target_score` (yours, the other) as thermometers capped at 41; all 0 in `episode="hand"` |
+
+#### Legal Actions Mask
+
+`"action_mask"` is an int8 vector of 161 entries, 1 for each legal action of the
+agent to act: follow the led suit when you can, signal only on the lead and only
+truthfully. It is all zeros for every other agent.
+
+### Action Space
+
+| action id | meaning |
+| --- | --- |
+| `0..39` | play card `id` with no signal |
+| `40..79` | play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit) |
+| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit) |
+| `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |
+| `160` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |
+
+Card id = suit * 10 + value - 1 (suits denari, coppe, spade, bastoni; values
+1 asso .. 7, 8 fante, 9 cavallo, 10 re).
+
+An illegal action follows `illegal_action`: `"renuncio"` (default) is the rule's
+penalty, the offending team loses the hand and the opponents score 11, with a
+`RenuncioWarning` naming the agent, the action and the legal actions;
+`"raise"` raises `IllegalActionError` (a ValueError) and changes nothing. A
+non-integer or out-of-range action is always an error, and so is a step after
+every agent is done.
+
+### Rewards
+
+`episode="hand"` (default): when the hand ends every agent receives its team's
+points minus the other team's (declarations and bonuses included), 0 before.
+`episode="match"`: +1 to the winning team and -1 to the other when the match
+ends, 0 before. Partners always receive the same reward.
+
+When a hand ends, every agent's info holds `"hand"` (its number, from 0),
+`"hand_score"`, `"card_thirds"` (last trick included) and `"accusi"` (points
+scored), each `[team 0, team 1]`, plus `"match_score"` in match mode, and
+`"renuncio"` (who, what, the legal actions) or `"called_out"` when that ended it.
+
+### Arguments
+
+`tressette_v0.env(render_mode=None, **rules)`: `render_mode` is None, `"ansi"`
+(render returns the table as text, every hand shown) or `"human"` (prints it).
+`reset(seed=None, options=None)`: `options={"hands": [4 lists of 10 card ids],
+"dealer": seat}` plays a chosen deal (either key alone is fine; in a match the
+later hands are shuffled); other keys are ignored.
+
+| switch | default | allowed | meaning |
+| --- | --- | --- | --- |
+| `target_score` | `21` | int >= 1 | match target; 31 and 41 are common |
+| `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
+| `accusi` | `True` | bool | declarations (napoletana, three or four 3s/2s/assi) score and are public |
+| `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully) |
+| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand |
+| `cappotto_bonus` | `0` | int >= 0 | extra points to a team that makes every point of a hand |
+| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`) |
+| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..encoders.global_state import STATE_SIZE, encode_state
+from ..encoders.observation import SIZE, encode_bits, unpack
+from ..engine.actions import NUM_ACTIONS, action_to_string, actions_of
+from ..engine.game import (
+    IllegalActionError,
+    apply,
+    check_deal,
+    check_seat,
+    legal_actions_mask,
+    new_game,
+    next_hand,
+    renuncio,
+    view,
+)
+from ..engine.render import render_state
+from ..engine.rules import make_rules
+from ..engine.state import HAND_OVER, PLAYING, GameState
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
+# observe() unpacks the observation and the mask from one int: mask bits start at the next whole byte.
+_MASK_AT = (SIZE + 7) // 8 * 8
+
+
+class RenuncioWarning(UserWarning):
+    """An agent played an illegal action and its team lost the hand (``illegal_action="renuncio"``)."""
+
+
+def env(render_mode: str | None = None, **rules: Any) -> AECEnv:
+    """The Tressette AEC environment wrapped as PettingZoo's classic environments are."""
+    wrapped = raw_env(render_mode=render_mode, **rules)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def action_id(action: Any) -> int:
+    """The int action id of ``action`` (an int, NumPy integer or 0-d integer array).
+
+    Raises:
+        TypeError: it is not an integer.
+        ValueError: it is outside 0..160.
+    """
+    if type(action) is not int:
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action.item()
+        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r} ({type(action).__name__})")
+        action = int(action)
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action} is out of range: action ids are 0..{NUM_ACTIONS - 1}")
+    return action
+
+
+class raw_env(AECEnv, EzPickle):
+    """The Tressette AEC environment without PettingZoo's wrappers (see the module docstring)."""
+
+    metadata = {"name": "tressette_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, render_mode: str | None = None, **rules: Any):
+        EzPickle.__init__(self, render_mode=render_mode, **rules)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: must be None, 'ansi' or 'human'")
+        self.rules = make_rules(**rules)
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, shape=(SIZE,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for agent in AGENTS
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.state_space = spaces.Box(0, 1, shape=(STATE_SIZE,), dtype=np.int8)
+        self._rng: random.Random | None = None
+        self.game: GameState | None = None
+        """The engine state (hidden hands included); read it for analysis, never show it to an agent."""
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        options = options or {}
+        hands, dealer = options.get("hands"), options.get("dealer")
+        # Check a chosen deal before anything changes.
+        if hands is not None:
+            check_deal(hands)
+        if dealer is not None:
+            check_seat(dealer)
+        if seed is not None or self._rng is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            self._rng = random.Random(int(self.np_random.integers(2**63)))
+        self.game = new_game(self.rules, self._rng, dealer=dealer, hands=hands)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {agent: {} for agent in AGENTS}
+        self._legal = legal_actions_mask(self.game)
+        self.agent_selection = AGENTS[self.game.public.turn]
+
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            raise RuntimeError("step() after the episode ended: every agent is done; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = action_id(action)
+        penalty = None
+        if self._legal >> action & 1:
+            game = apply(self.game, action)
+        else:
+            legal = actions_of(self._legal)
+            what = f"{agent} took illegal action {action} ({action_to_string(action)}); legal: {legal}"
+            if self.rules.illegal_action == "raise":
+                raise IllegalActionError(what)
+            warnings.warn(f"renuncio: {what}; its team loses the hand 11-0", RenuncioWarning, stacklevel=2)
+            penalty = {"agent": agent, "action": action, "legal_actions": legal}
+            game = renuncio(self.game)
+        self._cumulative_rewards[agent] = 0.0
+        if game.public.status != PLAYING:
+            game = self._end_hand(game, penalty)
+        self.game = game
+        self._legal = legal_actions_mask(game)
+        if game.public.turn >= 0:
+            self.agent_selection = AGENTS[game.public.turn]
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_hand(self, game: GameState, penalty: dict | None) -> GameState:
+        """Report the finished hand in the infos; deal the next one or end the episode."""
+        p = game.public
+        result = p.result
+        info: dict[str, Any] = {
+            "hand": p.hand_number,
+            "hand_score": list(result.points),
+            "card_thirds": list(result.card_thirds),
+            "accusi": list(result.accusi),
+        }
+        if self.rules.is_match:
+            info["match_score"] = list(p.match_score)
+        if result.renuncio is not None:
+            info["renuncio"] = penalty
+        if result.called_out is not None:
+            info["called_out"] = AGENTS[result.called_out]
+        for agent in AGENTS:
+            self.infos[agent] = dict(info)
+        if p.status == HAND_OVER:
+            return next_hand(game, self._rng)
+        if self.rules.is_match:
+            team_reward = (1.0, -1.0) if p.winner == 0 else (-1.0, 1.0)
+        else:
+            diff = float(result.points[0] - result.points[1])
+            team_reward = (diff, -diff)
+        for seat, agent in enumerate(AGENTS):
+            self.rewards[agent] = team_reward[seat % 2]
+            self.terminations[agent] = True
+        self._accumulate_rewards()
+        return game
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = SEAT[agent]
+        game = self.game
+        bits = encode_bits(view(game, seat))
+        if game.public.turn == seat:
+            bits |= self._legal << _MASK_AT
+        both = unpack(bits, _MASK_AT + NUM_ACTIONS)
+        return {"observation": both[:SIZE], "action_mask": both[_MASK_AT:]}
+
+    def state(self) -> np.ndarray:
+        return encode_state(self.game)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = render_state(self.game, AGENTS)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+

@@ -1,0 +1,9 @@
+"""Tressette, four seats in two partnerships, as a PettingZoo AEC environment (version 0).
+
+    >>> from tressette_env import tressette_v0
+    >>> env = tressette_v0.env(episode="match", target_score=31)
+"""
+
+from .envs.tressette_aec import AGENTS, RenuncioWarning, env, raw_env
+
+__all__ = ["AGENTS", "RenuncioWarning", "env", "raw_env"]

@@ -1,5 +1,6 @@
 """Tressette, four seats in two partnerships, as a PettingZoo AEC environment (version 0).
 
+Example:
     >>> from tressette_env import tressette_v0
     >>> env = tressette_v0.env(episode="match", target_score=31)
 """

@@ -77,7 +77,7 @@ def shuffle_hidden(state, seat, rng):
     pool = [c for h in hidden for c in cards_of(h)]
     rng.shuffle(pool)
     hands = list(state.hands)
-    for s, h in zip(others, hidden):
+    for s, h in zip(others, hidden, strict=True):
         n = h.bit_count()
         hands[s] = (state.hands[s] & ~h) | sum(1 << c for c in pool[:n])
         pool = pool[n:]

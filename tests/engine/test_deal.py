@@ -6,7 +6,7 @@ import pytest
 
 from tests.helpers import SUITS_DEAL, fill, play_out
 from tressette_env.engine import PLAYING, Rules, new_game, next_hand
-from tressette_env.engine.cards import FULL_DECK, FOUR_OF_DENARI
+from tressette_env.engine.cards import FOUR_OF_DENARI, FULL_DECK
 
 
 def test_a_shuffled_deal_gives_ten_distinct_cards_to_each_seat():
@@ -54,7 +54,10 @@ def test_the_dealer_moves_one_seat_every_hand():
         ("not a deal", "a deal is 4 lists of 10 card ids"),
         ([[0] * 10] * 3, "a deal is 4 lists of 10 card ids"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(30, 39))], "hand 3 of the deal has 9"),
-        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(31, 41))], "card id 40; card ids are 0"),
+        (
+            [list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(31, 41))],
+            "card id 40; card ids are 0",
+        ),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]], r"card 0 is dealt twice"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [30.0, *range(31, 40)]], "holds 30.0; card ids"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [True, *range(31, 40)]], "holds True"),

@@ -26,7 +26,9 @@ def test_must_follow_the_led_suit_when_able():
     assert state.public.turn == 2
     assert legal_actions_mask(state) == parse_cards("Rd 4d")
     before = state
-    with pytest.raises(IllegalActionError, match=r"seat 2 may not play 20 \(As\): it must follow the led suit; legal: 4d Rd"):
+    with pytest.raises(
+        IllegalActionError, match=r"seat 2 may not play 20 \(As\): it must follow the led suit; legal: 4d Rd"
+    ):
         apply(state, action("As"))
     assert state == before
 

@@ -1,7 +1,6 @@
 """The AEC environment's contract: deals, rewards, infos, illegal and bad input, rendering."""
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
@@ -62,10 +61,12 @@ def test_same_seed_same_actions_same_trajectory():
     a = play_episode(tressette_v0.env(episode="match"), seed=11, chooser=lambda legal: rng_a.choice(legal))
     b = play_episode(tressette_v0.env(episode="match"), seed=11, chooser=lambda legal: rng_b.choice(legal))
     assert len(a) == len(b)
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         assert x[0] == y[0] and np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2]) and x[3:] == y[3:]
     c = play_episode(tressette_v0.env(episode="match"), seed=12)
-    assert [t[0] for t in c] != [t[0] for t in a] or any(not np.array_equal(x[1], y[1]) for x, y in zip(a, c))
+    assert [t[0] for t in c] != [t[0] for t in a] or any(
+        not np.array_equal(x[1], y[1]) for x, y in zip(a, c, strict=False)
+    )
 
 
 def test_hand_rewards_are_team_point_differences():

@@ -30,6 +30,6 @@ def slices_of(layout: tuple[Piece, ...]) -> dict[str, slice]:
 def table_of(layout: tuple[Piece, ...]) -> str:
     """The Markdown table of a layout: piece, shape, slice, meaning."""
     rows = ["| piece | shape | slice | meaning |", "| --- | --- | --- | --- |"]
-    for piece, s in zip(layout, slices_of(layout).values()):
+    for piece, s in zip(layout, slices_of(layout).values(), strict=True):
         rows.append(f"| `{piece.name}` | {piece.shape} | {s.start}:{s.stop} | {piece.meaning} |")
     return "\n".join(rows)

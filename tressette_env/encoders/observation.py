@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.state import SeatView, rotate_seats
+from ..engine.state import SeatView
 from .layout import Piece, slices_of, table_of
-
 
 THERMOMETERS = {"declared_points": 20, "thirds": 35, "to_target": 41}
 """Width of each thermometer piece: a value v sets its first min(v, width) entries."""
@@ -51,7 +50,11 @@ LAYOUT: tuple[Piece, ...] = (
     Piece("voids", (4, 4), "relative seat x suit: the seat failed to follow that suit, so it has none left"),
     Piece("accusi", (4, 40), "the cards each relative seat's declarations revealed"),
     Piece("trick_number", (10,), "one-hot: which trick of the hand is being played (all 0 once the hand is over)"),
-    Piece("declared_points", (2, 20), "declaration points (your team, the other) as thermometers: entry k is 1 when more than k"),
+    Piece(
+        "declared_points",
+        (2, 20),
+        "declaration points (your team, the other) as thermometers: entry k is 1 when more than k",
+    ),
     Piece("thirds", (2, 35), "thirds of a point taken this hand (your team, the other) as thermometers"),
     Piece(
         "to_target",

@@ -18,10 +18,10 @@ from .actions import (
     signal_of,
 )
 from .cards import (
+    STRENGTH,
     SUIT_MASK,
     SUITS,
     THIRDS,
-    STRENGTH,
     card_code,
     card_id,
     card_name,

@@ -221,7 +221,9 @@ def apply(state: GameState, action: int) -> GameState:
     """
     p = state.public
     if p.status != PLAYING:
-        raise GameOverError("no card is being played: the hand is over" + (" (call next_hand)" if p.status == HAND_OVER else ""))
+        raise GameOverError(
+            "no card is being played: the hand is over" + (" (call next_hand)" if p.status == HAND_OVER else "")
+        )
     seat = p.turn
     hands = state.hands
     hand = hands[seat]
@@ -250,7 +252,9 @@ def apply(state: GameState, action: int) -> GameState:
             raise _illegal(state, action, "signals are off in these rules")
         keeps = hand & SUIT_MASK[suit] & ~(1 << card)
         if (signal == VOLO) == bool(keeps):
-            raise _illegal(state, action, "a signal must be true (busso/striscio: keeps the suit; volo: last card of it)")
+            raise _illegal(
+                state, action, "a signal must be true (busso/striscio: keeps the suit; volo: last card of it)"
+            )
         signals |= 1 << (12 * seat + 3 * suit + signal - 1)
 
     hands = list(hands)
@@ -332,4 +336,3 @@ def view(state: GameState, seat: Seat) -> SeatView:
 def is_over(state: GameState) -> bool:
     """True when the episode is over (the hand, or the match in ``episode="match"``)."""
     return state.public.status == GAME_OVER
-

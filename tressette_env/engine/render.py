@@ -51,7 +51,8 @@ def _public_lines(p: PublicState, names: Sequence[str]) -> list[str]:
         for i, action in enumerate(p.history[-len(p.trick) :]):
             signal = action // 40
             plays.append(
-                f"{names[(p.leader + i) % 4]} {card_name(action % 40)}" + (f" ({SIGNAL_NAMES[signal]})" if signal else "")
+                f"{names[(p.leader + i) % 4]} {card_name(action % 40)}"
+                + (f" ({SIGNAL_NAMES[signal]})" if signal else "")
             )
         lines.append("table: " + " · ".join(plays))
     elif p.history:

@@ -1,5 +1,7 @@
-"""The game state: what everyone sees (``PublicState``), the full deal (``GameState``)
-and one seat's information set (``SeatView``).
+"""The game state: what everyone sees, the full deal, and one seat's information set.
+
+``PublicState`` is what every seat knows, ``GameState`` adds the hidden hands,
+``SeatView`` is one seat's hand with the public state.
 
 States are immutable records (``NamedTuple``): ``game.apply`` returns a new one
 and never changes its argument, so keeping, comparing and hashing states is
@@ -32,6 +34,7 @@ PLAYING, HAND_OVER, GAME_OVER = 0, 1, 2
 and the next must be dealt (``game.next_hand``); the episode is over (the hand
 in ``episode="hand"``, the match in ``episode="match"``)."""
 
+
 def rotate_seats(packed: int, seat: Seat, block: int) -> int:
     """Turn a 4-block packed int so that block 0 is ``seat``, block 1 the next seat, and so on."""
     shift = block * seat
@@ -39,8 +42,10 @@ def rotate_seats(packed: int, seat: Seat, block: int) -> int:
 
 
 class PublicState(NamedTuple):
-    """Everything every seat at the table knows. Field order is part of the engine's speed:
-    ``game.apply`` builds it positionally."""
+    """Everything every seat at the table knows.
+
+    ``game.apply`` builds it positionally (it is faster): keep the field order.
+    """
 
     rules: Rules
     status: int
@@ -147,4 +152,3 @@ class SeatView(NamedTuple):
         from .render import render_view
 
         return render_view(self)
-

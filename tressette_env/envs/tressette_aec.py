@@ -163,7 +163,9 @@ def action_id(action: Any) -> int:
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = action.item()
         elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r} ({type(action).__name__})")
+            raise TypeError(
+                f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r} ({type(action).__name__})"
+            )
         action = int(action)
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is out of range: action ids are 0..{NUM_ACTIONS - 1}")
@@ -299,7 +301,7 @@ class raw_env(AECEnv, EzPickle):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
             return None
         text = render_state(self.game, AGENTS)
         if self.render_mode == "human":
@@ -309,4 +311,3 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
-

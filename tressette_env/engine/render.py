@@ -7,7 +7,7 @@ set, the other hands as card counts. Hands are listed by suit in taking order.
 Example:
     >>> from tressette_env.engine.game import new_game
     >>> print(render_state(new_game(seed=1)).splitlines()[0])
-    hand 1 · dealer seat 0 · trick 1 of 10 · seat 1 to play
+    hand 1 · dealer seat 1 · trick 1 of 10 · seat 2 to play
 """
 
 from __future__ import annotations

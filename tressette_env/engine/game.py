@@ -32,6 +32,7 @@ from .scoring import LAST_TRICK_THIRDS, NO_DECLARATIONS, HandScore, declare, ren
 from .state import GAME_OVER, HAND_OVER, PLAYING, GameState, PublicState, Seat, SeatView
 
 Seed = int | random.Random | None
+_new = tuple.__new__
 
 
 class IllegalActionError(ValueError):
@@ -82,13 +83,14 @@ def check_seat(seat: object, what: str = "dealer") -> Seat:
     return seat.__index__()
 
 
+_BIT = tuple(1 << card for card in range(NUM_CARDS))
+
+
 def _shuffled_deal(rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
     deck = list(range(NUM_CARDS))
     rng.shuffle(deck)
-    masks = [0, 0, 0, 0]
-    for i, card in enumerate(deck):
-        masks[i // 10] |= 1 << card
-    return masks[0], masks[1], masks[2], masks[3]
+    bit = _BIT.__getitem__
+    return sum(map(bit, deck[:10])), sum(map(bit, deck[10:20])), sum(map(bit, deck[20:30])), sum(map(bit, deck[30:]))
 
 
 def _deal(
@@ -257,18 +259,26 @@ def apply(state: GameState, action: int) -> GameState:
             )
         signals |= 1 << (12 * seat + 3 * suit + signal - 1)
 
-    hands = list(hands)
-    hands[seat] = hand ^ (1 << card)
+    held = hand ^ (1 << card)
+    if seat == 0:
+        hands = (held, hands[1], hands[2], hands[3])
+    elif seat == 1:
+        hands = (hands[0], held, hands[2], hands[3])
+    elif seat == 2:
+        hands = (hands[0], hands[1], held, hands[3])
+    else:
+        hands = (hands[0], hands[1], hands[2], held)
     played = p.played | 1 << (40 * seat + card)
     history = p.history + (action,)
     trick = trick + (card,)
+    # The records are built with tuple.__new__ and positional fields (in PublicState's
+    # order): this is the hot path, and NamedTuple's keyword constructor costs twice as much.
     if len(trick) < 4:
-        public = PublicState(
+        public = _new(PublicState, (
             p.rules, PLAYING, (seat + 1) % 4, p.leader, trick, p.tricks_done, played, signals, voids,
-            p.thirds, history, p.dealer, p.first_leader, p.accusi, p.match_score,
-            p.hand_number, None, None,
-        )  # fmt: skip
-        return GameState(public, tuple(hands), state.dealt)
+            p.thirds, history, p.dealer, p.first_leader, p.accusi, p.match_score, p.hand_number, None, None,
+        ))  # fmt: skip
+        return _new(GameState, (public, hands, state.dealt))
 
     winner = trick_winner(p.leader, trick)
     tricks_done = p.tricks_done + 1
@@ -276,14 +286,13 @@ def apply(state: GameState, action: int) -> GameState:
     if tricks_done == 10:
         taken += LAST_TRICK_THIRDS
     thirds = (p.thirds[0] + taken, p.thirds[1]) if winner % 2 == 0 else (p.thirds[0], p.thirds[1] + taken)
-    public = PublicState(
+    public = _new(PublicState, (
         p.rules, PLAYING, winner, winner, (), tricks_done, played, signals, voids,
-        thirds, history, p.dealer, p.first_leader, p.accusi, p.match_score,
-        p.hand_number, None, None,
-    )  # fmt: skip
+        thirds, history, p.dealer, p.first_leader, p.accusi, p.match_score, p.hand_number, None, None,
+    ))  # fmt: skip
     if tricks_done == 10:
         public = _end_hand(public, score_hand(thirds, p.accusi.points, p.rules.cappotto_bonus))
-    return GameState(public, tuple(hands), state.dealt)
+    return _new(GameState, (public, hands, state.dealt))
 
 
 def _end_hand(p: PublicState, result: HandScore, winner: int | None = None) -> PublicState:

@@ -61,16 +61,15 @@ class Accuso(NamedTuple):
         return f"tris di {_HONOUR_NAMES[rank]} (manca {SUITS[missing]})"
 
 
+_NAPOLETANE = tuple(((1 << ASSO) | (1 << DUE) | (1 << TRE)) << (10 * suit) for suit in range(4))
+_HONOURS = tuple((rank, sum(1 << (10 * suit + rank) for suit in range(4))) for rank in (ASSO, DUE, TRE))
+
+
 def find_accusi(hand: CardMask) -> tuple[Accuso, ...]:
     """Every combination in a dealt hand: napoletane by suit, then tris/quattro by rank."""
-    found = []
-    napoletana = (1 << ASSO) | (1 << DUE) | (1 << TRE)
-    for suit in range(4):
-        cards = napoletana << (10 * suit)
-        if hand & cards == cards:
-            found.append(Accuso("napoletana", cards, 3))
-    for rank in (ASSO, DUE, TRE):
-        cards = hand & sum(1 << (10 * s + rank) for s in range(4))
+    found = [Accuso("napoletana", cards, 3) for cards in _NAPOLETANE if hand & cards == cards]
+    for _rank, all_four in _HONOURS:
+        cards = hand & all_four
         count = cards.bit_count()
         if count == 4:
             found.append(Accuso("quattro", cards, 4))

@@ -104,3 +104,17 @@ def test_a_team_given_cappotto_loses_its_declarations():
     assert r.cappotto == 0
     assert r.accusi == (6, 0)
     assert r.points == (11 + 6, 0)
+
+
+def test_seed_004_opening_example():
+    # "Player 3 deals. Player 1 is on his right and leads. He holds the 3, the 2 and the asso
+    # di denari: a napoletana (3 points)." Player 3 is seat 3, player 1 is seat 0.
+    deal = hands(
+        "Ad 2d 3d 4c 5c 6c 7c 4s 5s 6s",
+        "4d 5d 6d 7d Fd Cd Rd Ac 2c 3c",
+        "Fc Cc Rc As 2s 3s 7s Fs Cs Rs",
+        "Ab 2b 3b 4b 5b 6b 7b Fb Cb Rb",
+    )
+    state = new_game(Rules(), hands=deal, dealer=3)
+    assert state.public.turn == 0
+    assert [(a.name, a.points) for a in state.public.accusi.by_seat[0]] == [("napoletana di denari", 3)]

@@ -240,3 +240,23 @@ def test_env_pickles_and_rebuilds_with_its_rules():
     env = tressette_v0.raw_env(episode="match", target_score=31, signals=False)
     clone = pickle.loads(pickle.dumps(env))
     assert clone.rules == env.rules
+
+
+def test_players_plug_into_the_aec_loop_through_view():
+    import random
+
+    from tressette_env.agents import RandomPlayer
+
+    env = tressette_v0.env()
+    env.reset(seed=0)
+    player, rng = RandomPlayer(), random.Random(0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat_view = env.unwrapped.view(agent)
+        assert seat_view.seat == AGENTS.index(agent)
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        env.step(player.act(seat_view, legal, rng))
+    assert "hand_score" in info

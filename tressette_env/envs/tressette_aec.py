@@ -133,7 +133,7 @@ from ..engine.game import (
 )
 from ..engine.render import render_state
 from ..engine.rules import make_rules
-from ..engine.state import HAND_OVER, PLAYING, GameState
+from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -295,6 +295,10 @@ class raw_env(AECEnv, EzPickle):
             bits |= self._legal << _MASK_AT
         both = unpack(bits, _MASK_AT + NUM_ACTIONS)
         return {"observation": both[:SIZE], "action_mask": both[_MASK_AT:]}
+
+    def view(self, agent: str) -> SeatView:
+        """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
+        return view(self.game, SEAT[agent])
 
     def state(self) -> np.ndarray:
         return encode_state(self.game)

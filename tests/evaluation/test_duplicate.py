@@ -1,0 +1,95 @@
+"""The duplicate evaluation: pairing, reproducibility, and the confidence interval arithmetic."""
+
+import random
+import statistics
+
+import pytest
+
+from tressette_env.agents import HeuristicPlayer, RandomPlayer
+from tressette_env.engine import Rules
+from tressette_env.evaluation import duplicate, mean_ci95, play_board
+from tressette_env.evaluation.stats import t95
+
+
+class Spy:
+    """A random player that records the hands it is shown, by seat and by play."""
+
+    name = "spy"
+
+    def __init__(self):
+        self.seen = []
+
+    def act(self, view, legal, rng):
+        dealt = view.hand | view.public.played_by(view.seat)  # what the seat was dealt
+        self.seen.append((view.seat, view.public.dealer, view.public.hand_number, dealt))
+        return legal[rng.randrange(len(legal))]
+
+
+def test_both_plays_of_a_board_deal_the_same_cards_with_the_seats_swapped():
+    a, b = Spy(), Spy()
+    play_board(a, b, Rules(accusi=False), seed=3, board=7)
+    seen_a = set(a.seen)
+    seen_b = set(b.seen)
+    # Team A sat in 0/2 in one play and 1/3 in the other: it held all four seats, and so did B,
+    # each seat with one dealt hand only, the same for both players: the same deal twice.
+    dealt_a = {seat: dealt for seat, _, _, dealt in seen_a}
+    dealt_b = {seat: dealt for seat, _, _, dealt in seen_b}
+    assert len(seen_a) == len(seen_b) == 4
+    assert set(dealt_a) == {0, 1, 2, 3} and dealt_a == dealt_b
+    assert len({dealer for _, dealer, _, _ in seen_a | seen_b}) == 1
+
+
+def test_a_board_is_the_average_of_its_two_plays():
+    record = play_board(HeuristicPlayer(), RandomPlayer(), Rules(), seed=0, board=0)
+    (d1,), (d2,) = record.a_as_team0.diffs, record.a_as_team1.diffs
+    assert record.diff_per_hand == (d1 + d2) / 2
+
+
+def test_identical_deterministic_players_tie_exactly():
+    result = duplicate(HeuristicPlayer(), HeuristicPlayer(), boards=10, seed=0, workers=1, progress=False)
+    assert result.mean_points_diff == 0 and result.ci95 == (0.0, 0.0)
+
+
+def test_reproducible_under_a_seed_and_independent_of_the_workers():
+    one = duplicate(HeuristicPlayer(), RandomPlayer(), boards=24, seed=9, workers=1, progress=False)
+    two = duplicate(HeuristicPlayer(), RandomPlayer(), boards=24, seed=9, workers=2, progress=False)
+    assert one == two and one.records == two.records
+    other = duplicate(HeuristicPlayer(), RandomPlayer(), boards=24, seed=10, workers=1, progress=False)
+    assert other.records != one.records
+
+
+def test_the_result_is_the_mean_and_ci_of_the_boards():
+    result = duplicate(HeuristicPlayer(), RandomPlayer(), boards=30, seed=2, workers=1, progress=False)
+    diffs = [r.diff_per_hand for r in result.records]
+    assert result.mean_points_diff == pytest.approx(statistics.fmean(diffs))
+    assert result.ci95 == pytest.approx(mean_ci95(diffs))
+    assert result.per_seat["team0"] == pytest.approx(statistics.fmean(r.a_as_team0.diffs[0] for r in result.records))
+    assert result.hands == 60
+    assert set(result.to_json()) >= {"players", "deals", "mean_points_diff", "ci95"}
+
+
+def test_match_mode_reports_win_rates():
+    result = duplicate(
+        HeuristicPlayer(), RandomPlayer(), boards=6, seed=1, rules=Rules(episode="match"), workers=1, progress=False
+    )
+    assert result.match_win_rate is not None and 0 <= result.match_win_rate <= 1
+    assert result.hands > 12  # matches to 21 take several hands
+    assert all(r.a_as_team0.a_won is not None for r in result.records)
+
+
+def test_ci_arithmetic():
+    assert t95(1) == 12.706 and t95(30) == 2.042
+    assert t95(10**6) == pytest.approx(1.96, abs=1e-3)
+    low, high = mean_ci95([1.0, 2.0, 3.0, 4.0])
+    # mean 2.5, sd 1.2910, n 4, t(3) = 3.182: half-width 2.054
+    assert (low, high) == pytest.approx((2.5 - 2.0539, 2.5 + 2.0539), abs=1e-3)
+    # The interval covers the true mean about 95% of the time.
+    rng = random.Random(0)
+    covered = sum(
+        low <= 0 <= high for low, high in (mean_ci95([rng.gauss(0, 1) for _ in range(10)]) for _ in range(2000))
+    )
+    assert 0.93 < covered / 2000 < 0.97
+    with pytest.raises(ValueError, match="at least 2 values"):
+        mean_ci95([1.0])
+    with pytest.raises(ValueError, match="at least 2 boards"):
+        duplicate(RandomPlayer(), RandomPlayer(), boards=1)

@@ -1,0 +1,104 @@
+"""The ``tressette`` command line.
+
+    tressette eval heuristic random --deals 1000 --seed 0 --json out.json
+    tressette eval random heuristic search:samples=10 --deals 200 --png results.png
+
+Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from .agents.registry import PLAYERS, make_player, parse_spec
+from .engine.rules import SWITCHES, make_rules
+
+
+def _rule_switches(items: Sequence[str]) -> dict[str, object]:
+    switches: dict[str, object] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise SystemExit(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(SWITCHES)})")
+        switches[name] = parse_spec(f"x:v={value}")[1]["v"]
+    return switches
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .evaluation import plot_results, results_table
+    from .evaluation.round_robin import round_robin
+
+    try:
+        rules = make_rules(**_rule_switches(args.rule))
+        players = {spec: make_player(spec) for spec in args.players}
+    except (TypeError, ValueError) as error:
+        print(f"tressette eval: {error}", file=sys.stderr)
+        return 2
+    if len(players) < 2:
+        print(
+            "tressette eval: give at least two different players, e.g. `tressette eval heuristic random`",
+            file=sys.stderr,
+        )
+        return 2
+    start = time.perf_counter()
+    results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress)
+    seconds = time.perf_counter() - start
+    print(results_table(results))
+    print(f"\n{args.deals} boards per pair (each deal played twice, seats swapped), seed {args.seed}, {seconds:.1f} s")
+    if args.json:
+        if len(results) == 1:
+            out = results[0].to_json()
+        else:
+            out = {
+                "players": list(players),
+                "deals": args.deals,
+                "seed": args.seed,
+                "pairs": [r.to_json() for r in results],
+            }
+        out["seconds"] = seconds
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    if args.png:
+        try:
+            plot_results(results, args.png)
+        except ImportError as error:
+            print(f"tressette eval: {error}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tressette", description="Tressette for reinforcement learning.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    evaluate = commands.add_parser(
+        "eval",
+        help="duplicate evaluation: who is stronger, with a 95%% confidence interval",
+        description="Play every deal twice with the teams swapping seats; report team A's points minus team B's "
+        "per hand with a 95%% CI. Two players: one pair; more: a round robin of every pair.",
+    )
+    evaluate.add_argument(
+        "players", nargs="+", help=f"player specs: {', '.join(PLAYERS)}, with options as name:key=value,..."
+    )
+    evaluate.add_argument("--deals", type=int, default=1000, help="boards per pair (default 1000)")
+    evaluate.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
+    evaluate.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
+    evaluate.add_argument("--workers", type=int, default=None, help="processes (default: every CPU core)")
+    evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")
+    evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")
+    evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
+    evaluate.set_defaults(run=_eval)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

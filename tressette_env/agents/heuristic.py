@@ -32,10 +32,12 @@ It fights for the last trick: from the eighth trick on it plays for every trick 
 
 Example:
     >>> import random
-    >>> from tressette_env.engine import new_game, legal_actions, view
+    >>> from tressette_env.engine import action_to_string, new_game, legal_actions, view
     >>> state = new_game(seed=0)
-    >>> HeuristicPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0))
-    122
+    >>> print(state.hands[state.public.turn] >> 12 & 1)  # the seat on lead holds the 3 di coppe
+    1
+    >>> action_to_string(HeuristicPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0)))
+    '3c'
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ Example:
     >>> env = tressette_v0.env(episode="match", target_score=31)
 """
 
-from .envs.tressette_aec import AGENTS, RenuncioWarning, env, raw_env
+from .envs.playing import RenuncioWarning
+from .envs.tressette_aec import AGENTS, env, raw_env
 
 __all__ = ["AGENTS", "RenuncioWarning", "env", "raw_env"]

@@ -119,21 +119,12 @@ from pettingzoo.utils import wrappers
 
 from ..encoders.global_state import STATE_SIZE, encode_state
 from ..encoders.observation import SIZE, encode_bits, unpack
-from ..engine.actions import NUM_ACTIONS, action_to_string, actions_of
-from ..engine.game import (
-    IllegalActionError,
-    apply,
-    check_deal,
-    check_seat,
-    legal_actions_mask,
-    new_game,
-    next_hand,
-    renuncio,
-    view,
-)
+from ..engine.actions import NUM_ACTIONS
+from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.rules import make_rules
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
+from .playing import action_id, hand_info, take_action, team_rewards
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -141,35 +132,11 @@ SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 _MASK_AT = (SIZE + 7) // 8 * 8
 
 
-class RenuncioWarning(UserWarning):
-    """An agent played an illegal action and its team lost the hand (``illegal_action="renuncio"``)."""
-
-
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:
     """The Tressette AEC environment wrapped as PettingZoo's classic environments are."""
     wrapped = raw_env(render_mode=render_mode, **rules)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-def action_id(action: Any) -> int:
-    """The int action id of ``action`` (an int, NumPy integer or 0-d integer array).
-
-    Raises:
-        TypeError: it is not an integer.
-        ValueError: it is outside 0..160.
-    """
-    if type(action) is not int:
-        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
-            action = action.item()
-        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(
-                f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r} ({type(action).__name__})"
-            )
-        action = int(action)
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is out of range: action ids are 0..{NUM_ACTIONS - 1}")
-    return action
 
 
 class raw_env(AECEnv, EzPickle):
@@ -235,17 +202,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         action = action_id(action)
-        penalty = None
-        if self._legal >> action & 1:
-            game = apply(self.game, action)
-        else:
-            legal = actions_of(self._legal)
-            what = f"{agent} took illegal action {action} ({action_to_string(action)}); legal: {legal}"
-            if self.rules.illegal_action == "raise":
-                raise IllegalActionError(what)
-            warnings.warn(f"renuncio: {what}; its team loses the hand 11-0", RenuncioWarning, stacklevel=2)
-            penalty = {"agent": agent, "action": action, "legal_actions": legal}
-            game = renuncio(self.game)
+        game, penalty = take_action(self.game, action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0
         if game.public.status != PLAYING:
             game = self._end_hand(game, penalty)
@@ -259,30 +216,14 @@ class raw_env(AECEnv, EzPickle):
     def _end_hand(self, game: GameState, penalty: dict | None) -> GameState:
         """Report the finished hand in the infos; deal the next one or end the episode."""
         p = game.public
-        result = p.result
-        info: dict[str, Any] = {
-            "hand": p.hand_number,
-            "hand_score": list(result.points),
-            "card_thirds": list(result.card_thirds),
-            "accusi": list(result.accusi),
-        }
-        if self.rules.is_match:
-            info["match_score"] = list(p.match_score)
-        if result.renuncio is not None:
-            info["renuncio"] = penalty
-        if result.called_out is not None:
-            info["called_out"] = AGENTS[result.called_out]
+        info = hand_info(p, penalty, AGENTS)
         for agent in AGENTS:
             self.infos[agent] = dict(info)
         if p.status == HAND_OVER:
             return next_hand(game, self._rng)
-        if self.rules.is_match:
-            team_reward = (1.0, -1.0) if p.winner == 0 else (-1.0, 1.0)
-        else:
-            diff = float(result.points[0] - result.points[1])
-            team_reward = (diff, -diff)
+        rewards = team_rewards(p, self.rules)
         for seat, agent in enumerate(AGENTS):
-            self.rewards[agent] = team_reward[seat % 2]
+            self.rewards[agent] = rewards[seat % 2]
             self.terminations[agent] = True
         self._accumulate_rewards()
         return game

@@ -1,0 +1,167 @@
+"""The single-seat Gymnasium environment: checkers, masks, the team's reward, bad input."""
+
+import random
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import tressette_env
+from tests.helpers import SUITS_DEAL, action, fill
+from tressette_env import tressette_v0
+from tressette_env.agents import HeuristicPlayer, RandomPlayer
+from tressette_env.engine import IllegalActionError, legal_actions
+from tressette_env.wrappers import SingleSeatEnv
+
+
+def quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize("rules", [{}, {"episode": "match", "target_score": 11}, {"signals": False, "accusi": False}])
+def test_gymnasium_env_checker(rules):
+    quiet(check_env, SingleSeatEnv(opponents="random", **rules))
+
+
+def test_sb3_env_checker():
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
+    quiet(sb3.check_env, SingleSeatEnv(), warn=False)
+
+
+def test_registered_with_gymnasium_and_pettingzoo():
+    env = gym.make(tressette_env.GYMNASIUM_ID, seat=2, opponents="random")
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (790,) and env.unwrapped.seat == 2
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if hasattr(pettingzoo, "make"):
+        aec = pettingzoo.make("aec", tressette_env.PETTINGZOO_ID)
+        aec.reset(seed=0)
+        assert aec.agents == list(tressette_v0.AGENTS)
+
+
+def test_the_reward_is_the_team_s_partner_plays_included():
+    # SUITS_DEAL: seat 0 leads every trick and takes them all (nobody can follow).
+    for seat, expected in ((0, 11.0), (2, 11.0), (1, -11.0), (3, -11.0)):
+        env = SingleSeatEnv(seat=seat, partner="random", opponents="random", accusi=False)
+        env.reset(seed=0, options={"hands": SUITS_DEAL, "dealer": 3})
+        total, terminated, steps = 0.0, False, 0
+        while not terminated:
+            legal = np.flatnonzero(env.action_masks())
+            _, reward, terminated, truncated, info = env.step(int(legal[0]))
+            total += reward
+            steps += 1
+            assert not truncated
+        assert total == expected and steps == 10  # one card per trick from the learner
+        assert info["hand_score"] == [11, 0]
+
+
+def test_observation_is_the_aec_one_for_the_learner_seat():
+    seat = 1
+    env = SingleSeatEnv(seat=seat, partner=HeuristicPlayer(), opponents=RandomPlayer())
+    obs, _ = env.reset(seed=4)
+    aec = tressette_v0.raw_env()
+    aec.reset(
+        options={
+            "hands": [[c for c in range(40) if h >> c & 1] for h in env.game.dealt],
+            "dealer": env.game.public.dealer,
+        }
+    )
+    for played in env.game.public.history:  # replay what the others played before the learner's turn
+        aec.step(played)
+    assert aec.agent_selection == "player_1"
+    aec_obs = aec.observe("player_1")
+    assert np.array_equal(obs, aec_obs["observation"])
+    assert np.array_equal(env.action_masks(), aec_obs["action_mask"].astype(bool))
+
+
+def test_same_seed_same_actions_same_episode():
+    def run():
+        env = SingleSeatEnv(episode="match", target_score=11)
+        obs, _ = env.reset(seed=21)
+        rng = random.Random(0)
+        trace = [obs.tobytes()]
+        terminated = False
+        while not terminated:
+            obs, reward, terminated, _, info = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+            trace.append((obs.tobytes(), reward, sorted(info.items(), key=str)))
+        return trace
+
+    assert run() == run()
+
+
+def test_match_reward_is_plus_or_minus_one_at_the_end():
+    env = SingleSeatEnv(seat=0, episode="match", target_score=11, partner="random", opponents="random")
+    env.reset(seed=3)
+    rewards, hands = [], set()
+    terminated = False
+    while not terminated:
+        _, reward, terminated, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        rewards.append(reward)
+        hands.update([info["hand"]] if "hand" in info else [])
+    assert rewards[-1] in (1.0, -1.0) and not any(rewards[:-1])
+    assert len(hands) >= 1 and info["match_score"][0 if rewards[-1] > 0 else 1] >= 11
+
+
+def test_illegal_action_is_a_renuncio_or_an_error():
+    env = SingleSeatEnv(seat=2, partner="random", opponents="random")
+    env.reset(options={"hands": fill(seat_1="3d", seat_2="Rd"), "dealer": 0})
+    # Seat 1 led; the learner (seat 2) must follow with the re di denari.
+    with pytest.warns(tressette_v0.RenuncioWarning, match="player_2 took illegal action"):
+        _, reward, terminated, _, info = env.step(action("As"))
+    assert terminated and reward == -11.0 and info["renuncio"]["agent"] == "player_2"
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="after the episode ended"):
+        env.step(0)
+
+    strict = SingleSeatEnv(seat=2, partner="random", opponents="random", illegal_action="raise")
+    strict.reset(options={"hands": fill(seat_1="3d", seat_2="Rd"), "dealer": 0})
+    game = strict.game
+    with pytest.raises(IllegalActionError, match=r"player_2 took illegal action 20 \(As\)"):
+        strict.step(action("As"))
+    assert strict.game is game
+
+
+@pytest.mark.parametrize("bad, error", [(3.5, TypeError), ("x", TypeError), (161, ValueError), (-2, ValueError)])
+def test_non_actions_are_errors_and_change_nothing(bad, error):
+    env = SingleSeatEnv()
+    env.reset(seed=0)
+    game = env.game
+    with pytest.raises(error):
+        env.step(bad)
+    assert env.game is game
+
+
+def test_bad_construction_and_options():
+    with pytest.raises(ValueError, match="seat must be a seat 0..3"):
+        SingleSeatEnv(seat=5)
+    with pytest.raises(ValueError, match="unknown player 'chess'"):
+        SingleSeatEnv(partner="chess")
+    with pytest.raises(TypeError, match="unknown rule switch"):
+        SingleSeatEnv(trumps=True)
+    env = SingleSeatEnv()
+    env.reset(seed=0)
+    game, state = env.game, env.np_random.bit_generator.state
+    with pytest.raises(ValueError, match="dealt twice"):
+        env.reset(seed=1, options={"hands": [[0] * 10] * 4})
+    with pytest.raises(ValueError, match="seat must be a seat"):
+        env.reset(seed=1, options={"seat": 7})
+    assert env.game is game and env.np_random.bit_generator.state == state
+
+
+def test_players_can_be_swapped_between_episodes():
+    env = SingleSeatEnv(seat=0, partner="random", opponents="random")
+    env.set_players(HeuristicPlayer(), [HeuristicPlayer(), RandomPlayer()])
+    assert isinstance(env.partner, HeuristicPlayer) and isinstance(env.opponents[1], RandomPlayer)
+    with pytest.raises(ValueError, match="one player or two"):
+        env.set_players("random", ["random"] * 3)
+
+
+def test_render_ansi():
+    env = SingleSeatEnv(seat=3, render_mode="ansi")
+    env.reset(seed=0)
+    assert "learner: player_3" in env.render()
+    assert legal_actions(env.game)

@@ -3,7 +3,11 @@
     tressette eval heuristic random --deals 1000 --seed 0 --json out.json
     tressette eval random heuristic search:samples=10 --deals 200 --png results.png
 
-Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more).
+    tressette train --total-timesteps 200000 --opponents heuristic
+    tressette train --self-play --total-timesteps 2000000 --tensorboard
+
+Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more) and
+``train`` (MaskablePPO on the single-seat environment; needs ``pip install "tressette-env[train]"``).
 """
 
 from __future__ import annotations
@@ -71,6 +75,66 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_options(parser: argparse.ArgumentParser) -> None:
+    """One option per ``TrainConfig`` field, with the field's docstring as help (no training import needed)."""
+    import ast
+    import dataclasses
+    import inspect
+
+    from .training.train import TrainConfig
+
+    docs = {}
+    source = ast.parse(inspect.getsource(TrainConfig))
+    body = source.body[0].body
+    for node, after in zip(body, body[1:] + [None], strict=True):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.target.id] = after.value.value
+    for f in dataclasses.fields(TrainConfig):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        help_text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
+        elif isinstance(default, tuple):
+            kind = type(default[0]) if default else str
+            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
+        elif isinstance(default, dict):
+            parser.add_argument(
+                "--rule", dest="rules", action="append", default=[], help="a rule switch name=value (repeatable)"
+            )
+        else:
+            kind = {int: int, float: float}.get(type(default), str)
+            parser.add_argument(flag, type=kind, default=default, help=help_text)
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from .training.train import TrainConfig, train
+    except ImportError as error:
+        print(
+            f'tressette train: {error}; install the training extras: pip install "tressette-env[train]"',
+            file=sys.stderr,
+        )
+        return 2
+    import dataclasses
+
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
+    try:
+        values["rules"] = _rule_switches(values["rules"])
+        make_rules(**values["rules"])
+        for name in ("net_arch", "eval_against"):
+            values[name] = tuple(values[name])
+        for spec in (values["opponents"], *values["eval_against"]) + (
+            () if values["partner"] == "self" else (values["partner"],)
+        ):
+            make_player(spec)
+    except (TypeError, ValueError) as error:
+        print(f"tressette train: {error}", file=sys.stderr)
+        return 2
+    train(TrainConfig(**values))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tressette", description="Tressette for reinforcement learning.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -91,6 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     evaluate.set_defaults(run=_eval)
+    training = commands.add_parser(
+        "train",
+        help="train a MaskablePPO player (needs the train extras)",
+        description="Train MaskablePPO on the single-seat environment against chosen opponents or in self-play; "
+        "evaluates on duplicate deals as it goes and ends with a table and a learning curve.",
+    )
+    _train_options(training)
+    training.set_defaults(run=_train)
     return parser
 
 

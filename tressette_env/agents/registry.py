@@ -5,6 +5,8 @@
 | `random` | ``RandomPlayer`` |
 | `heuristic` | ``HeuristicPlayer`` |
 | `search[:samples=N,time_budget=S]` | ``SearchPlayer`` (PIMC over a double-dummy solver) |
+| `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
+| a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO checkpoint (needs the train extras) |
 
 Options after the colon are ``key=value`` pairs passed to the player's constructor
 (ints, floats, ``true``/``false``, or strings).
@@ -17,7 +19,6 @@ Example:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 
 from .base import Player
 
@@ -26,14 +27,9 @@ PLAYERS: dict[str, str] = {
     "random": "tressette_env.agents.random_player:RandomPlayer",
     "heuristic": "tressette_env.agents.heuristic:HeuristicPlayer",
     "search": "tressette_env.agents.search:SearchPlayer",
+    "ppo": "tressette_env.learned.loading:shipped_player",
 }
-
-_LOADERS: list[tuple[Callable[[str], bool], Callable[[str], Player]]] = []
-
-
-def register_loader(accepts: Callable[[str], bool], load: Callable[[str], Player]) -> None:
-    """Let ``make_player`` build players from specs ``accepts`` recognises (e.g. model paths)."""
-    _LOADERS.append((accepts, load))
+MODEL_SUFFIXES = (".npz", ".zip")
 
 
 def _value(text: str) -> object:
@@ -59,12 +55,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
 
 def make_player(spec: str) -> Player:
     """The player named by ``spec`` (see the table in the module docstring)."""
-    for accepts, load in _LOADERS:
-        if accepts(spec):
-            return load(spec)
+    if spec.endswith(MODEL_SUFFIXES):
+        from ..learned.loading import load_player  # NumPy (and SB3 for .zip) only when a model is asked for
+
+        return load_player(spec)
     name, options = parse_spec(spec)
     if name not in PLAYERS:
-        raise ValueError(f"unknown player {name!r}; the players are: {', '.join(PLAYERS)} (or a saved model's path)")
+        raise ValueError(
+            f"unknown player {name!r}; the players are: {', '.join(PLAYERS)}, or a model's path ending in .npz or .zip"
+        )
     module, _, cls = PLAYERS[name].partition(":")
     player_class = getattr(importlib.import_module(module), cls)
     try:

@@ -1,0 +1,90 @@
+"""Training throughput: learner steps per second with the heuristic in the three other seats.
+
+Two rows: the single-seat environment alone (random legal learner actions: the cost the
+environment adds to every training step), and MaskablePPO learning on it (environment,
+network and updates together, one torch thread). Prints a Markdown table and writes JSON.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_train.py --steps 65536 --json benchmarks/results/train.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
+
+
+def bench_env(seconds: float) -> float:
+    env = SingleSeatEnv(partner="heuristic", opponents="heuristic")
+    env.reset(seed=0)
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 1
+        if terminated:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def bench_ppo(steps: int, n_envs: int) -> float:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
+
+    def make(seed: int):
+        def build():
+            env = SingleSeatEnv(partner="heuristic", opponents="heuristic")
+            env.reset(seed=seed)
+            return env
+
+        return build
+
+    venv = DummyVecEnv([make(i) for i in range(n_envs)])
+    model = MaskablePPO(
+        "MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4, policy_kwargs={"net_arch": [256, 256]}, seed=0
+    )
+    model.learn(1024)  # warm up
+    start = time.perf_counter()
+    model.learn(steps, reset_num_timesteps=False)
+    return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall time of the environment row")
+    parser.add_argument("--steps", type=int, default=65536, help="learner steps of the MaskablePPO row")
+    parser.add_argument("--n-envs", type=int, default=32)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    rows = {
+        "single-seat env, heuristic x3 (random learner actions)": bench_env(args.seconds),
+        f"MaskablePPO learn(), {args.n_envs} envs, heuristic x3, MLP 256x256": bench_ppo(args.steps, args.n_envs),
+    }
+    print("| loop (one core) | learner steps/s |")
+    print("| --- | ---: |")
+    for name, rate in rows.items():
+        print(f"| {name} | {rate:,.0f} |")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps({"python": platform.python_version(), "learner_steps_per_second": rows}, indent=2)
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Training with SB3: masks through VecEnvs, the exported policy, a smoke run that saves, loads and evaluates."""
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv  # noqa: E402
+
+from tressette_env.agents.registry import make_player  # noqa: E402
+from tressette_env.cli import main  # noqa: E402
+from tressette_env.engine import legal_actions  # noqa: E402
+from tressette_env.evaluation import duplicate  # noqa: E402
+from tressette_env.learned import MLPPlayer, MLPPolicy  # noqa: E402
+from tressette_env.training import TrainConfig, train  # noqa: E402
+from tressette_env.training.export import policy_from_sb3  # noqa: E402
+from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
+
+
+def make_env(seed):
+    def build():
+        env = SingleSeatEnv(opponents="random", partner="random")
+        env.reset(seed=seed)
+        return env
+
+    return build
+
+
+@pytest.mark.parametrize("vec_cls", [DummyVecEnv, SubprocVecEnv], ids=["dummy", "subproc"])
+def test_masks_reach_maskable_ppo_through_vec_envs(vec_cls):
+    venv = vec_cls([make_env(i) for i in range(2)])
+    try:
+        venv.reset()
+        for _ in range(5):
+            masks = get_action_masks(venv)
+            games = venv.get_attr("game")
+            for mask, game in zip(masks, games, strict=True):
+                assert np.flatnonzero(mask).tolist() == legal_actions(game)
+            venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    finally:
+        venv.close()
+
+
+def test_exported_policy_has_the_same_logits_as_the_sb3_policy():
+    model = MaskablePPO("MlpPolicy", DummyVecEnv([make_env(0)]), policy_kwargs={"net_arch": [32, 16]}, seed=0)
+    exported = policy_from_sb3(model)
+    obs = np.random.default_rng(0).integers(0, 2, size=(5, 790)).astype(np.float32)
+    with torch.no_grad():
+        tensor = torch.as_tensor(obs)
+        latent = model.policy.mlp_extractor.forward_actor(
+            model.policy.extract_features(tensor, model.policy.pi_features_extractor)
+        )
+        expected = model.policy.action_net(latent).numpy()
+    assert np.allclose(exported.logits(obs), expected, atol=1e-5)
+
+
+def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path):
+    config = TrainConfig(
+        total_timesteps=512, n_envs=4, n_steps=64, batch_size=128, net_arch=(32, 32), eval_every=256,
+        eval_boards=4, final_boards=4, snapshot_every=256, checkpoint_every=256, run_dir=str(tmp_path),
+        run_name="smoke", progress_bar=False,
+    )  # fmt: skip
+    result = train(config)
+    run = tmp_path / "smoke"
+    for name in ("model.zip", "policy.npz", "history.json", "final.md", "config.json"):
+        assert (run / name).exists(), name
+    history = json.loads((run / "history.json").read_text())
+    assert [p["timesteps"] for p in history][-1] >= 512 and {"random", "heuristic"} <= set(history[-1]["results"])
+    assert set(result.final) == {"random", "heuristic"}
+    for path in (result.model_path, result.policy_path):
+        player = make_player(str(path))
+        outcome = duplicate(player, make_player("random"), boards=3, seed=0, workers=1, progress=False)
+        assert outcome.boards == 3
+    checkpoints = sorted((run / "checkpoints").glob("*.zip"))
+    assert checkpoints
+    resumed = train(
+        TrainConfig(**{**config.__dict__, "total_timesteps": 256, "resume": str(checkpoints[-1]), "run_name": "smoke"})
+    )
+    assert MaskablePPO.load(resumed.model_path).num_timesteps > 512 - 1
+
+
+def test_cli_train_smoke(tmp_path, capsys):
+    status = main(
+        [
+            "train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+            "--net-arch", "16", "--eval-every", "0", "--final-boards", "2", "--eval-against", "random",
+            "--run-dir", str(tmp_path), "--run-name", "cli", "--no-progress-bar", "--rule", "accusi=false",
+        ]
+    )  # fmt: skip
+    assert status == 0
+    assert "| learner | random | 2 |" in capsys.readouterr().out
+    assert json.loads((tmp_path / "cli" / "config.json").read_text())["rules"] == {"accusi": False}
+    assert main(["train", "--opponents", "nobody"]) == 2
+
+
+def test_mlp_policy_round_trips_and_rejects_bad_shapes(tmp_path):
+    policy = MLPPolicy.random(hidden=(8,), seed=1)
+    path = policy.save(tmp_path / "p.npz")
+    again = MLPPolicy.load(path)
+    obs = np.ones(790)
+    assert np.allclose(policy.logits(obs), again.logits(obs))
+    with pytest.raises(ValueError, match="maps the 790 observation entries to 161 action logits"):
+        MLPPolicy([(np.zeros((161, 10)), np.zeros(161))])
+    player = MLPPlayer(path, deterministic=False)
+    assert player.name == "mlp"

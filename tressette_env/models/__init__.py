@@ -1,0 +1,1 @@
+"""Trained models shipped with the package (see ``tressette_env.learned``)."""

@@ -1,0 +1,29 @@
+"""Turn a stable-baselines3 (Maskable)PPO policy into a NumPy ``MLPPolicy`` (the policy half only)."""
+
+from __future__ import annotations
+
+from ..learned.mlp import MLPPolicy
+
+
+def policy_from_sb3(model, info: dict | None = None) -> MLPPolicy:
+    """The actor of an SB3 ``MlpPolicy`` (hidden layers + action head) as an ``MLPPolicy``.
+
+    Raises:
+        ValueError: the policy is not a plain MLP over the flat observation.
+    """
+    import torch.nn as nn
+
+    policy = model.policy
+    layers, activation = [], None
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, nn.Linear):
+            layers.append((module.weight.detach().cpu().numpy(), module.bias.detach().cpu().numpy()))
+        elif isinstance(module, nn.Tanh):
+            activation = activation or "tanh"
+        elif isinstance(module, nn.ReLU):
+            activation = activation or "relu"
+        else:
+            raise ValueError(f"cannot export a policy layer of type {type(module).__name__}: only Linear, Tanh, ReLU")
+    head = policy.action_net
+    layers.append((head.weight.detach().cpu().numpy(), head.bias.detach().cpu().numpy()))
+    return MLPPolicy(layers, activation or "tanh", dict(info or {}))

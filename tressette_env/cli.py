@@ -4,7 +4,7 @@
     tressette eval random heuristic search:samples=10 --deals 200 --png results.png
 
     tressette train --total-timesteps 200000 --opponents heuristic
-    tressette train --self-play --total-timesteps 2000000 --tensorboard
+    tressette train --opponents self --total-timesteps 2000000 --tensorboard
 
 Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more) and
 ``train`` (MaskablePPO on the single-seat environment; needs ``pip install "tressette-env[train]"``).
@@ -122,12 +122,11 @@ def _train(args: argparse.Namespace) -> int:
     try:
         values["rules"] = _rule_switches(values["rules"])
         make_rules(**values["rules"])
-        for name in ("net_arch", "eval_against"):
+        for name in ("net_arch", "eval_against", "opponents"):
             values[name] = tuple(values[name])
-        for spec in (values["opponents"], *values["eval_against"]) + (
-            () if values["partner"] == "self" else (values["partner"],)
-        ):
-            make_player(spec)
+        for spec in (*values["opponents"], values["partner"], *values["eval_against"]):
+            if spec != "self":
+                make_player(spec)
     except (TypeError, ValueError) as error:
         print(f"tressette train: {error}", file=sys.stderr)
         return 2

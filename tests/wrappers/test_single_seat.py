@@ -165,3 +165,27 @@ def test_render_ansi():
     env.reset(seed=0)
     assert "learner: player_3" in env.render()
     assert legal_actions(env.game)
+
+
+def test_dense_reward_adds_up_to_the_hand_result():
+    for seed in range(20):
+        totals = []
+        for dense in (False, True):
+            env = SingleSeatEnv(seat=seed % 4, dense_reward=dense)
+            env.reset(seed=seed)
+            rng = random.Random(seed)
+            total, rewards, terminated = 0.0, [], False
+            while not terminated:
+                _, reward, terminated, _, info = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+                rewards.append(reward)
+                total += reward
+            totals.append((total, info["hand_score"]))
+            if dense:
+                assert any(rewards[:-1])  # thirds were paid along the way
+        assert totals[0][1] == totals[1][1]  # the same hand was played
+        assert totals[1][0] == pytest.approx(totals[0][0])
+
+
+def test_dense_reward_is_for_single_hands():
+    with pytest.raises(ValueError, match='dense_reward=True needs episode="hand"'):
+        SingleSeatEnv(dense_reward=True, episode="match")

@@ -17,19 +17,18 @@ from .export import policy_from_sb3
 
 
 class SelfPlayCallback(BaseCallback):
-    """Every ``every`` steps, refresh the learner's partner (a copy of the learner) and draw opponents.
+    """Every ``every`` steps, take a snapshot of the learner and give each environment its players.
 
-    The partner is the latest snapshot when ``partner == "self"``; with ``self_play`` the two
-    opponents of each environment are drawn from the pool of frozen earlier snapshots (the
-    latest included), otherwise they are the players named by ``opponents``.
+    The partner is the latest snapshot when ``partner == "self"``, else the named player.
+    Environment ``i`` plays against ``opponents[i % len(opponents)]``: a player spec, or
+    ``"self"`` for two snapshots drawn from the pool of the last ``pool_size`` (self-play).
     """
 
-    def __init__(self, every: int, partner: str, opponents: str, self_play: bool, pool_size: int, seed: int):
+    def __init__(self, every: int, partner: str, opponents: tuple[str, ...], pool_size: int, seed: int):
         super().__init__()
         self.every = every
         self.partner = partner
-        self.opponents = opponents
-        self.self_play = self_play
+        self.opponents = tuple(opponents)
         self.pool_size = pool_size
         self.pool: list[MLPPlayer] = []
         self.rng = random.Random(seed)
@@ -41,10 +40,11 @@ class SelfPlayCallback(BaseCallback):
         env = self.training_env
         for i in range(env.num_envs):
             partner = snapshot if self.partner == "self" else make_player(self.partner)
-            if self.self_play:
+            spec = self.opponents[i % len(self.opponents)]
+            if spec == "self":
                 opponents = [self.rng.choice(self.pool), self.rng.choice(self.pool)]
             else:
-                opponents = [make_player(self.opponents)] * 2
+                opponents = [make_player(spec)] * 2
             env.env_method("set_players", partner, opponents, indices=[i])
 
     def _on_training_start(self) -> None:

@@ -6,7 +6,7 @@
    scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``.
 2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
    ``snapshot_every`` steps) or a named player; its opponents are named players
-   (default: the heuristic) or, with ``self_play``, frozen snapshots of the learner.
+   (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
 3. Every ``eval_every`` steps a duplicate-deal evaluation against ``eval_against``.
 4. Checkpoints every ``checkpoint_every`` steps; ``resume`` continues from one.
 5. At the end: the model (``model.zip``), its NumPy policy (``policy.npz``, playable with
@@ -34,12 +34,13 @@ class TrainConfig:
     """Learner decisions to train for."""
     seed: int = 0
     """Seeds the environments, the network and the evaluations."""
-    opponents: str = "heuristic"
-    """The opponents' player spec (ignored with ``self_play``)."""
+    opponents: tuple[str, ...] = ("heuristic",)
+    """Opponents' player specs, given to the environments in turn; ``self`` draws frozen
+    snapshots of the learner from the pool (self-play): ``("self",)`` is pure self-play."""
     partner: str = "self"
     """``"self"`` (a copy of the learner) or a player spec."""
-    self_play: bool = False
-    """Draw the opponents from a pool of frozen snapshots of the learner."""
+    dense_reward: bool = True
+    """Pay each trick's thirds as they are taken (``episode="hand"``; see ``SingleSeatEnv``)."""
     pool_size: int = 8
     """Snapshots kept in the self-play pool."""
     snapshot_every: int = 20_000
@@ -95,14 +96,14 @@ class TrainResult:
     history: list = field(default_factory=list)
 
 
-def _make_env(rules: dict, seed: int, reward_scale: float, opponents: str, partner: str):
+def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool):
     import gymnasium
     from stable_baselines3.common.monitor import Monitor
 
     from ..wrappers.single_seat import SingleSeatEnv
 
-    # The partner copy is filled in by SelfPlayCallback before the first step.
-    env = SingleSeatEnv(seat="random", partner="random" if partner == "self" else partner, opponents=opponents, **rules)
+    # The players are set by SelfPlayCallback before the first step.
+    env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
     env.reset(seed=seed)
     return gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale)
 
@@ -130,10 +131,9 @@ def train(config: TrainConfig) -> TrainResult:
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
 
-    opponents = "random" if config.self_play else config.opponents  # self-play fills them in at the start
+    dense = config.dense_reward and not rules.is_match
     makers = [
-        partial(_make_env, config.rules, config.seed + i, config.reward_scale, opponents, config.partner)
-        for i in range(config.n_envs)
+        partial(_make_env, config.rules, config.seed + i, config.reward_scale, dense) for i in range(config.n_envs)
     ]
     venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
@@ -169,9 +169,7 @@ def train(config: TrainConfig) -> TrainResult:
 
         evaluator.history = [EvalPoint(**p) for p in json.loads(history_path.read_text())]
     callbacks = [
-        SelfPlayCallback(
-            config.snapshot_every, config.partner, config.opponents, config.self_play, config.pool_size, config.seed
-        ),
+        SelfPlayCallback(config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed),
         evaluator,
         CheckpointCallback(max(config.checkpoint_every // config.n_envs, 1), str(run / "checkpoints"), "model"),
     ]

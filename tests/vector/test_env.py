@@ -1,0 +1,144 @@
+"""The single-learner vector environment: Gymnasium's contract, rewards, autoreset, policies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+from tests.vector._scalar import Reference, mask_bits
+from tressette_env.encoders import encode
+from tressette_env.engine import legal_actions_mask, view
+from tressette_env.vector import RandomPolicy, TressetteBatch, TressetteVectorEnv, sample_mask
+
+
+def play(env: TressetteVectorEnv, steps: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        out.append(env.step(sample_mask(env.action_masks(), rng)))
+    return out
+
+
+def test_spaces_metadata_and_reset():
+    env = TressetteVectorEnv(6, seed=0)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert env.single_observation_space.shape == (790,) and env.single_action_space.n == 161
+    assert env.observation_space.shape == (6, 790) and env.action_space.shape == (6,)
+    obs, infos = env.reset(seed=1)
+    assert obs.dtype == np.int8 and obs.shape == (6, 790) and infos == {}
+    assert env.observation_space.contains(obs)
+    # After reset and after every step the learner is on turn everywhere.
+    assert (env.batch.turn == env.seats).all()
+    masks = env.action_masks()
+    assert masks.dtype == bool and masks.any(axis=1).all()
+    obs2, _ = env.reset(seed=1)
+    assert np.array_equal(obs, obs2)
+
+
+@pytest.mark.parametrize("learner_seat", [0, 3, "random"])
+def test_rewards_and_terminations_of_whole_hands(learner_seat):
+    env = TressetteVectorEnv(50, seed=2, learner_seat=learner_seat)
+    env.reset(seed=2)
+    totals = np.zeros(50)
+    episodes = 0
+    for _obs, rewards, terminated, truncated, infos in play(env, 30, seed=2):
+        assert not truncated.any()
+        assert (rewards[~terminated] == 0).all()
+        totals += rewards
+        if terminated.any():
+            episodes += int(terminated.sum())
+            info = infos["final_info"]
+            assert infos["_final_obs"].tolist() == terminated.tolist()
+            seat = info["learner_seat"][terminated]
+            points = info["hand_points"][terminated]
+            own, other = points[np.arange(len(seat)), seat % 2], points[np.arange(len(seat)), 1 - seat % 2]
+            assert (rewards[terminated] == own - other).all()
+            for i in np.flatnonzero(terminated):
+                final = infos["final_obs"][i]
+                assert final.shape == (790,) and final[588:598].sum() == 0  # no trick number: the hand is over
+        assert (env.batch.turn == env.seats).all()
+    assert episodes >= 100  # ten learner steps a hand
+    if learner_seat == "random":
+        assert len(set(env.seats.tolist())) > 1
+
+
+def test_the_learner_sees_its_engine_observation():
+    env = TressetteVectorEnv(40, seed=4, learner_seat="random", episode="match", target_score=11)
+    obs, _ = env.reset(seed=4)
+    batch = env.batch
+    rng = np.random.default_rng(4)
+    for _ in range(25):
+        masks = env.action_masks()
+        assert np.array_equal(obs, batch.observe(seats=env.seats))
+        assert np.array_equal(masks, batch.legal_masks().astype(bool))
+        obs, rewards, terminated, _, infos = env.step(sample_mask(masks, rng))
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        assert (rewards[terminated] != 0).all()
+
+
+def test_a_custom_policy_sees_the_engine_view_of_its_seat():
+    seen = []
+
+    def policy(obs, mask):
+        seen.append((obs.copy(), mask.copy()))
+        return RandomPolicy(0)(obs, mask)
+
+    env = TressetteVectorEnv(8, seed=6, opponent=policy)
+    env.reset(seed=6)
+    play(env, 12, seed=6)
+    assert seen and all(o.shape[0] == m.shape[0] and o.shape[1] == 790 for o, m in seen)
+    # Each row a policy gets is the view and mask of the seat on turn there.
+    batch = TressetteBatch(3, seed=1)
+    ref = Reference(batch, {})
+    got = []
+    env2 = TressetteVectorEnv(3, seed=1, opponent=lambda o, m: got.append((o, m)) or RandomPolicy(1)(o, m))
+    env2.batch = batch
+    env2._seat[:] = 0
+    env2._play_others(np.zeros(3, np.float32), np.zeros(3, bool), {})
+    assert got
+    obs, mask = got[0]  # the first call: the opponents on turn (the partner, seat 2, gets its own call)
+    rows = [i for i, s in enumerate(ref.states) if s.public.turn in (1, 3)]
+    assert len(rows) == len(obs)
+    for row, i in enumerate(rows):
+        state = ref.states[i]
+        assert np.array_equal(obs[row], encode(view(state, state.public.turn)))
+        assert np.array_equal(mask[row], mask_bits(legal_actions_mask(state)))
+
+
+def test_a_policy_that_plays_illegally_is_an_error():
+    env = TressetteVectorEnv(4, seed=0, opponent=lambda obs, mask: np.full(len(obs), 160))
+    with pytest.raises(ValueError, match="illegal action"):
+        env.reset(seed=0)
+        play(env, 5)
+
+
+def test_partner_policy_plays_only_the_partner_seat():
+    calls = []
+
+    def partner(obs, mask):
+        calls.append(len(obs))
+        return sample_mask(mask, np.random.default_rng(0))
+
+    env = TressetteVectorEnv(16, seed=3, partner=partner, learner_seat=1)
+    env.reset(seed=3)
+    play(env, 10, seed=3)
+    assert sum(calls) >= 16 * 9  # the partner plays once a trick in every deal
+
+
+def test_calling_out_opponents_never_end_an_episode_before_the_learner_plays():
+    env = TressetteVectorEnv(64, seed=8, episode="match", calling_out=True, target_score=1)
+    env.reset(seed=8)
+    for _, rewards, terminated, _, _ in play(env, 20, seed=8):
+        assert (rewards[terminated] != 0).all()
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        TressetteVectorEnv(2, learner_seat=4)
+    with pytest.raises(ValueError):
+        TressetteVectorEnv(2, opponent="heuristic")
+    with pytest.raises(TypeError):
+        TressetteVectorEnv(2, singals=False)
+    with pytest.raises(RuntimeError):
+        TressetteVectorEnv(2).step(np.zeros(2, dtype=np.int64))

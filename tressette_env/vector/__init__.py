@@ -1,0 +1,36 @@
+"""Batched Tressette in NumPy: N deals stepped together, and vector environments on top.
+
+| name | what it is |
+| --- | --- |
+| ``TressetteBatch`` | the rules for N deals at once: reset, masks, observations, step (``engine``) |
+| ``StepResult`` | what one batched step did, deal by deal |
+| ``TressetteVectorEnv`` | a ``gymnasium.vector.VectorEnv``: one learning seat per deal, batched opponents (``env``) |
+| ``RandomPolicy`` | the batched random baseline, ``policy(obs, mask) -> actions`` |
+| ``SB3VecEnv`` | the vector env as a stable-baselines3 ``VecEnv`` (``sb3``; needs stable-baselines3) |
+
+Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
+"""
+
+from typing import Any
+
+from .engine import StepResult, TressetteBatch, sample_mask, select_bit
+from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
+
+__all__ = [
+    "BatchedPolicy",
+    "RandomPolicy",
+    "SB3VecEnv",
+    "StepResult",
+    "TressetteBatch",
+    "TressetteVectorEnv",
+    "sample_mask",
+    "select_bit",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SB3VecEnv":  # imports stable-baselines3, so only when asked for
+        from .sb3 import SB3VecEnv
+
+        return SB3VecEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,280 @@
+"""One learning seat per deal, the other three played by a batched policy: ``TressetteVectorEnv``.
+
+A ``gymnasium.vector.VectorEnv`` over a ``TressetteBatch`` of N deals. In each deal
+one seat (``learner_seat``: a seat, or ``"random"`` to draw one per episode) is the
+learner; its partner and both opponents are played by batched policies, called
+on every deal where one of them is on turn at once:
+
+    policy(obs: (M, 790) int8, mask: (M, 161) int8) -> (M,) action ids
+
+``opponent="random"`` (the default) plays uniformly random legal actions straight
+from the engine's mask words, without building observations; any callable of the
+signature above can take its place (a batched heuristic, a frozen copy of the
+learner), and ``partner=`` can give the learner's partner another one. A policy
+that returns an illegal action raises ``ValueError`` (the rules' renuncio is for
+the learner only).
+
+| | |
+| --- | --- |
+| observation | (N, 790) int8, the learner's ``encode(view(state, seat))`` (``single_observation_space`` Box(0, 1, (790,), int8)) |
+| action | (N,) ids 0..160 (``single_action_space`` Discrete(161)); ``action_masks()`` is the (N, 161) bool mask |
+| reward | float32, the learner's team's AEC reward: in ``episode="hand"`` team points minus the other team's when the hand ends (its partner's plays included), in ``"match"`` +1 / -1 when the match ends |
+| autoreset | ``AutoresetMode.SAME_STEP``: an episode that ends in a step is replaced in that step; ``infos["final_obs"]`` (an object array, None where no episode ended, with ``"_final_obs"``) holds the learner's last observation, ``infos["final_info"]`` the hand's result |
+
+The learner acts first in every step: after ``reset`` and after each ``step`` the
+other seats have played until it is the learner's turn in every deal.
+
+Example:
+    >>> env = TressetteVectorEnv(4, seed=0)
+    >>> obs, infos = env.reset(seed=0)
+    >>> obs.shape, env.action_masks().shape
+    ((4, 790), (4, 161))
+    >>> rng = np.random.default_rng(0)
+    >>> total = np.zeros(4)
+    >>> for _ in range(10):
+    ...     obs, rewards, terminations, truncations, infos = env.step(sample_mask(env.action_masks(), rng))
+    ...     total += rewards
+    >>> bool(terminations.all()), infos["final_obs"][0].shape
+    (True, (790,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..encoders.observation import SIZE
+from ..engine.actions import NUM_ACTIONS
+from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
+
+
+class BatchedPolicy(Protocol):
+    """Chooses one action per row: ``policy(obs (M, 790) int8, mask (M, 161) int8) -> (M,) ints``."""
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray: ...
+
+
+class RandomPolicy:
+    """A uniformly random legal action per row (the batched ``RandomPlayer``).
+
+    Args:
+        seed: an int, a ``numpy.random.Generator`` or None.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: SeedLike = None):
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return sample_mask(mask, self.rng)
+
+
+Opponent = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+class TressetteVectorEnv(VectorEnv):
+    """N deals, one learning seat in each; see the module docstring.
+
+    Args:
+        num_envs: N.
+        opponent: ``"random"`` or a batched policy for the seats the learner does not hold.
+        partner: a batched policy for the learner's partner only; None: as ``opponent``.
+        learner_seat: the learner's seat 0..3, or ``"random"`` (drawn per episode and deal).
+        seed: seeds the deals, the random seats and the built-in random opponent.
+        **rules: rule switches of ``Rules`` (all supported).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        opponent: Opponent = "random",
+        partner: Opponent | None = None,
+        learner_seat: int | str = 0,
+        seed: int | None = None,
+        **rules: Any,
+    ):
+        self._np_random, self._np_random_seed = seeding.np_random(seed)
+        # The deals get their own stream, so that they and the random seats and opponents are independent.
+        self.batch = TressetteBatch(num_envs, seed=np.random.default_rng(self._np_random.integers(2**63)), **rules)
+        self.rules = self.batch.rules
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0, 1, shape=(SIZE,), dtype=np.int8)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        for name, policy in (("opponent", opponent), ("partner", partner)):
+            if not (policy is None and name == "partner") and policy != "random" and not callable(policy):
+                raise ValueError(f"{name} must be 'random' or a callable policy(obs, mask) -> actions; got {policy!r}")
+        self.opponent = opponent
+        self.partner = opponent if partner is None else partner
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, (int, np.integer))
+            or not 0 <= learner_seat < 4
+        ):
+            raise ValueError(f"learner_seat must be a seat 0..3 or 'random'; got {learner_seat!r}")
+        self.learner_seat = learner_seat
+        self._seat = np.zeros(num_envs, dtype=np.int64)
+        self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in this episode yet
+        self._started = False
+
+    # ------------------------------------------------------------------ gymnasium API
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Deal new episodes everywhere; ``options`` may hold ``"hands"`` and ``"dealer"`` (as ``TressetteBatch.reset``)."""
+        super().reset(seed=seed, options=options)
+        options = options or {}
+        rng = self.np_random
+        self.batch.reset(
+            None if seed is None else np.random.default_rng(rng.integers(2**63)),
+            hands=options.get("hands"),
+            dealer=options.get("dealer"),
+        )
+        self._seat = self._draw_seats(self.num_envs)
+        self._fresh[:] = True
+        self._started = True
+        n = self.num_envs
+        self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {})
+        return self.batch.observe(), {}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The learner acts in every deal; then the others play until it is the learner's turn again."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        batch = self.batch
+        result = batch.step(np.asarray(actions), autoreset=False)
+        self._fresh[:] = False
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        infos: dict = {}
+        self._collect(result, rewards, terminated, infos)
+        self._play_others(rewards, terminated, infos)
+        return batch.observe(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+
+    def action_masks(self) -> np.ndarray:
+        """(N, 161) bool: the learner's legal actions in each deal (for sb3-contrib's MaskablePPO)."""
+        return self.batch.legal_masks(bool)
+
+    @property
+    def seats(self) -> np.ndarray:
+        """(N,) the learner's seat in each deal."""
+        return self._seat.copy()
+
+    # ------------------------------------------------------------------ inside
+
+    def _draw_seats(self, m: int) -> np.ndarray:
+        if self.learner_seat == "random":
+            return self.np_random.integers(0, 4, m)
+        return np.full(m, int(self.learner_seat), dtype=np.int64)
+
+    def _collect(self, result: StepResult, rewards: np.ndarray, terminated: np.ndarray, infos: dict) -> None:
+        """Add a batch step's rewards; close the finished episodes and deal new ones.
+
+        An episode that ends before the learner's first action (an opponent's claim in
+        ``calling_out`` matches) is dealt again without a reward or a termination.
+        """
+        ended = result.terminated
+        if not ended.any():
+            return
+        real = ended & ~self._fresh
+        done = np.flatnonzero(real)
+        if len(done):
+            rewards[done] += result.rewards[done, self._seat[done]]
+            terminated[done] = True
+            final_obs = infos.get("final_obs")
+            if final_obs is None:
+                final_obs = infos["final_obs"] = np.full(self.num_envs, None, dtype=object)
+                infos["_final_obs"] = np.zeros(self.num_envs, dtype=bool)
+                infos["final_info"] = self._empty_final_info()
+                infos["_final_info"] = np.zeros(self.num_envs, dtype=bool)
+            rows = self.batch.observe(seats=self._seat[done], deals=done)
+            for i, row in zip(done, rows, strict=True):
+                final_obs[i] = row
+            infos["_final_obs"][done] = True
+            infos["_final_info"][done] = True
+            info = infos["final_info"]
+            for key in ("hand_points", "card_thirds", "accusi", "match_score", "cappotto", "renuncio", "called_out"):
+                info[key][done] = getattr(result, key)[done]
+            info["winner"][done] = result.winner[done]
+            info["learner_seat"][done] = self._seat[done]
+            for key in list(info):
+                if not key.startswith("_"):
+                    info["_" + key][done] = True
+        again = np.flatnonzero(ended)
+        self.batch.reset(deals=again)
+        self._seat[again] = self._draw_seats(len(again))
+        self._fresh[again] = True
+
+    def _empty_final_info(self) -> dict:
+        n = self.num_envs
+        info: dict = {}
+        for key, shape, dtype in (
+            ("hand_points", (n, 2), np.int64),
+            ("card_thirds", (n, 2), np.int64),
+            ("accusi", (n, 2), np.int64),
+            ("match_score", (n, 2), np.int64),
+            ("cappotto", (n,), np.int8),
+            ("renuncio", (n,), np.int8),
+            ("called_out", (n,), np.int8),
+            ("winner", (n,), np.int8),
+            ("learner_seat", (n,), np.int64),
+        ):
+            info[key] = np.zeros(shape, dtype=dtype)
+            info["_" + key] = np.zeros(n, dtype=bool)
+        return info
+
+    def _play_others(self, rewards: np.ndarray, terminated: np.ndarray, infos: dict) -> None:
+        """Play the seats other than the learner's until the learner is on turn in every deal."""
+        batch = self.batch
+        random_only = self.opponent == "random" and self.partner == "random"
+        while True:
+            turn = batch.turn
+            others = turn != self._seat
+            if not others.any():
+                return
+            if random_only:
+                actions = batch.sample_actions(self.np_random)
+            else:
+                actions = self._policy_actions(others, turn)
+            result = batch.step(actions, active=None if others.all() else others, autoreset=False)
+            self._collect(result, rewards, terminated, infos)
+
+    def _policy_actions(self, others: np.ndarray, turn: np.ndarray) -> np.ndarray:
+        """Actions of the policies on turn (opponents, partner) in the deals ``others``."""
+        batch = self.batch
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        masks = batch.legal_masks()
+        partner_seat = (self._seat + 2) & 3
+        for policy, who in ((self.opponent, others & (turn != partner_seat)), (self.partner, turn == partner_seat)):
+            rows = np.flatnonzero(who)
+            if not len(rows):
+                continue
+            mask = masks[rows]
+            if policy == "random":
+                chosen = sample_mask(mask, self.np_random)
+            else:
+                chosen = np.asarray(policy(batch.observe(deals=rows), mask)).astype(np.int64).reshape(-1)
+                if chosen.shape != rows.shape or (chosen < 0).any() or (chosen >= NUM_ACTIONS).any():
+                    raise ValueError(f"a policy returned {chosen!r} for {len(rows)} rows: one action id 0..160 each")
+                if not mask[np.arange(len(rows)), chosen].all():
+                    bad = int(np.flatnonzero(mask[np.arange(len(rows)), chosen] == 0)[0])
+                    raise ValueError(
+                        f"the policy {policy!r} chose illegal action {int(chosen[bad])} in deal {int(rows[bad])}; "
+                        f"legal: {np.flatnonzero(mask[bad]).tolist()}"
+                    )
+            actions[rows] = chosen
+        return actions
+
+    def render(self) -> None:
+        """Not supported: render one deal with the AEC environment instead."""
+        raise NotImplementedError("TressetteVectorEnv does not render; play a deal in tressette_v0.env to watch it")

@@ -2,6 +2,8 @@
 
 ``train(TrainConfig(...))`` is what ``tressette train`` and ``examples/train_ppo.py`` run:
 
+0. Unless ``imitate`` is None, a warm start: the policy clones a teacher's play (by default
+   the heuristic) and the value head learns its returns (``imitation``).
 1. ``n_envs`` copies of ``SingleSeatEnv`` (the learner in a random seat each deal), rewards
    scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``.
 2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
@@ -41,6 +43,11 @@ class TrainConfig:
     """``"self"`` (a copy of the learner) or a player spec."""
     dense_reward: bool = True
     """Pay each trick's thirds as they are taken (``episode="hand"``; see ``SingleSeatEnv``)."""
+    imitate: str | None = "heuristic"
+    """Before PPO, clone this player's play (a warm start; ``none`` to start from scratch)."""
+    imitation_decisions: int = 300_000
+    """Teacher decisions to clone."""
+    imitation_epochs: int = 8
     pool_size: int = 8
     """Snapshots kept in the self-play pool."""
     snapshot_every: int = 20_000
@@ -155,6 +162,15 @@ def train(config: TrainConfig) -> TrainResult:
             seed=config.seed,
             verbose=0,
         )
+    if not config.resume and config.imitate and config.imitate.lower() != "none":
+        from .imitation import imitate
+
+        fit = imitate(
+            model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
+            config.reward_scale,
+        )  # fmt: skip
+        (run / "imitation.json").write_text(json.dumps(fit, indent=2))
+        print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
     history_path = run / "history.json"
     evaluator = DuplicateEvalCallback(
         config.eval_every or config.total_timesteps + 1,

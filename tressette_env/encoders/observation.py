@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.state import SeatView
+from ..engine.state import PublicState, SeatView
 from .layout import Piece, slices_of, table_of
 
 THERMOMETERS = {"declared_points": 20, "thirds": 35, "to_target": 41}
@@ -98,14 +98,17 @@ _M160, _M48, _M16 = (1 << 160) - 1, (1 << 48) - 1, (1 << 16) - 1
 
 
 def encode_bits(view: SeatView) -> int:
-    """The observation of ``view`` as an int: bit i is entry i of the vector.
+    """The observation of ``view`` as an int: bit i is entry i of the vector."""
+    return encode_seat_bits(view.public, view.seat, view.hand)
 
-    This is the environment's hot path, so ``state.rotate_seats`` and ``thermometer``
+
+def encode_seat_bits(p: PublicState, me: int, hand: int) -> int:
+    """``encode_bits`` of the view ``SeatView(me, hand, p)``, without building the view.
+
+    This is the environments' hot path, so ``state.rotate_seats`` and ``thermometer``
     are written out inline; ``tests/encoders`` checks them against the plain forms.
     """
-    p = view.public
-    me = view.seat
-    bits = view.hand
+    bits = hand
     leader = p.leader
     trick = p.trick
     if trick:

@@ -118,7 +118,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..encoders.global_state import STATE_SIZE, encode_state
-from ..encoders.observation import SIZE, encode_bits, unpack
+from ..encoders.observation import SIZE, encode_seat_bits, unpack
 from ..engine.actions import NUM_ACTIONS
 from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
@@ -231,7 +231,7 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = SEAT[agent]
         game = self.game
-        bits = encode_bits(view(game, seat))
+        bits = encode_seat_bits(game.public, seat, game.hands[seat])
         if game.public.turn == seat:
             bits |= self._legal << _MASK_AT
         both = unpack(bits, _MASK_AT + NUM_ACTIONS)

@@ -44,7 +44,7 @@ from gymnasium import spaces
 
 from ..agents.base import Player
 from ..agents.registry import make_player
-from ..encoders.observation import SIZE, encode_bits, unpack
+from ..encoders.observation import SIZE, encode_seat_bits, unpack
 from ..engine.actions import NUM_ACTIONS, actions_of
 from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
@@ -205,7 +205,8 @@ class SingleSeatEnv(gymnasium.Env):
     def _observe(self) -> np.ndarray:
         """The learner's observation; also notes its legal actions for ``action_masks``."""
         self._legal = legal_actions_mask(self.game)
-        return unpack(encode_bits(view(self.game, self.seat)), SIZE)
+        game = self.game
+        return unpack(encode_seat_bits(game.public, self.seat, game.hands[self.seat]), SIZE)
 
     def render(self) -> str | None:
         if self.render_mode not in self.metadata["render_modes"]:

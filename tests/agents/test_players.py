@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from tests.helpers import action, fill, hands, play
+from tests.helpers import action, fill, hands, hide_differently, play
 from tressette_env.agents import HeuristicPlayer, Player, RandomPlayer
 from tressette_env.agents.registry import make_player, parse_spec
 from tressette_env.engine import CALL_OUT, PLAYING, Rules, apply, legal_actions, new_game, next_hand, view
-from tressette_env.engine.cards import cards_of, parse_cards
+from tressette_env.engine.cards import parse_cards
 from tressette_env.evaluation import duplicate
 
 PLAYERS = [RandomPlayer(), HeuristicPlayer()]
@@ -37,20 +37,6 @@ def positions(count, seed=0):
             made += 1
             legal = [a for a in legal_actions(state) if a != CALL_OUT]
             state = apply(state, rng.choice(legal))
-
-
-def hide_differently(state, seat, rng):
-    """The same view for ``seat``, with the other seats' unrevealed cards dealt differently."""
-    others = [s for s in range(4) if s != seat]
-    hidden = [state.hands[s] & ~state.public.revealed_by(s) for s in others]
-    pool = [c for h in hidden for c in cards_of(h)]
-    rng.shuffle(pool)
-    new = list(state.hands)
-    for s, h in zip(others, hidden, strict=True):
-        n = h.bit_count()
-        new[s] = (state.hands[s] & ~h) | sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return state._replace(hands=tuple(new))
 
 
 @pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.name)

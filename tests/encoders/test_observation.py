@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import fill, play
+from tests.helpers import fill, hide_differently, play
 from tressette_env.encoders import LAYOUT, SIZE, SLICES, encode, encode_state, layout_table, unflatten
 from tressette_env.encoders.observation import THERMOMETERS, thermometer
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, new_game, rotate_seats, view
@@ -67,23 +67,6 @@ def test_inline_encoder_matches_the_plain_helpers():
         state = apply(state, rng.choice(legal_actions(state)))
 
 
-def shuffle_hidden(state, seat, rng):
-    """The same public state with the cards seat cannot see dealt differently among the others."""
-    others = [s for s in range(4) if s != seat]
-    p = state.public
-    revealed = [p.revealed_by(s) for s in range(4)]
-    # Cards another seat still holds that no declaration revealed are the hidden ones.
-    hidden = [state.hands[s] & ~revealed[s] for s in others]
-    pool = [c for h in hidden for c in cards_of(h)]
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for s, h in zip(others, hidden, strict=True):
-        n = h.bit_count()
-        hands[s] = (state.hands[s] & ~h) | sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return state._replace(hands=tuple(hands), dealt=tuple(hands))
-
-
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 39))
 def test_no_hidden_card_reaches_an_observation(seed, steps):
@@ -92,7 +75,7 @@ def test_no_hidden_card_reaches_an_observation(seed, steps):
     for _ in range(steps):
         state = apply(state, rng.choice(legal_actions(state)))
     for seat in range(4):
-        other = shuffle_hidden(state, seat, rng)
+        other = hide_differently(state, seat, rng)
         assert np.array_equal(encode(view(state, seat)), encode(view(other, seat)))
         # The full state does see the difference (when there was any to make).
         if other.hands != state.hands:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 
 from ..engine.actions import BUSSO, CALL_OUT, STRISCIO, VOLO
-from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
+from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
 from ..engine.scoring import team_points
 from ..engine.state import SeatView
 
@@ -55,15 +55,6 @@ _ASSI = tuple(10 * s for s in range(4))
 _HONOURS = tuple((1 << (10 * s)) | (1 << (10 * s + 1)) | (1 << (10 * s + 2)) for s in range(4))  # asso, 2, 3
 _LISCI = sum(0b1111 << (10 * s + 3) for s in range(4))  # the 4, 5, 6 and 7: worth nothing
 _FULL = (1 << 40) - 1
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _weakest(cards: list[int]) -> int:
@@ -97,7 +88,7 @@ class HeuristicPlayer:
         late = p.tricks_done >= 8
         trick_points = sum(THIRDS[c] for c in p.trick)
         if mine:
-            cards = _cards(mine)
+            cards = cards_of(mine)
             beaters = [c for c in cards if STRENGTH[c] > STRENGTH[winning_card]]
             # 7. Partner sure to take: give it points, the asso first, then a figure (keep the 3 and 2).
             if partner_sure:
@@ -125,7 +116,7 @@ class HeuristicPlayer:
             # 14. Otherwise the cheapest card: no points, lowest power.
             return _weakest(cards)
         # Void in the led suit: any card may go.
-        cards = _cards(hand)
+        cards = cards_of(hand)
         if partner_sure:
             # 15. Give the partner an asso, from the suit with the fewest guards; else a figure.
             assi = [a for a in _ASSI if hand >> a & 1 and _master(a // 10, unplayed) != a]
@@ -154,7 +145,7 @@ class HeuristicPlayer:
         # 2. Return the suit of a partner's busso: lead the highest card of it.
         for suit in _partner_busso_suits(view, partner):
             if hand & SUIT_MASK[suit]:
-                card = max(_cards(hand & SUIT_MASK[suit]), key=lambda c: STRENGTH[c])
+                card = max(cards_of(hand & SUIT_MASK[suit]), key=lambda c: STRENGTH[c])
                 break
         # 3. Lead a master card (a 3, a 2, or a figure whose betters are out) while the suit still has
         #    cards out: it takes for sure, and the 3s and 2s draw out the assi. Until the last tricks
@@ -189,7 +180,7 @@ class HeuristicPlayer:
         """Whether no seat still to play in this trick can hold a higher card of the led suit."""
         p = view.public
         suit = card // 10
-        higher = [c for c in _cards(others & SUIT_MASK[suit]) if STRENGTH[c] > STRENGTH[card]]
+        higher = [c for c in cards_of(others & SUIT_MASK[suit]) if STRENGTH[c] > STRENGTH[card]]
         if not higher:
             return True
         me = view.seat
@@ -230,7 +221,7 @@ def _lone_asso(hand: int, suit: int, unplayed: int) -> bool:
 
 def _low_lead(cards: int, unplayed: int) -> int:
     """A low card of a suit to lead: a liscio if any, else the weakest that is not an asso."""
-    options = _cards(cards)
+    options = cards_of(cards)
     lisci = [c for c in options if _LISCI >> c & 1]
     if lisci:
         return min(lisci, key=lambda c: STRENGTH[c])

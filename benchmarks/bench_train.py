@@ -1,8 +1,11 @@
-"""Training throughput: learner steps per second with the heuristic in the three other seats.
+"""Training throughput: learner steps per second of MaskablePPO on the single-deal and batched environments.
 
-Two rows: the single-seat environment alone (random legal learner actions: the cost the
-environment adds to every training step), and MaskablePPO learning on it (environment,
-network and updates together, one torch thread). Prints a Markdown table and writes JSON.
+Rows: the single-seat environment alone with the heuristic in the three other seats (random
+legal learner actions: the cost the environment adds to every training step); MaskablePPO
+learning on it (environment, network and updates together, one torch thread); and, with
+random players in the other seats (the batched environment's baseline), MaskablePPO on
+single-deal environments against MaskablePPO on the batched ``SB3VecEnv``, the same network
+and the same number of environments. Prints a Markdown table and writes JSON.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_train.py --steps 65536 --json benchmarks/results/train.json
 """
@@ -39,7 +42,7 @@ def bench_env(seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def bench_ppo(steps: int, n_envs: int) -> float:
+def bench_ppo(steps: int, n_envs: int, others: str = "heuristic", batched: bool = False) -> float:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -48,13 +51,18 @@ def bench_ppo(steps: int, n_envs: int) -> float:
 
     def make(seed: int):
         def build():
-            env = SingleSeatEnv(partner="heuristic", opponents="heuristic")
+            env = SingleSeatEnv(partner=others, opponents=others)
             env.reset(seed=seed)
             return env
 
         return build
 
-    venv = DummyVecEnv([make(i) for i in range(n_envs)])
+    if batched:
+        from tressette_env.vector.sb3 import SB3VecEnv
+
+        venv = SB3VecEnv(num_envs=n_envs, opponent=others, partner=others, learner_seat="random", seed=0)
+    else:
+        venv = DummyVecEnv([make(i) for i in range(n_envs)])
     model = MaskablePPO(
         "MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4, policy_kwargs={"net_arch": [256, 256]}, seed=0
     )
@@ -71,9 +79,12 @@ def main() -> None:
     parser.add_argument("--n-envs", type=int, default=32)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    n = args.n_envs
     rows = {
         "single-seat env, heuristic x3 (random learner actions)": bench_env(args.seconds),
-        f"MaskablePPO learn(), {args.n_envs} envs, heuristic x3, MLP 256x256": bench_ppo(args.steps, args.n_envs),
+        f"MaskablePPO, {n} single-deal envs, heuristic x3, MLP 256x256": bench_ppo(args.steps, n),
+        f"MaskablePPO, {n} single-deal envs, random x3, MLP 256x256": bench_ppo(args.steps, n, "random"),
+        f"MaskablePPO, batched SB3VecEnv of {n}, random x3, MLP 256x256": bench_ppo(args.steps, n, "random", True),
     }
     print("| loop (one core) | learner steps/s |")
     print("| --- | ---: |")

@@ -11,7 +11,7 @@ from tressette_env.engine import CALL_OUT, PLAYING, Rules, apply, legal_actions,
 from tressette_env.engine.cards import parse_cards
 from tressette_env.evaluation import duplicate
 
-PLAYERS = [RandomPlayer(), HeuristicPlayer()]
+PLAYERS = [RandomPlayer(), HeuristicPlayer(), make_player("ppo")]  # the last: the model shipped in the package
 RULE_SETS = [
     Rules(),
     Rules(signals=False, accusi=False),
@@ -144,3 +144,25 @@ def test_registry_names_and_options():
         make_player("random:x")
     with pytest.raises(ValueError, match="bad options for player 'random'"):
         make_player("random:depth=3")
+
+
+def test_the_shipped_model_loads_with_numpy_only_and_knows_how_it_was_made():
+    player = make_player("ppo")
+    assert player.name == "ppo" and player.policy.info["timesteps"] > 0
+    assert set(player.policy.info["final"]) == {"random", "heuristic"}
+    assert make_player("ppo:deterministic=false").deterministic is False
+
+
+def test_the_shipped_model_plays_without_torch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['torch'] = sys.modules['stable_baselines3'] = sys.modules['sb3_contrib'] = None\n"
+        "from tressette_env.cli import main\n"
+        "raise SystemExit(main(['eval', 'ppo', 'random', '--deals', '4', '--workers', '1', '--no-progress']))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "| ppo | random | 4 |" in out.stdout

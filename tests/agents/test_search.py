@@ -1,0 +1,333 @@
+"""The deal sampler (every sample fits the public record, every fitting deal can come out)
+and the PIMC search player (legal, blind to hidden cards, reproducible, better than random)."""
+
+import itertools
+import random
+import statistics
+
+import pytest
+
+from tests.helpers import fill, play
+from tressette_env.agents.random_player import RandomPlayer
+from tressette_env.agents.sampling import DealSampler, InconsistentViewError, sample_deal
+from tressette_env.agents.search import SearchPlayer
+from tressette_env.engine import (
+    BUSSO,
+    CALL_OUT,
+    PLAYING,
+    STRISCIO,
+    SUIT_MASK,
+    VOLO,
+    GameState,
+    Rules,
+    SeatView,
+    apply,
+    cards_of,
+    find_accusi,
+    legal_actions,
+    new_game,
+    view,
+)
+
+FULL = (1 << 40) - 1
+
+
+def signal_facts(public, seat):
+    """(suits seat must still hold, suits seat is void in by volo), read plainly from the history."""
+    must, volo = set(), set()
+    tricks = public.tricks()
+    for i, (leader, cards, actions) in enumerate(tricks):
+        if leader != seat:
+            continue
+        suit, signal = cards[0] // 10, actions[0] // 40
+        later = [c for _, cs, _ in tricks[i + 1 :] for c in cs if c in cards_of(public.played_by(seat))]
+        if signal == VOLO:
+            volo.add(suit)
+        elif signal in (BUSSO, STRISCIO) and not any(c // 10 == suit for c in later):
+            must.add(suit)
+    return must, volo
+
+
+def check_deal(v: SeatView, hands):
+    """Every public constraint, checked directly against the view."""
+    p = v.public
+    assert hands[v.seat] == v.hand
+    union = 0
+    for s, h in enumerate(hands):
+        assert not union & h, "hands overlap"
+        union |= h
+        assert h.bit_count() == 10 - p.played_by(s).bit_count()
+        assert not h & p.all_played
+    assert union | p.all_played == FULL
+    for s in range(4):
+        if s == v.seat:
+            continue
+        h = hands[s]
+        for suit in range(4):
+            if p.is_void(s, suit):
+                assert not h & SUIT_MASK[suit]
+        must, volo = signal_facts(p, s)
+        for suit in must:
+            assert h & SUIT_MASK[suit], f"seat {s} signalled more {suit}"
+        for suit in volo:
+            assert not h & SUIT_MASK[suit], f"seat {s} flew {suit}"
+        if p.rules.accusi:
+            declared = {(a.kind, a.cards) for a in p.accusi.by_seat[s]}
+            assert {(a.kind, a.cards) for a in find_accusi(h | p.played_by(s))} == declared
+
+
+def random_states(count, rules, seed=0):
+    """States from random legal play (signals included), at random points of random deals."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = new_game(rules, seed=rng.randrange(10**9))
+        stop = rng.randrange(40)
+        for _ in range(stop):
+            legal = [a for a in legal_actions(state) if a != CALL_OUT]
+            state = apply(state, rng.choice(legal))
+        out.append(state)
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# The sampler
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(accusi=False, signals=False)], ids=["all rules", "plain"])
+def test_every_sample_fits_the_public_record(rules):
+    rng = random.Random(1)
+    for state in random_states(60, rules, seed=hash(rules.accusi) % 7):
+        seat = state.public.turn
+        v = view(state, seat)
+        check_deal(v, state.hands)  # the checker accepts the true deal
+        sampler = DealSampler(v)
+        for _ in range(15):
+            check_deal(v, sampler.sample(rng))
+
+
+def test_declared_cards_stay_with_their_declarer():
+    # Seat 1 holds the napoletana di denari and three 3s (no 3 of bastoni): it declares both.
+    deal = fill(seat_1="Ad 2d 3d 3c 3s", seat_2="3b")
+    state = new_game(Rules(), hands=deal, dealer=3)  # seat 0 leads
+    state = play(state, "4c")  # a card of seat 0, so that the view has some history
+    v = view(state, 2)
+    rng = random.Random(0)
+    for _ in range(200):
+        hands = DealSampler(v).sample(rng)
+        assert hands[1] & 0b111 == 0b111  # Ad 2d 3d
+        check_deal(v, hands)
+
+
+def test_a_tris_says_where_the_fourth_card_is_not():
+    # Seat 3 declares three 2s without the 2 of bastoni; seat 0 (the viewer) does not hold it.
+    deal = fill(seat_3="2d 2c 2s")
+    state = new_game(Rules(), hands=deal, dealer=0)
+    v = view(state, 0)
+    assert not v.hand >> 31 & 1
+    rng = random.Random(0)
+    holders = {s for s in range(1, 4) for hands in [sample_deal(v, rng) for _ in range(100)] if hands[s] >> 31 & 1}
+    assert 3 not in holders and holders
+
+
+def consistent_deals(v: SeatView):
+    """Every deal of the unseen cards that passes ``check_deal`` (brute force; small endings only)."""
+    seats = [s for s in range(4) if s != v.seat]
+    counts = [10 - v.public.played_by(s).bit_count() for s in seats]
+    unseen = cards_of(v.unseen | sum(v.public.revealed_by(s) & ~v.public.played_by(s) for s in seats))
+    out = set()
+    for first in itertools.combinations(unseen, counts[0]):
+        rest = [c for c in unseen if c not in first]
+        for second in itertools.combinations(rest, counts[1]):
+            third = [c for c in rest if c not in second]
+            hands = [0, 0, 0, 0]
+            hands[v.seat] = v.hand
+            for s, cards in zip(seats, (first, second, third), strict=True):
+                hands[s] = sum(1 << c for c in cards)
+            try:
+                check_deal(v, hands)
+            except AssertionError:
+                continue
+            out.add(tuple(hands))
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_every_consistent_deal_comes_out(seed):
+    # The last two or three tricks, signals on: a few dozen consistent deals at most.
+    rng = random.Random(seed)
+    state = new_game(Rules(accusi=False), seed=seed)
+    while sum(h.bit_count() for h in state.hands) > 9 + seed % 3:
+        state = apply(state, rng.choice(legal_actions(state)))
+    v = view(state, state.public.turn)
+    expected = consistent_deals(v)
+    assert tuple(state.hands) in expected
+    sampler = DealSampler(v)
+    counts = {}
+    for _ in range(60 * len(expected)):
+        hands = sampler.sample(rng)
+        counts[hands] = counts.get(hands, 0) + 1
+    assert set(counts) == expected
+    # Roughly uniform: no consistent deal is drawn much less often than the average.
+    assert min(counts.values()) > 0.3 * statistics.fmean(counts.values())
+
+
+def test_a_contradictory_view_is_refused():
+    state = new_game(Rules(accusi=False), seed=4)
+    v = view(state, 0)
+    # Everyone else "has shown" a void in every suit: no card can go anywhere.
+    bad = v.public._replace(voids=sum(0xF << (4 * s) for s in (1, 2, 3)))
+    with pytest.raises(InconsistentViewError, match="no other seat may hold it"):
+        DealSampler(SeatView(0, v.hand, bad))
+
+
+def test_the_exhaustive_fallback_finds_a_consistent_deal():
+    rng = random.Random(2)
+    for state in random_states(20, Rules(), seed=11):
+        v = view(state, state.public.turn)
+        check_deal(v, DealSampler(v, attempts=0).sample(rng))
+
+
+def test_an_impossible_view_ends_in_an_error():
+    # Late in a hand, seat 1 "has shown" a void in every suit: its cards can go nowhere.
+    state = random_ending_state(6, cards_left=8)
+    seat = next(s for s in range(4) if s not in (1, state.public.turn))
+    v = view(state, seat)
+    bad = SeatView(seat, v.hand, v.public._replace(voids=v.public.voids | 0xF << 4))
+    sampler = DealSampler(bad, attempts=20)
+    with pytest.raises(InconsistentViewError, match="no deal"):
+        sampler.sample(rng=random.Random(0))
+
+
+def random_ending_state(seed, cards_left):
+    rng = random.Random(seed)
+    state = new_game(Rules(accusi=False), seed=seed)
+    while sum(h.bit_count() for h in state.hands) > cards_left:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+# ------------------------------------------------------------------------------------------
+# The search player
+
+FAST = dict(samples=1, exact_tricks=3, horizon=1)
+
+
+def test_always_a_legal_action():
+    player = SearchPlayer(**FAST)
+    rng = random.Random(0)
+    checked = 0
+    for state in random_states(1200, Rules(), seed=5) + random_states(300, Rules(episode="match", calling_out=True)):
+        if state.public.status != PLAYING:
+            continue
+        legal = legal_actions(state)
+        action = player.act(view(state, state.public.turn), legal, rng)
+        assert action in legal and action != CALL_OUT
+        checked += 1
+    assert checked >= 1400
+
+
+def test_a_whole_game_with_default_settings_is_legal():
+    player = SearchPlayer(samples=1, exact_tricks=5)
+    rng = random.Random(3)
+    state = new_game(Rules(), seed=3)
+    while state.public.status == PLAYING:
+        legal = legal_actions(state)
+        action = player.act(view(state, state.public.turn), legal, rng)
+        assert action in legal
+        state = apply(state, action)
+
+
+def test_hidden_cards_make_no_difference():
+    # Two deals that differ only in the cards seat 0 cannot see: the same view, the same action.
+    player = SearchPlayer(samples=3, exact_tricks=6, horizon=2)
+    for seed in range(6):
+        state = random_states(1, Rules(), seed=100 + seed)[0]
+        if state.public.status != PLAYING:
+            continue
+        seat = state.public.turn
+        v = view(state, seat)
+        other = DealSampler(v).sample(random.Random(seed))
+        twin = GameState(state.public, other, state.dealt)
+        assert view(twin, seat) == v
+        a = player.act(v, legal_actions(state), random.Random(seed))
+        b = player.act(view(twin, seat), legal_actions(twin), random.Random(seed))
+        assert a == b
+
+
+def test_reproducible_under_a_seed():
+    player = SearchPlayer(samples=4, exact_tricks=6, horizon=2)
+    for state in random_states(8, Rules(), seed=9):
+        if state.public.status != PLAYING:
+            continue
+        v, legal = view(state, state.public.turn), legal_actions(state)
+        assert player.act(v, legal, random.Random(42)) == player.act(v, legal, random.Random(42))
+
+
+def test_the_signal_policy_hook():
+    def striscio_when_allowed(v, card, legal):
+        return card + 40 * STRISCIO if card + 40 * STRISCIO in legal else card
+
+    state = new_game(Rules(), seed=12)
+    legal = legal_actions(state)
+    player = SearchPlayer(samples=1, horizon=1, signal_policy=striscio_when_allowed)
+    action = player.act(view(state, state.public.turn), legal, random.Random(0))
+    assert action in legal
+    card = action % 40
+    assert action // 40 == (STRISCIO if card + 40 * STRISCIO in legal else 0)
+
+    def cheat(v, card, legal):
+        return (card + 1) % 40
+
+    with pytest.raises(ValueError, match="signal_policy"):
+        SearchPlayer(samples=1, horizon=1, signal_policy=cheat).act(
+            view(state, state.public.turn), legal, random.Random(0)
+        )
+
+
+def test_bad_settings_are_refused():
+    for kwargs in (dict(samples=0), dict(time_budget=0), dict(horizon=0)):
+        with pytest.raises(ValueError):
+            SearchPlayer(**kwargs)
+
+
+def test_a_time_budget_bounds_the_number_of_deals():
+    state = new_game(Rules(), seed=1)
+    v = view(state, state.public.turn)
+    values, deals = SearchPlayer(samples=1000, time_budget=0.05, horizon=2).card_values(v, random.Random(0))
+    assert 1 <= deals < 1000
+    assert set(values) == {a % 40 for a in legal_actions(state)}
+
+
+def duplicate_diffs(search, opponent, deals, seed0=0):
+    """Search team's points minus the opponent's, both seatings of each deal added."""
+    rules = Rules(accusi=False)
+    out = []
+    for d in range(deals):
+        deal = new_game(rules, seed=seed0 + d)
+        total = 0
+        for team in (0, 1):
+            state = new_game(rules, hands=[cards_of(h) for h in deal.hands], dealer=deal.public.dealer)
+            rng = random.Random(d)
+            while state.public.status == PLAYING:
+                seat = state.public.turn
+                player = search if seat % 2 == team else opponent
+                state = apply(state, player.act(view(state, seat), legal_actions(state), rng))
+            points = state.public.result.points
+            total += points[team] - points[1 - team]
+        out.append(total)
+    return out
+
+
+def test_beats_random_on_duplicate_deals():
+    diffs = duplicate_diffs(SearchPlayer(samples=2, exact_tricks=5, horizon=2), RandomPlayer(), deals=3)
+    assert sum(diffs) > 0 and min(diffs) >= 0
+
+
+@pytest.mark.slow
+def test_beats_random_clearly():
+    # With a time budget play depends on the machine's speed; the margin over random is wide.
+    diffs = duplicate_diffs(SearchPlayer(samples=8, time_budget=0.05), RandomPlayer(), deals=12, seed0=1000)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    assert mean - half > 0

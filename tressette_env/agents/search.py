@@ -1,0 +1,160 @@
+"""A search player: perfect-information Monte Carlo (PIMC) over the double-dummy solver.
+
+At each decision ``SearchPlayer`` deals the cards it has not seen to the other seats at
+random, consistently with everything public (``sampling.DealSampler``: counts, cards
+played, voids, signals, declarations), solves each deal with every hand open
+(``solver.solve_moves``: the thirds its team ends the hand with after each legal card),
+and plays the card with the best average over the deals; equal averages go to the
+lowest card id.
+
+Cost and knobs (defaults: ``samples=16``, ``time_budget=None``, ``exact_tricks=7``,
+``horizon=3``):
+
+- ``samples``: deals per decision (at most).
+- ``time_budget``: seconds per decision; sampling stops once it is spent, and a search
+  that passes it is cut short (its deal dropped; the first deal is then searched again
+  two tricks deep, so a decision may overrun the budget by a few tens of milliseconds). With a
+  budget the number of deals, and so the play, depends on the machine's speed; without
+  one (``None``) play is a function of the view and the ``rng`` alone.
+- ``exact_tricks`` and ``horizon``: with at most ``exact_tricks`` tricks left (this one
+  included) every deal is solved to the end, exactly. Earlier, where an exact solve of
+  a deal takes seconds in pure Python, the search looks ``horizon`` tricks ahead and a
+  static estimate (sure cashing tricks, then the rest shared by high cards) stands for
+  the remainder. ``horizon=None`` always solves to the end.
+
+Signals and calling out: the player picks a card. ``signal_policy(view, card, legal)``
+may turn it into an action with a signal (it must return one of ``legal`` that plays
+``card``); by default no signal is given. It never calls out (action 160).
+
+The player reads only its ``SeatView`` (its hand and the public state) and keeps no
+state between calls.
+
+Example:
+    >>> import random
+    >>> from tressette_env.engine import apply, legal_actions, new_game, view
+    >>> state = new_game(seed=4)
+    >>> for _ in range(30):
+    ...     state = apply(state, legal_actions(state)[0])
+    >>> player = SearchPlayer(samples=4)
+    >>> seat = state.public.turn
+    >>> action = player.act(view(state, seat), legal_actions(state), random.Random(0))
+    >>> action in legal_actions(state)
+    True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..engine.actions import CALL_OUT
+from ..engine.state import SeatView
+from .sampling import DealSampler
+from .solver import SolveTimeout, solve_moves
+
+__all__ = ["SearchPlayer", "SignalPolicy", "no_signal"]
+
+SignalPolicy = Callable[[SeatView, int, list[int]], int]
+"""``(view, card, legal) -> action``: the action (one of ``legal``) that plays ``card``."""
+
+
+def no_signal(view: SeatView, card: int, legal: list[int]) -> int:
+    """The default signal policy: play the card without a signal."""
+    return card
+
+
+class SearchPlayer:
+    """PIMC: sample consistent deals, solve each double-dummy, play the best card on average.
+
+    Args:
+        samples: deals per decision (at most; at least 1).
+        time_budget: seconds per decision, or None for no limit. Sampling stops when the
+            budget is spent, after at least one deal: play then depends on machine speed.
+        exact_tricks: with at most this many tricks left (the current one included) the
+            deals are solved exactly to the end of the hand.
+        horizon: before that, tricks searched ahead of a static estimate (None: always
+            solve to the end, which can take seconds per deal early in the hand).
+        signal_policy: ``(view, card, legal) -> action`` choosing the signal to go with the
+            card; default: no signal.
+
+    Example:
+        >>> SearchPlayer(samples=8, time_budget=0.1).name
+        'search'
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        samples: int = 16,
+        time_budget: float | None = None,
+        *,
+        exact_tricks: int = 7,
+        horizon: int | None = 3,
+        signal_policy: SignalPolicy | None = None,
+    ) -> None:
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be an int >= 1; got {samples!r}")
+        if time_budget is not None and not time_budget > 0:
+            raise ValueError(f"time_budget must be None or seconds > 0; got {time_budget!r}")
+        if horizon is not None and horizon < 1:
+            raise ValueError(f"horizon must be None or >= 1 trick; got {horizon!r}")
+        self.samples = samples
+        self.time_budget = time_budget
+        self.exact_tricks = exact_tricks
+        self.horizon = horizon
+        self.signal_policy = signal_policy or no_signal
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchPlayer(samples={self.samples}, time_budget={self.time_budget}, "
+            f"exact_tricks={self.exact_tricks}, horizon={self.horizon})"
+        )
+
+    def card_values(self, view: SeatView, rng: random.Random) -> tuple[dict[int, float], int]:
+        """Average final thirds of the seat's team after each legal card, and the deals used.
+
+        Every legal card is valued on the same deals. With a ``time_budget``, a deal whose
+        search passes the budget is dropped, unless it is the first: that one is then
+        searched again with a horizon of two tricks (fast), so that there is always a value.
+        """
+        start = time.perf_counter()
+        deadline = None if self.time_budget is None else start + self.time_budget
+        p = view.public
+        tricks_left = view.hand.bit_count()
+        horizon = None if self.horizon is None or tricks_left <= self.exact_tricks else self.horizon
+        sampler = DealSampler(view)
+        totals: dict[int, int] = {}
+        deals = 0
+        while deals < self.samples:
+            hands = sampler.sample(rng)
+            try:
+                values = solve_moves(hands, p.leader, p.trick, p.thirds, horizon=horizon, deadline=deadline)
+            except SolveTimeout:
+                if deals:
+                    break
+                fallback = 2 if horizon is None else min(horizon, 2)
+                values = solve_moves(hands, p.leader, p.trick, p.thirds, horizon=fallback)
+            for card, value in values.items():
+                totals[card] = totals.get(card, 0) + value
+            deals += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return {card: total / deals for card, total in sorted(totals.items())}, deals
+
+    def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        """The action for ``view``: the card with the best average value, with the signal policy's signal."""
+        cards = sorted({a % 40 for a in legal if a != CALL_OUT})
+        if not cards:
+            raise ValueError(f"no card to play among the legal actions {legal!r}")
+        if len(cards) == 1:
+            card = cards[0]
+        else:
+            values, _ = self.card_values(view, rng)
+            # The legal cards are those solve_moves values; ties go to the lowest id.
+            card = max(cards, key=lambda c: (values[c], -c))
+        action = self.signal_policy(view, card, legal)
+        if action not in legal or action == CALL_OUT or action % 40 != card:
+            raise ValueError(f"signal_policy returned {action!r} for card {card}: not a legal action playing it")
+        return action

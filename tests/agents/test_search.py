@@ -270,7 +270,7 @@ def test_the_signal_policy_hook():
 
     state = new_game(Rules(), seed=12)
     legal = legal_actions(state)
-    player = SearchPlayer(samples=1, horizon=1, signal_policy=striscio_when_allowed)
+    player = SearchPlayer(samples=1, horizon=1, signal_policy=striscio_when_allowed, early=None)
     action = player.act(view(state, state.public.turn), legal, random.Random(0))
     assert action in legal
     card = action % 40
@@ -280,7 +280,7 @@ def test_the_signal_policy_hook():
         return (card + 1) % 40
 
     with pytest.raises(ValueError, match="signal_policy"):
-        SearchPlayer(samples=1, horizon=1, signal_policy=cheat).act(
+        SearchPlayer(samples=1, horizon=1, signal_policy=cheat, early=None).act(
             view(state, state.public.turn), legal, random.Random(0)
         )
 
@@ -331,3 +331,17 @@ def test_beats_random_clearly():
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
     assert mean - half > 0
+
+
+def test_the_default_search_hands_the_early_tricks_to_the_heuristic_and_signals_like_it():
+    from tressette_env.agents import HeuristicPlayer
+
+    state = new_game(Rules(), seed=12)
+    legal = legal_actions(state)
+    seat_view = view(state, state.public.turn)
+    # Ten cards left: more than the six tricks searched exactly, so the heuristic decides.
+    assert SearchPlayer().act(seat_view, legal, random.Random(0)) == HeuristicPlayer().act(
+        seat_view, legal, random.Random(0)
+    )
+    with pytest.raises(ValueError, match="signal_policy 'loud'"):
+        SearchPlayer(signal_policy="loud")

@@ -245,6 +245,13 @@ def _with_signal(view: SeatView, card: int, legal: list[int], unplayed: int) -> 
     return action if action in legal else card
 
 
+def club_signal(view: SeatView, card: int, legal: list[int]) -> int:
+    """The heuristic's signalling convention as a ``signal_policy`` for other players (e.g. ``SearchPlayer``)."""
+    if view.public.trick:
+        return card  # only the leader signals
+    return _with_signal(view, card, legal, _FULL & ~view.public.all_played)
+
+
 def _partner_busso_suits(view: SeatView, partner: int) -> list[int]:
     """Suits the partner led with busso that I have not led back since."""
     out = []

@@ -1,10 +1,20 @@
-"""Steps per second on random legal play: the bare engine, the AEC environment, and OpenSpiel's hearts.
+"""Steps per second on random legal play, side by side in one run: every tressette loop and the references.
+
+Rows: the bare engine; the AEC environment raw and in PettingZoo's default wrappers
+(observation and mask read every step); the single-seat Gymnasium environment (one
+learner step = the learner's action and the other three seats' plays, random players);
+the batched engine at N = 1, 64, 1024, 4096 (card plays, observations and masks of every
+deal each step; the random choice not timed, see ``bench_vector.py``); and, where
+installed, OpenSpiel's hearts (pyspiel, observation tensor into NumPy each step) and
+RLCard's bridge (its observation is NumPy already).
 
 Every loop reads the legal actions and picks one uniformly with the same cheap RNG
-(``random.Random``); the environment loops also read the observation each step.
-Each loop runs for a fixed wall time, as PettingZoo's ``performance_benchmark`` does.
+(``random.Random``). Each loop runs for a fixed wall time, as PettingZoo's
+``performance_benchmark`` does.
 Prints a Markdown table with the ratio of each row to OpenSpiel hearts (when
-``pyspiel`` is installed) and writes the figures as JSON.
+``pyspiel`` is installed) and writes the figures as JSON. Two reference rows run a
+do-nothing AEC environment (a fixed observation, 40 steps a hand) raw and inside the same
+PettingZoo wrappers as ``tressette_v0.env()``: what the loop and the wrappers cost alone.
 
     python benchmarks/bench_env.py --seconds 5 --json benchmarks/results/env.json
 """
@@ -15,11 +25,15 @@ import argparse
 import json
 import platform
 import random
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from tressette_env import tressette_v0
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, new_game
@@ -60,6 +74,88 @@ def bench_aec(make_env: Callable, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+class DoNothingEnv(AECEnv):
+    """Four agents, a 40-step episode, a fixed observation and mask: the floor of any AEC environment."""
+
+    metadata = {"name": "do_nothing_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(self):
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self._obs = {"observation": np.zeros(790, np.int8), "action_mask": np.ones(161, np.int8)}
+        space = spaces.Dict(
+            {"observation": spaces.Box(0, 1, (790,), np.int8), "action_mask": spaces.Box(0, 1, (161,), np.int8)}
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+        self.action_spaces = {a: spaces.Discrete(161) for a in self.possible_agents}
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._steps = 0
+
+    def observe(self, agent):
+        return self._obs
+
+    def step(self, action):
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self._steps += 1
+        if self._steps == 40:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self._steps % 4]
+
+
+def bench_single_seat(seconds: float) -> float:
+    """The Gymnasium single-seat environment: agent steps (the learner's and the three others') per second."""
+    from tressette_env.wrappers import SingleSeatEnv
+
+    env = SingleSeatEnv(partner="random", opponents="random")
+    env.reset(seed=0)
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        legal = env.action_masks().nonzero()[0]
+        _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 4  # the learner's play and, on average, one play of each other seat
+        if terminated:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def bench_bridge(seconds: float) -> float | None:
+    """RLCard's bridge, random legal play, its NumPy observation read each step."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("bridge", config={"seed": 0})
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            np.asarray(state["obs"])
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 def bench_hearts(seconds: float) -> float | None:
     """OpenSpiel's hearts from Python, the information-state tensor read into NumPy each step."""
     try:
@@ -93,11 +189,24 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_vector import bench_batch
+
     rows: dict[str, float | None] = {
         "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(args.seconds),
+        "RLCard bridge (numpy observation)": bench_bridge(args.seconds),
         "tressette engine (no observation)": bench_engine(args.seconds),
         "tressette AEC raw_env (observation + mask)": bench_aec(tressette_v0.raw_env, args.seconds),
         "tressette AEC env() with PettingZoo wrappers": bench_aec(tressette_v0.env, args.seconds),
+        "tressette single-seat Gymnasium env (random others)": bench_single_seat(args.seconds),
+        **{
+            f"tressette batched engine, N = {n} (observations + masks)": bench_batch(n, args.seconds, {})
+            for n in (1, 64, 1024, 4096)
+        },
+        "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, args.seconds),
+        "do-nothing AEC env in the same PettingZoo wrappers": bench_aec(
+            lambda: wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothingEnv())), args.seconds
+        ),
     }
     hearts = rows["OpenSpiel hearts (pyspiel, numpy observation)"]
     print("| loop (random legal play, one core) | steps/s | vs hearts |")

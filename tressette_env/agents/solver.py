@@ -68,7 +68,7 @@ from contextlib import contextmanager
 from time import perf_counter
 from typing import NamedTuple
 
-from ..engine.cards import STRENGTH, THIRDS
+from ..engine.cards import STRENGTH, THIRDS, cards_of
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import GameState
 
@@ -92,15 +92,6 @@ _LAST = LAST_TRICK_THIRDS
 _LOW = tuple(_PTS[i] * 16 + i % 10 for i in range(40))
 _HIGH = tuple(-_PTS[i] * 16 + i % 10 for i in range(40))
 _CACHE_LIMIT = 1 << 18
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _to_int(mask: int) -> int:
@@ -164,7 +155,7 @@ def _follow_moves(p: int, m: int, led: int, w: int) -> list[int]:
     out = _FOLLOW.get(key)
     if out is None:
         base = 10 * led
-        cards = [base + b for b in _bits(_reps(p, m))]
+        cards = [base + b for b in cards_of(_reps(p, m))]
         if w < 0:
             cards.sort(key=_HIGH.__getitem__)
         else:
@@ -190,7 +181,7 @@ def _suit_moves(p: int, m: int, sh: int) -> tuple[tuple[int, ...], tuple[int, ..
     key = (p << 10 | m) << 6 | sh
     out = _SUIT_MOVES.get(key)
     if out is None:
-        cards = [sh + b for b in _bits(_reps(p, m))]
+        cards = [sh + b for b in cards_of(_reps(p, m))]
         out = (tuple(sorted(cards, key=_LOW.__getitem__)), tuple(sorted(cards, key=_HIGH.__getitem__)))
         if len(_SUIT_MOVES) > _CACHE_LIMIT:
             _SUIT_MOVES.clear()
@@ -247,12 +238,12 @@ def _cash_suit(p: int, hs: int, f1: int, f2: int) -> int:
         run = hs
         every = True
     k = run.bit_count()
-    total = sum(_LOCAL_PTS[b] for b in _bits(run))
+    total = sum(_LOCAL_PTS[b] for b in cards_of(run))
     if k:
         f3 = others & ~(f1 | f2)
         for f in (f1, f2, f3):
             if f:
-                pts = sorted(_LOCAL_PTS[b] for b in _bits(f))
+                pts = sorted(_LOCAL_PTS[b] for b in cards_of(f))
                 total += sum(pts[:k])
     return 2 * total + every
 
@@ -302,7 +293,7 @@ def _suit_code(p: int, a: int, b: int, c: int) -> int:
     if p in holders:
         # one hand holds the whole suit: the ranks no longer matter, only the points
         holder = holders.index(p)
-        for pts in sorted((_LOCAL_PTS[bit] for bit in _bits(p)), reverse=True):
+        for pts in sorted((_LOCAL_PTS[bit] for bit in cards_of(p)), reverse=True):
             code = code << 4 | holder << 2 | pts
         return code
     for bit in range(9, -1, -1):
@@ -374,7 +365,7 @@ class _Search:
         discard_moves = _discard_moves
         lead_moves = _lead_moves
         cash_bound = _cash_bound
-        bits = _bits
+        bits = cards_of
         search = self
         stop = self.stop
         deadline = self.deadline
@@ -713,7 +704,7 @@ class _Search:
         follow = h & _SM[trick[0] // 10]
         maximise = seat & 1 == 0
         best = -1 if maximise else rem + 1
-        for c in _bits(_rep_mask(follow or h, P)):
+        for c in cards_of(_rep_mask(follow or h, P)):
             H[seat] = h ^ (1 << c)
             if n == 3:
                 cards = [*trick, c]
@@ -811,7 +802,7 @@ def _position(hands: Sequence[int], leader: int, trick: Sequence[int]) -> tuple[
     H = [_to_int(h) for h in hands]
     itrick = [_TO_INT[c] for c in trick]
     P = _to_int(seen)
-    rem = _LAST + sum(_PTS[c] for c in _bits(P)) if P else 0
+    rem = _LAST + sum(_PTS[c] for c in cards_of(P)) if P else 0
     return H, itrick, rem, P
 
 
@@ -934,7 +925,7 @@ def solve_moves(
     values: dict[int, int] = {}
     guess = None
     with _searching(H, _stop(hand, horizon), deadline) as search:
-        for c in _bits(_rep_mask(legal, P)):
+        for c in cards_of(_rep_mask(legal, P)):
             search.H[seat] = hand ^ (1 << c)
             if n == 3:
                 cards = [*itrick, c]
@@ -952,7 +943,7 @@ def solve_moves(
             values[c] = v0
     team = seat % 2
     out = {}
-    for c in _bits(legal):
+    for c in cards_of(legal):
         v0 = values[_rep_of(c, legal, P)]
         out[_TO_EXT[c]] = taken[team] + (v0 if team == 0 else rem - v0)
     return dict(sorted(out.items()))

@@ -16,30 +16,17 @@ import argparse
 import json
 import os
 import platform
-import random
+import sys
 import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
 
 from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
 
-
-def bench_env(seconds: float) -> float:
-    env = SingleSeatEnv(partner="heuristic", opponents="heuristic")
-    env.reset(seed=0)
-    rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        legal = np.flatnonzero(env.action_masks())
-        _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
-        steps += 1
-        if terminated:
-            env.reset()
-    return steps / (time.perf_counter() - start)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_env import bench_single_seat  # noqa: E402
 
 
 def bench_ppo(steps: int, n_envs: int, others: str = "heuristic", batched: bool = False) -> float:
@@ -81,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     n = args.n_envs
     rows = {
-        "single-seat env, heuristic x3 (random learner actions)": bench_env(args.seconds),
+        "single-seat env, heuristic x3 (random learner actions)": bench_single_seat(args.seconds, "heuristic"),
         f"MaskablePPO, {n} single-deal envs, heuristic x3, MLP 256x256": bench_ppo(args.steps, n),
         f"MaskablePPO, {n} single-deal envs, random x3, MLP 256x256": bench_ppo(args.steps, n, "random"),
         f"MaskablePPO, batched SB3VecEnv of {n}, random x3, MLP 256x256": bench_ppo(args.steps, n, "random", True),

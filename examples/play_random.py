@@ -37,8 +37,6 @@ def main() -> None:
         else:
             action = env.action_space(agent).sample(observation["action_mask"])  # a random legal action
         env.step(action)
-        if not env.agents:
-            break
     winner = env.unwrapped.game.public.winner
     print()
     print(env.render())

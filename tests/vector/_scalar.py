@@ -42,6 +42,14 @@ class Reference:
             expected = mask_bits(legal_actions_mask(state))
             assert np.array_equal(got[i], expected), f"deal {i}: mask"
 
+    def check_leads(self) -> None:
+        actions, seats = self.batch.leads()
+        for i, state in enumerate(self.states):
+            expected = [(leader, acts[0]) for leader, _, acts in state.public.tricks() if acts]
+            got = [(int(s), int(a)) for s, a in zip(seats[i], actions[i]) if a >= 0]
+            assert got == expected, f"deal {i}: leads {got} != {expected}"
+            assert (actions[i][len(got) :] == -1).all() and (seats[i][len(got) :] == -1).all()
+
     def check_observations(self, seats=(None, 0, 1, 2, 3)) -> None:
         for seat in seats:
             got = self.batch.observe(seats=seat)

@@ -20,6 +20,8 @@ def run(rules: dict, n: int, steps: int, seed: int, *, active_p: float = 0.0, il
     hands = 0
     for step in range(steps):
         ref.check_masks()
+        if step % every == 1:
+            ref.check_leads()
         ref.check_observations((None, 0, 1, 2, 3) if step % every == 0 else (None,))
         actions = batch.sample_actions(rng)
         if illegal_p:

@@ -15,6 +15,7 @@ of the scalar engine and encoder, byte for byte (``tests/vector`` pins them).
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution) |
 | ``turn``, ``leader``, ``dealer``, ``thirds``, ``declared``, ``match_score`` ... | copies of the state, by deal |
 | ``hands()``, ``dealt()``, ``trick_cards()``, ``deal_of(i)`` | the cards, as engine masks, card ids, or a deal for ``new_game`` |
+| ``leads()`` | the lead of each trick so far (action id with its signal, and the seat), by deal |
 
 ``step(actions, active=mask)`` plays only in the deals where ``mask`` is True (the
 others keep their seat on turn): an environment with one learner per deal steps
@@ -181,6 +182,8 @@ class TressetteBatch:
         self._ledbits = np.zeros(n, dtype=U64)
         self._tl = np.zeros(n, dtype=np.int64)  # cards on the table
         self._tricks = np.zeros(n, dtype=np.int64)
+        self._lead_actions = np.full((10, n), -1, dtype=np.int16)  # by trick: the lead's action id, -1 before it
+        self._lead_seats = np.full((10, n), -1, dtype=np.int8)  # by trick: the absolute seat that led
         self._dealer = np.zeros(n, dtype=np.int64)
         self._first = np.zeros(n, dtype=np.int64)
         self._hand_number = np.zeros(n, dtype=np.int64)
@@ -341,6 +344,8 @@ class TressetteBatch:
         s(self._ledbits, idx, 0)
         s(self._tl, idx, 0)
         s(self._tricks, idx, 0)
+        s(self._lead_actions, idx, -1)
+        s(self._lead_seats, idx, -1)
         s(self._dealer, idx, dealers)
         s(self._first, idx, first)
         s(self._playing, idx, True)
@@ -652,6 +657,10 @@ class TressetteBatch:
             suit = tb.ACTION_SUIT.take(a)
             np.copyto(self._led, suit, where=lead_play)
             np.copyto(self._ledbits, tb.SUIT_BITS.take(suit), where=lead_play)
+            rows = self._ar if lead_play.all() else np.flatnonzero(lead_play)
+            cell = self._tricks.take(rows) * n + rows
+            self._lead_actions.reshape(-1)[cell] = a.take(rows)
+            self._lead_seats.reshape(-1)[cell] = (self._q.take(rows) + p) & 3
         # A follower that cannot follow suit shows a void to everyone.
         fail = (card_bit & self._ledbits) == _ZERO
         fail &= ~leading
@@ -918,6 +927,10 @@ class TressetteBatch:
     def hand_number(self) -> np.ndarray:
         """(N,) 0 for the episode's first hand, then 1, 2, ..."""
         return self._hand_number.copy()
+
+    def leads(self) -> tuple[np.ndarray, np.ndarray]:
+        """The leads of the current hand so far: (N, 10) action ids (signal included) and (N, 10) leading seats, by trick; -1 after the last lead."""
+        return self._lead_actions.T.copy(), self._lead_seats.T.copy()
 
     def hands(self) -> np.ndarray:
         """(N, 4) uint64: the cards each seat holds, as engine card masks (bit c = card c)."""

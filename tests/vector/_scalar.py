@@ -46,7 +46,7 @@ class Reference:
         actions, seats = self.batch.leads()
         for i, state in enumerate(self.states):
             expected = [(leader, acts[0]) for leader, _, acts in state.public.tricks() if acts]
-            got = [(int(s), int(a)) for s, a in zip(seats[i], actions[i]) if a >= 0]
+            got = [(int(s), int(a)) for s, a in zip(seats[i], actions[i], strict=True) if a >= 0]
             assert got == expected, f"deal {i}: leads {got} != {expected}"
             assert (actions[i][len(got) :] == -1).all() and (seats[i][len(got) :] == -1).all()
 

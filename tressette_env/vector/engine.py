@@ -76,6 +76,10 @@ _M10 = U64(0x3FF)
 _CARD_IDS = np.arange(40, dtype=np.uint32)
 _ONES10 = np.ones(10, dtype=U64)
 _M64 = U64(0xFFFFFFFFFFFFFFFF)
+_SUITS_OF_CODE = np.array(
+    [sum(int(tb.SUIT_BITS[s]) for s in range(4) if code >> s & 1) for code in range(16)], dtype=U64
+)
+"""The cards of the suits whose bits are set in a 4-bit code (bit s: suit s)."""
 _ZERO = U64(0)
 
 
@@ -390,7 +394,6 @@ class TressetteBatch:
 
     def _compute_legal(self) -> None:
         """The legal action words of the seat on turn in every deal (all 0 where none plays)."""
-        n = self.n
         hand = self._rot[_H, self._phase & 3]
         follow = hand & self._ledbits
         cards = self._cards_legal = np.where(follow == _ZERO, hand, follow)
@@ -408,11 +411,14 @@ class TressetteBatch:
             if leading.any():
                 self._upper_legal = True
                 if rules.signals:
-                    lead_hand = np.where(leading, hand, _ZERO)
-                    multi = np.zeros(n, dtype=U64)
-                    for suit_bits in tb.SUIT_BITS[:4]:
-                        f = lead_hand & suit_bits
-                        multi |= np.where((f & (f - U64(1))) == _ZERO, _ZERO, f)
+                    lead_hand = hand if leading.all() else np.where(leading, hand, _ZERO)
+                    # The suits with two cards or more, as a 4-bit code, then their cards.
+                    code = (np.bitwise_count(lead_hand & tb.SUIT_BITS[0]) > 1).view(np.uint8)
+                    for s in (1, 2, 3):
+                        code = code | (
+                            (np.bitwise_count(lead_hand & tb.SUIT_BITS[s]) > 1).view(np.uint8) << np.uint8(s)
+                        )
+                    multi = lead_hand & _SUITS_OF_CODE.take(code)
                     single = lead_hand ^ multi
                     legal[0] |= multi >> U64(16)
                     legal[1] = (multi << U64(48)) | (multi << U64(8)) | (single >> U64(32))
@@ -433,8 +439,11 @@ class TressetteBatch:
         return packed.view(np.uint8)
 
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
-        """(N, 161): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
-        bits = np.unpackbits(self._packed_legal(), axis=1, count=NUM_ACTIONS)
+        """(N, 161): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal.
+
+        A fresh array each call, whose rows are 192 bytes apart (see ``unpack_rows``).
+        """
+        bits = unpack_rows(self._packed_legal(), NUM_ACTIONS)
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
@@ -461,12 +470,14 @@ class TressetteBatch:
             seats: the observing seat: None for the seat on turn, an int for the same seat
                 everywhere, or an array with one seat per observed deal.
             deals: which deals (indices or a bool mask); all when None.
+
+        A fresh array each call, whose rows are 832 bytes apart (see ``unpack_rows``).
         """
         if seats is None and deals is None and self._all_playing:
             words = self._observe_fast()
         else:
             words = self._observe_any(seats, deals)
-        return np.unpackbits(words.T.astype(">u8", order="C").view(np.uint8), axis=1, count=tb.SIZE).view(np.int8)
+        return unpack_rows(words.T.astype(">u8", order="C").view(np.uint8), tb.SIZE).view(np.int8)
 
     def _observe_fast(self) -> np.ndarray:
         """The (13, N) observation words of the seat on turn in every deal (every deal playing)."""
@@ -964,6 +975,17 @@ def _declarations(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         points += count * three
         revealed |= np.where(three, cards, _ZERO)
     return revealed, points
+
+
+def unpack_rows(packed: np.ndarray, count: int) -> np.ndarray:
+    """The first ``count`` bits of each row of (M, B) uint8 ``packed``, most significant first: (M, count) uint8.
+
+    One flat ``np.unpackbits`` and a view of the first ``count`` columns: about a
+    quarter faster than unpacking row by row, at the price of rows that are not
+    contiguous (the row stride is 8 * B bytes; ``np.ascontiguousarray`` if that matters).
+    """
+    m, width = packed.shape
+    return np.unpackbits(packed.reshape(-1)).reshape(m, 8 * width)[:, :count]
 
 
 def select_bit(words: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -137,7 +137,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         TressetteVectorEnv(2, learner_seat=4)
     with pytest.raises(ValueError):
-        TressetteVectorEnv(2, opponent="heuristic")
+        TressetteVectorEnv(2, opponent="greedy")
     with pytest.raises(TypeError):
         TressetteVectorEnv(2, singals=False)
     with pytest.raises(RuntimeError):

@@ -6,6 +6,7 @@
 | ``StepResult`` | what one batched step did, deal by deal |
 | ``TressetteVectorEnv`` | a ``gymnasium.vector.VectorEnv``: one learning seat per deal, batched opponents (``env``) |
 | ``RandomPolicy`` | the batched random baseline, ``policy(obs, mask) -> actions`` |
+| ``heuristic_actions`` | the batched ``HeuristicPlayer``: its action for the seat on turn in each deal (``heuristic``) |
 | ``SB3VecEnv`` | the vector env as a stable-baselines3 ``VecEnv`` (``sb3``; needs stable-baselines3) |
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
@@ -15,6 +16,7 @@ from typing import Any
 
 from .engine import StepResult, TressetteBatch, sample_mask, select_bit
 from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
+from .heuristic import heuristic_actions
 
 __all__ = [
     "BatchedPolicy",
@@ -23,6 +25,7 @@ __all__ = [
     "StepResult",
     "TressetteBatch",
     "TressetteVectorEnv",
+    "heuristic_actions",
     "sample_mask",
     "select_bit",
 ]

@@ -7,12 +7,15 @@ on every deal where one of them is on turn at once:
 
     policy(obs: (M, 790) int8, mask: (M, 161) int8) -> (M,) action ids
 
-``opponent="random"`` (the default) plays uniformly random legal actions straight
-from the engine's mask words, without building observations; any callable of the
-signature above can take its place (a batched heuristic, a frozen copy of the
-learner), and ``partner=`` can give the learner's partner another one. A policy
-that returns an illegal action raises ``ValueError`` (the rules' renuncio is for
-the learner only).
+| ``opponent=`` / ``partner=`` | plays |
+| --- | --- |
+| ``"random"`` (the default) | uniformly random legal actions, straight from the engine's mask words (no observations built) |
+| ``"heuristic"`` | ``HeuristicPlayer``'s actions, batched (``vector.heuristic.heuristic_actions``; no observations built) |
+| a callable ``policy(obs, mask)`` | what it returns, e.g. a frozen copy of the learner |
+
+``opponent`` plays both opponents (and the partner, unless ``partner=`` gives the
+learner's partner another policy). A callable that returns an illegal action
+raises ``ValueError`` (the rules' renuncio is for the learner only).
 
 | | |
 | --- | --- |
@@ -52,6 +55,7 @@ from gymnasium.vector.utils import batch_space
 from ..encoders.observation import SIZE
 from ..engine.actions import NUM_ACTIONS
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
+from .heuristic import heuristic_actions
 
 
 class BatchedPolicy(Protocol):
@@ -77,6 +81,12 @@ class RandomPolicy:
 
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""``"random"``, ``"heuristic"`` or a batched policy ``policy(obs, mask) -> actions``."""
+BUILTIN_POLICIES = ("random", "heuristic")
+
+
+def _is_builtin(policy: Any) -> bool:
+    return isinstance(policy, str) and policy in BUILTIN_POLICIES
 
 
 class TressetteVectorEnv(VectorEnv):
@@ -84,8 +94,9 @@ class TressetteVectorEnv(VectorEnv):
 
     Args:
         num_envs: N.
-        opponent: ``"random"`` or a batched policy for the seats the learner does not hold.
-        partner: a batched policy for the learner's partner only; None: as ``opponent``.
+        opponent: ``"random"``, ``"heuristic"`` or a batched policy for the seats the learner does not hold.
+        partner: ``"random"``, ``"heuristic"`` or a batched policy for the learner's partner only;
+            None: as ``opponent``.
         learner_seat: the learner's seat 0..3, or ``"random"`` (drawn per episode and deal).
         seed: seeds the deals, the random seats and the built-in random opponent.
         **rules: rule switches of ``Rules`` (all supported).
@@ -113,8 +124,10 @@ class TressetteVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         for name, policy in (("opponent", opponent), ("partner", partner)):
-            if not (policy is None and name == "partner") and policy != "random" and not callable(policy):
-                raise ValueError(f"{name} must be 'random' or a callable policy(obs, mask) -> actions; got {policy!r}")
+            if not (policy is None and name == "partner") and not _is_builtin(policy) and not callable(policy):
+                raise ValueError(
+                    f"{name} must be 'random', 'heuristic' or a callable policy(obs, mask) -> actions; got {policy!r}"
+                )
         self.opponent = opponent
         self.partner = opponent if partner is None else partner
         if learner_seat != "random" and (
@@ -236,7 +249,8 @@ class TressetteVectorEnv(VectorEnv):
     def _play_others(self, rewards: np.ndarray, terminated: np.ndarray, infos: dict) -> None:
         """Play the seats other than the learner's until the learner is on turn in every deal."""
         batch = self.batch
-        random_only = self.opponent == "random" and self.partner == "random"
+        random_only = all(_is_builtin(p) and p == "random" for p in (self.opponent, self.partner))
+        heuristic_only = all(_is_builtin(p) and p == "heuristic" for p in (self.opponent, self.partner))
         while True:
             turn = batch.turn
             others = turn != self._seat
@@ -244,6 +258,10 @@ class TressetteVectorEnv(VectorEnv):
                 return
             if random_only:
                 actions = batch.sample_actions(self.np_random)
+            elif heuristic_only:  # one call for the three seats
+                actions = np.zeros(self.num_envs, dtype=np.int64)
+                rows = np.flatnonzero(others)
+                actions[rows] = heuristic_actions(batch, rows)
             else:
                 actions = self._policy_actions(others, turn)
             result = batch.step(actions, active=None if others.all() else others, autoreset=False)
@@ -253,14 +271,19 @@ class TressetteVectorEnv(VectorEnv):
         """Actions of the policies on turn (opponents, partner) in the deals ``others``."""
         batch = self.batch
         actions = np.zeros(self.num_envs, dtype=np.int64)
-        masks = batch.legal_masks()
+        masks = None
         partner_seat = (self._seat + 2) & 3
         for policy, who in ((self.opponent, others & (turn != partner_seat)), (self.partner, turn == partner_seat)):
             rows = np.flatnonzero(who)
             if not len(rows):
                 continue
+            if _is_builtin(policy) and policy == "heuristic":
+                actions[rows] = heuristic_actions(batch, rows)
+                continue
+            if masks is None:
+                masks = batch.legal_masks()
             mask = masks[rows]
-            if policy == "random":
+            if _is_builtin(policy):  # "random"
                 chosen = sample_mask(mask, self.np_random)
             else:
                 chosen = np.asarray(policy(batch.observe(deals=rows), mask)).astype(np.int64).reshape(-1)

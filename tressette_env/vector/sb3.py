@@ -5,7 +5,8 @@ stable-baselines3 stays optional: it is imported when ``SB3VecEnv`` is first use
 missing install raises an ImportError that says what to install.
 
 ``SB3VecEnv(env)`` wraps a ``TressetteVectorEnv`` (or takes the same arguments and
-builds one). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
+builds one: ``opponent=`` and ``partner=`` take ``"random"``, ``"heuristic"`` or a
+batched policy, as there). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
 of info dicts, with ``"terminal_observation"`` (and ``"TimeLimit.truncated": False``)
 in the dict of each episode that ended; the returned observation is already the
 new episode's. ``env_method("action_masks")`` gives each env's (161,) bool mask,
@@ -14,7 +15,7 @@ which is what MaskablePPO reads::
     from sb3_contrib import MaskablePPO
     from tressette_env.vector.sb3 import SB3VecEnv
 
-    venv = SB3VecEnv(num_envs=64, seed=0)
+    venv = SB3VecEnv(num_envs=64, seed=0)  # random opponents; opponent="heuristic" for the rule player
     model = MaskablePPO("MlpPolicy", venv, n_steps=64).learn(10_000)
 """
 

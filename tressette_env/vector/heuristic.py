@@ -99,6 +99,7 @@ _SUIT_COL = np.arange(4, dtype=np.int64)[:, None]
 _SPLIT = 10 * _SUIT_COL
 _BIG = 1 << 20
 _TRICKS = np.arange(10, dtype=np.int64)
+_PLAY_ORDER = np.arange(3, dtype=np.int64)  # the first three cards of a trick
 _STRENGTH_OF = np.array([*STRENGTH, -1], dtype=np.int64)  # [40] (no card) -> -1
 _THIRDS_OF = np.array([*THIRDS, 0], dtype=np.int64)
 _U = np.uint64
@@ -172,19 +173,17 @@ def _read(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
         hands = batch._rot[_engine._H].take(rows, axis=1)  # (4, M) by slot
         on_turn = batch._phase & 3
         seen = batch._rot[_engine._SV, on_turn].take(rows)
-        trick_bits = batch._trick.take(rows, axis=1).reshape(-1)  # by slot, a card's bit or 0
+        trick_bits = batch._trick.take(rows, axis=1)  # (4, M) by slot, a card's bit or 0
         leader_slot = batch._leader_slot.take(rows)
         tricks_done = batch._tricks.take(rows)
         dealt = batch._dealt.reshape(-1).take(((turn + 2) & 3) * batch.num_deals + rows)
     except AttributeError:  # pragma: no cover - only if the engine's private arrays move
         return _read_public(batch, rows, turn)
     m = len(rows)
-    ar = np.arange(m)
-    trick = np.empty((m, 3), dtype=np.int64)
-    for k in range(3):
-        bit = trick_bits.take(((leader_slot + k) & 3) * m + ar)
-        trick[:, k] = np.where(bit == 0, 40, 39 - np.bitwise_count(bit - _ONE).astype(np.int64))
-    unplayed = hands[0] | hands[1] | hands[2] | hands[3]  # a card in nobody's hand is played
+    # Card ids by slot (bit 39 - c has 39 - c bits below it; 40 for no card), then in play order.
+    cards = np.where(trick_bits == 0, 40, 39 - np.bitwise_count(trick_bits - _ONE).astype(np.int64))
+    trick = cards.reshape(-1).take(((leader_slot[:, None] + _PLAY_ORDER) & 3) * m + np.arange(m)[:, None])
+    unplayed = np.bitwise_or.reduce(hands, axis=0)  # a card in nobody's hand is played
     return _Table(turn, hands[on_turn], unplayed, trick, tricks_done, seen, dealt)
 
 

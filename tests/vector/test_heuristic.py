@@ -9,9 +9,14 @@ import pytest
 
 from tests.vector._scalar import Reference
 from tressette_env.agents.heuristic import HeuristicPlayer
+from tressette_env.encoders.observation import SLICES
 from tressette_env.engine import action_to_string, legal_actions, view
 from tressette_env.vector import TressetteBatch, TressetteVectorEnv, heuristic_actions
-from tressette_env.vector.heuristic import _actions, _read, _read_public
+from tressette_env.vector import _tables as tb
+from tressette_env.vector.heuristic import _actions, _read, _Table
+
+_SEEN = slice(SLICES["signals"].start, SLICES["voids"].stop)
+_U = np.uint64
 
 RULE_SETS = [
     {},
@@ -23,6 +28,27 @@ RULE_SETS = [
     {"episode": "match", "target_score": 11, "calling_out": True, "signals": False},
     {"episode": "match", "target_score": 5, "calling_out": True, "accusi": False},
 ]
+
+
+def _read_public(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
+    """The ``_Table`` from the public readers only (``hands``, ``trick_cards``, ``observe`` ...)."""
+    m = len(rows)
+    ar = np.arange(m)
+    hands = tb.rev40(batch.hands().take(rows, axis=0))
+    by_seat = batch.trick_cards().take(rows, axis=0).astype(np.int64)
+    leader = batch.leader.take(rows)
+    trick = np.stack([by_seat[ar, (leader + k) & 3] for k in range(3)], axis=1)
+    fields = batch.observe(deals=rows)[:, _SEEN]  # the signals, then the voids: 64 entries
+    seen = np.packbits(fields.view(np.uint8), axis=1).view(">u8").reshape(m).astype(_U)
+    return _Table(
+        turn,
+        hands[ar, turn],
+        hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3],
+        np.where(trick < 0, 40, trick),
+        batch.tricks_done.take(rows),
+        seen,
+        tb.rev40(batch.dealt().take(rows, axis=0)[ar, (turn + 2) & 3]),
+    )
 
 
 def scalar_actions(ref: Reference) -> list[int]:

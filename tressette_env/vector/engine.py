@@ -248,7 +248,7 @@ class TressetteBatch:
             if d.shape != (self.n,):
                 raise ValueError(f"a deal mask has shape ({self.n},); got {d.shape}")
             return np.flatnonzero(d)
-        if not np.issubdtype(d.dtype, np.integer):
+        if d.size and not np.issubdtype(d.dtype, np.integer):
             raise ValueError(f"deals are indices 0..{self.n - 1} or a bool mask; got dtype {d.dtype}")
         d = d.astype(np.int64).reshape(-1)
         if ((d < 0) | (d >= self.n)).any():

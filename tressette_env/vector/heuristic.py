@@ -14,7 +14,7 @@ a rank inside it. So the cards of each suit are handled as 10-bit fields (bit
 ``r`` = rank index ``r``) and each in-suit choice is one lookup in a 1024-entry
 table; a choice of suit is the minimum over the four suits of ``key * 4 + suit``.
 The state comes from the batch's private arrays, rows of the chosen deals only
-(``_read``; ``_read_public`` is the same from the public readers and ``observe``).
+(``_read``; the tests check it against the same built from the public readers).
 
 ``TressetteVectorEnv(opponent="heuristic")`` (and ``partner=``) plays these seats
 with it.
@@ -39,10 +39,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..encoders.observation import SLICES
 from ..engine.actions import BUSSO, CALL_OUT, STRISCIO, VOLO
 from ..engine.cards import STRENGTH, THIRDS
-from . import _tables as tb
 from . import engine as _engine
 from .engine import TressetteBatch
 
@@ -108,7 +106,6 @@ _ONE = _U(1)
 _SUIT_AT = np.array([[30], [20], [10], [0]], dtype=_U)  # where suit s sits in a reversed mask
 _RANK_IN = [_U(sum(1 << (39 - 10 * s - r) for s in range(4))) for r in range(10)]
 """The four cards of rank r, as a reversed mask."""
-_SEEN = slice(SLICES["signals"].start, SLICES["voids"].stop)
 
 
 def _fields(masks: np.ndarray) -> np.ndarray:
@@ -165,47 +162,23 @@ def _read(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
     The engine keeps hands, tricks and each observer's signals+voids field by slot,
     the seat on turn in slot ``phase % 4`` (see ``TressetteBatch``): this takes the
     chosen rows of them, where the public readers convert every deal and ``observe``
-    builds all 790 entries of a row to give the 64 of that field. ``_read_public``
-    gives the same ``_Table`` from the public readers alone (``tests/vector/test_heuristic.py``
-    checks it) and stands in if the engine's inside changes names.
+    builds all 790 entries of a row to give the 64 of that field. The tests build the
+    same ``_Table`` from the public readers alone and compare (``tests/vector/test_heuristic.py``),
+    so a change inside the engine that this misses fails there.
     """
-    try:
-        hands = batch._rot[_engine._H].take(rows, axis=1)  # (4, M) by slot
-        on_turn = batch._phase & 3
-        seen = batch._rot[_engine._SV, on_turn].take(rows)
-        trick_bits = batch._trick.take(rows, axis=1)  # (4, M) by slot, a card's bit or 0
-        leader_slot = batch._leader_slot.take(rows)
-        tricks_done = batch._tricks.take(rows)
-        dealt = batch._dealt.reshape(-1).take(((turn + 2) & 3) * batch.num_deals + rows)
-    except AttributeError:  # pragma: no cover - only if the engine's private arrays move
-        return _read_public(batch, rows, turn)
+    hands = batch._rot[_engine._H].take(rows, axis=1)  # (4, M) by slot
+    on_turn = batch._phase & 3
+    seen = batch._rot[_engine._SV, on_turn].take(rows)
+    trick_bits = batch._trick.take(rows, axis=1)  # (4, M) by slot, a card's bit or 0
+    leader_slot = batch._leader_slot.take(rows)
+    tricks_done = batch._tricks.take(rows)
+    dealt = batch._dealt.reshape(-1).take(((turn + 2) & 3) * batch.num_deals + rows)
     m = len(rows)
     # Card ids by slot (bit 39 - c has 39 - c bits below it; 40 for no card), then in play order.
     cards = np.where(trick_bits == 0, 40, 39 - np.bitwise_count(trick_bits - _ONE).astype(np.int64))
     trick = cards.reshape(-1).take(((leader_slot[:, None] + _PLAY_ORDER) & 3) * m + np.arange(m)[:, None])
     unplayed = np.bitwise_or.reduce(hands, axis=0)  # a card in nobody's hand is played
     return _Table(turn, hands[on_turn], unplayed, trick, tricks_done, seen, dealt)
-
-
-def _read_public(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
-    """The ``_Table`` from the public readers only (``hands``, ``trick_cards``, ``observe`` ...)."""
-    m = len(rows)
-    ar = np.arange(m)
-    hands = tb.rev40(batch.hands().take(rows, axis=0))
-    by_seat = batch.trick_cards().take(rows, axis=0).astype(np.int64)
-    leader = batch.leader.take(rows)
-    trick = np.stack([by_seat[ar, (leader + k) & 3] for k in range(3)], axis=1)
-    fields = batch.observe(deals=rows)[:, _SEEN]  # the signals, then the voids: 64 entries
-    seen = np.packbits(fields.view(np.uint8), axis=1).view(">u8").reshape(m).astype(_U)
-    return _Table(
-        turn,
-        hands[ar, turn],
-        hands[:, 0] | hands[:, 1] | hands[:, 2] | hands[:, 3],
-        np.where(trick < 0, 40, trick),
-        batch.tricks_done.take(rows),
-        seen,
-        tb.rev40(batch.dealt().take(rows, axis=0)[ar, (turn + 2) & 3]),
-    )
 
 
 def _revealed_field(dealt: np.ndarray, suit: np.ndarray) -> np.ndarray:
@@ -216,23 +189,6 @@ def _revealed_field(dealt: np.ndarray, suit: np.ndarray) -> np.ndarray:
         three = np.bitwise_count(dealt & _RANK_IN[rank]) >= 3
         out |= np.where(three, f & (1 << rank), 0)
     return out
-
-
-def _deal_rows(batch: TressetteBatch, deals: np.ndarray | Sequence[int] | None) -> np.ndarray:
-    n = batch.num_deals
-    if deals is None:
-        return np.arange(n, dtype=np.int64)
-    d = np.asarray(deals)
-    if d.dtype == bool:
-        if d.shape != (n,):
-            raise ValueError(f"a deal mask has shape ({n},); got {d.shape}")
-        return np.flatnonzero(d)
-    if d.size and not np.issubdtype(d.dtype, np.integer):
-        raise ValueError(f"deals are indices 0..{n - 1} or a bool mask; got dtype {d.dtype}")
-    d = d.astype(np.int64).reshape(-1)
-    if ((d < 0) | (d >= n)).any():
-        raise ValueError(f"deal indices are 0..{n - 1}; got {deals!r}")
-    return d
 
 
 # --------------------------------------------------------------------------- the player
@@ -259,7 +215,7 @@ def _actions(
 ) -> np.ndarray:
     if not isinstance(batch, TressetteBatch):
         raise TypeError(f"heuristic_actions plays a TressetteBatch; got {type(batch).__name__}")
-    rows = _deal_rows(batch, deals)
+    rows = np.arange(batch.num_deals) if deals is None else batch._deal_indices(deals)
     out = np.full(len(rows), -1, dtype=np.int64)
     turn = batch.turn.take(rows)
     playing = np.flatnonzero(turn >= 0)

@@ -5,7 +5,8 @@ Example:
     >>> env = tressette_v0.env(episode="match", target_score=31)
 """
 
+from .engine.game import IllegalActionError
 from .envs.playing import RenuncioWarning
 from .envs.tressette_aec import AGENTS, env, raw_env
 
-__all__ = ["AGENTS", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["AGENTS", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]

@@ -9,6 +9,7 @@ from tests.helpers import SUITS_DEAL, action, fill
 from tressette_env import tressette_v0
 from tressette_env.encoders import SIZE, STATE_SIZE
 from tressette_env.engine import IllegalActionError, legal_actions
+from tressette_env.wrappers import SingleSeatEnv
 
 AGENTS = tressette_v0.AGENTS
 
@@ -30,7 +31,8 @@ def play_episode(env, seed=None, chooser=None, options=None):
 
 def test_chosen_deal_and_dealer():
     env = tressette_v0.raw_env()
-    env.reset(options={"hands": SUITS_DEAL, "dealer": 3, "something_else": 1})
+    with pytest.warns(UserWarning, match="something_else"):  # an unknown key is ignored, with a warning
+        env.reset(options={"hands": SUITS_DEAL, "dealer": 3, "something_else": 1})
     assert env.game.hands[0] == sum(1 << c for c in range(10))
     assert env.game.public.dealer == 3 and env.agent_selection == "player_0"
     env.reset(options={"dealer": 1})
@@ -54,6 +56,17 @@ def test_a_bad_deal_is_named_and_changes_nothing(options, message):
     with pytest.raises(ValueError, match=message):
         env.reset(seed=99, options=options)
     assert env.game is game and env.np_random.bit_generator.state == rng_state
+
+
+def test_a_mistyped_reset_option_is_named_in_a_warning():
+    env = tressette_v0.raw_env()
+    with pytest.warns(
+        UserWarning, match=r"ignored unknown reset option\(s\) \['hand'\]; the options are \['hands', 'dealer'\]"
+    ):
+        env.reset(seed=0, options={"hand": SUITS_DEAL})
+    single = SingleSeatEnv()
+    with pytest.warns(UserWarning, match=r"\['learner'\]; the options are \['hands', 'dealer', 'seat'\]"):
+        single.reset(seed=0, options={"learner": 2})
 
 
 def test_same_seed_same_actions_same_trajectory():

@@ -149,6 +149,8 @@ def test_bad_construction_and_options():
         env.reset(seed=1, options={"hands": [[0] * 10] * 4})
     with pytest.raises(ValueError, match="seat must be a seat"):
         env.reset(seed=1, options={"seat": 7})
+    with pytest.raises(TypeError, match="reset options are a dict"):
+        env.reset(seed=1, options=[("seat", 1)])
     assert env.game is game and env.np_random.bit_generator.state == state
 
 

@@ -24,6 +24,22 @@ class RenuncioWarning(UserWarning):
     """An agent played an illegal action and its team lost the hand (``illegal_action="renuncio"``)."""
 
 
+def reset_options(options: object, allowed: tuple[str, ...]) -> dict:
+    """``reset``'s ``options``, checked: None or a dict; a key not among ``allowed`` is ignored with a warning.
+
+    Ignored rather than refused because PettingZoo's ``api_test`` resets with an
+    option no environment knows (``{"options": 1}``); the warning catches a typo.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise TypeError(f"reset options are a dict with keys among {list(allowed)}; got {type(options).__name__}")
+    unknown = [key for key in options if key not in allowed]
+    if unknown:
+        warnings.warn(f"ignored unknown reset option(s) {unknown}; the options are {list(allowed)}", stacklevel=3)
+    return options
+
+
 def action_id(action: Any) -> int:
     """The int action id of ``action`` (an int, NumPy integer or 0-d integer array).
 

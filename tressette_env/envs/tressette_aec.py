@@ -87,7 +87,7 @@ scored), each `[team 0, team 1]`, plus `"match_score"` in match mode, and
 (render returns the table as text, every hand shown) or `"human"` (prints it).
 `reset(seed=None, options=None)`: `options={"hands": [4 lists of 10 card ids],
 "dealer": seat}` plays a chosen deal (either key alone is fine; in a match the
-later hands are shuffled); other keys are ignored.
+later hands are shuffled); any other key is ignored with a warning.
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
@@ -124,7 +124,7 @@ from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, 
 from ..engine.render import render_state
 from ..engine.rules import make_rules
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .playing import action_id, hand_info, take_action, team_rewards
+from .playing import action_id, hand_info, reset_options, take_action, team_rewards
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -174,7 +174,7 @@ class raw_env(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        options = options or {}
+        options = reset_options(options, ("hands", "dealer"))
         hands, dealer = options.get("hands"), options.get("dealer")
         # Check a chosen deal before anything changes.
         if hands is not None:

@@ -54,6 +54,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..encoders.observation import SIZE
 from ..engine.actions import NUM_ACTIONS
+from ..envs.playing import reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
 
@@ -145,8 +146,8 @@ class TressetteVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """Deal new episodes everywhere; ``options`` may hold ``"hands"`` and ``"dealer"`` (as ``TressetteBatch.reset``)."""
+        options = reset_options(options, ("hands", "dealer"))
         super().reset(seed=seed, options=options)
-        options = options or {}
         rng = self.np_random
         self.batch.reset(
             None if seed is None else np.random.default_rng(rng.integers(2**63)),

@@ -50,7 +50,7 @@ from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, 
 from ..engine.render import render_state
 from ..engine.rules import make_rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
-from ..envs.playing import action_id, hand_info, take_action, team_rewards
+from ..envs.playing import action_id, hand_info, reset_options, take_action, team_rewards
 from ..envs.tressette_aec import AGENTS
 
 PlayerLike = Player | str
@@ -116,7 +116,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.opponents = (_player(opponents[0]), _player(opponents[1]))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        options = options or {}
+        options = reset_options(options, ("hands", "dealer", "seat"))
         hands, dealer, seat = options.get("hands"), options.get("dealer"), options.get("seat")
         # Check a chosen deal before anything changes.
         if hands is not None:

@@ -65,9 +65,11 @@ Card id = suit * 10 + value - 1 (suits denari, coppe, spade, bastoni; values
 An illegal action follows `illegal_action`: `"renuncio"` (default) is the rule's
 penalty, the offending team loses the hand and the opponents score 11, with a
 `RenuncioWarning` naming the agent, the action and the legal actions;
-`"raise"` raises `IllegalActionError` (a ValueError) and changes nothing. A
-non-integer or out-of-range action is always an error, and so is a step after
-every agent is done.
+`"raise"` raises `IllegalActionError` (a ValueError) and changes nothing. In
+`raw_env()` a non-integer or out-of-range action is always an error, and so is a
+step after every agent is done; `env()`'s PettingZoo wrappers answer those first
+(an `AssertionError` for an action outside the space, a logged warning for a
+step after the end).
 
 ### Rewards
 

@@ -46,3 +46,10 @@ def test_a_card_not_in_hand_is_illegal():
     state = new_game(Rules(), hands=deal(), dealer=0)
     with pytest.raises(IllegalActionError, match="the card is not in its hand"):
         apply(state, action("Rd"))
+
+
+@pytest.mark.parametrize("bad", [1.0, "3d", None, [0]])
+def test_a_non_integer_action_is_a_type_error_naming_the_ids(bad):
+    state = new_game(Rules(), hands=deal(), dealer=0)
+    with pytest.raises(TypeError, match=r"an action is an integer id 0..160; got"):
+        apply(state, bad)

@@ -69,6 +69,14 @@ def test_a_mistyped_reset_option_is_named_in_a_warning():
         single.reset(seed=0, options={"learner": 2})
 
 
+def test_view_names_the_agents():
+    env = tressette_v0.raw_env()
+    env.reset(seed=0)
+    assert env.view("player_2").seat == 2
+    with pytest.raises(ValueError, match=r"agents are \['player_0', 'player_1', 'player_2', 'player_3'\]; got 1"):
+        env.view(1)
+
+
 def test_same_seed_same_actions_same_trajectory():
     rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
     a = play_episode(tressette_v0.env(episode="match"), seed=11, chooser=lambda legal: rng_a.choice(legal))

@@ -230,13 +230,17 @@ def apply(state: GameState, action: int) -> GameState:
     hands = state.hands
     hand = hands[seat]
     trick = p.trick
-    if not 0 <= action < CALL_OUT:
-        if action == CALL_OUT:
-            return _call_out(state)
-        raise _illegal(state, action, f"action ids are 0..{NUM_ACTIONS - 1}")
-    card = action % 40
-    signal = action // 40
-    if not hand >> card & 1:
+    try:
+        if not 0 <= action < CALL_OUT:
+            if action == CALL_OUT:
+                return _call_out(state)
+            raise _illegal(state, action, f"action ids are 0..{NUM_ACTIONS - 1}")
+        card = action % 40
+        signal = action // 40
+        held = hand >> card & 1
+    except TypeError:
+        raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r}") from None
+    if not held:
         raise _illegal(state, action, "the card is not in its hand")
     suit = card // 10
     voids = p.voids

@@ -241,6 +241,8 @@ class raw_env(AECEnv, EzPickle):
 
     def view(self, agent: str) -> SeatView:
         """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
+        if agent not in SEAT:
+            raise ValueError(f"agents are {list(AGENTS)}; got {agent!r}")
         return view(self.game, SEAT[agent])
 
     def state(self) -> np.ndarray:

@@ -6,7 +6,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tressette_env.cli import main
+
+
+def usage_error(argv, capsys) -> str:
+    """The error line of a command refused before any work (status 2, no traceback)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1]
 
 
 def test_eval_prints_the_table_and_writes_json(tmp_path, capsys):
@@ -37,11 +49,87 @@ def test_round_robin_with_rules_and_a_png(tmp_path, capsys):
 
 
 def test_bad_players_and_rules_are_named(capsys):
-    assert main(["eval", "heuristic", "grandmaster", "--deals", "4"]) == 2
-    assert "unknown player 'grandmaster'" in capsys.readouterr().err
-    assert main(["eval", "heuristic", "random", "--rule", "accusi=maybe", "--deals", "4"]) == 2
-    assert "accusi='maybe'" in capsys.readouterr().err
-    assert main(["eval", "heuristic", "--deals", "4"]) == 2
+    line = usage_error(["eval", "heuristic", "grandmaster", "--deals", "4"], capsys)
+    assert line.startswith("tressette eval: error: unknown player 'grandmaster'; the players are: random")
+    line = usage_error(["eval", "heuristic", "random", "--rule", "accusi=maybe", "--deals", "4"], capsys)
+    assert "accusi is true or false, e.g. --rule accusi=false" in line
+    assert "accusi is true or false" in usage_error(["eval", "heuristic", "random", "--rule", "accusi=1"], capsys)
+    assert "episode" in usage_error(["eval", "heuristic", "random", "--rule", "episode"], capsys)
+    assert "target_score=0: must be an int >= 1" in usage_error(
+        ["eval", "random", "random:", "--rule", "target_score=0"], capsys
+    )
+    assert "at least two different players" in usage_error(["eval", "heuristic", "--deals", "4"], capsys)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--deals", "1"], "argument --deals: must be an integer >= 2"),
+        (["--deals", "0"], "argument --deals: must be an integer >= 2"),
+        (["--deals", "-5"], "argument --deals: must be an integer >= 2"),
+        (["--workers", "0"], "argument --workers: must be an integer >= 1"),
+    ],
+)
+def test_eval_counts_are_checked_before_playing(flags, message, tmp_path, capsys):
+    out = tmp_path / "out.json"
+    assert message in usage_error(["eval", "heuristic", "random", "--json", str(out), *flags], capsys)
+    assert not out.exists()
+
+
+def test_eval_names_a_missing_package_before_playing(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out.json"
+    (tmp_path / "model.zip").write_bytes(b"")
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if the train extras were not installed
+    line = usage_error(["eval", str(tmp_path / "model.zip"), "random", "--json", str(out)], capsys)
+    assert 'needs the training extras: pip install "tressette-env[train]"' in line
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    line = usage_error(["eval", "heuristic", "random", "--json", str(out), "--png", str(tmp_path / "x.png")], capsys)
+    assert 'tressette eval: error: --png needs matplotlib: pip install "tressette-env[eval]"' == line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.zip"]
+
+
+def test_eval_help_shows_a_single_percent_sign(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", "--help"])
+    assert exit_.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "with a 95% CI" in out and "%%" not in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--n-envs", "0"], "n_envs=0: must be an integer >= 1"),
+        (["--total-timesteps", "-1"], "total_timesteps=-1: must be an integer >= 1"),
+        (["--eval-boards", "1"], "eval_boards=1: must be an integer >= 2"),
+        (["--final-boards", "0"], "final_boards=0: must be an integer >= 2"),
+        (["--pool-size", "0"], "pool_size=0: must be an integer >= 1"),
+        (["--snapshot-every", "0"], "snapshot_every=0: must be an integer >= 1"),
+        (["--n-steps", "0"], "n_steps=0: must be an integer >= 2"),
+        (["--batch-size", "1"], "batch_size=1: must be an integer >= 2"),
+        (["--eval-every", "-1"], "eval_every=-1: must be an integer >= 0"),
+        (["--imitate", "bob"], "imitate: unknown player 'bob'; the players are: random, heuristic"),
+        (["--imitate", "self"], "imitate='self': only opponents and partner may be the learner itself"),
+        (["--eval-against", "random", "self"], "eval_against='self': only opponents and partner may be"),
+        (["--opponents", "nobody"], "opponents: unknown player 'nobody'"),
+        (["--partner", "search:depth=3"], "partner: bad options for player 'search'"),
+        (["--rule", "signals=0"], "signals is true or false, e.g. --rule signals=false"),
+        (["--rule", "episode=set"], "rule switch episode='set': must be one of 'hand', 'match'"),
+        (["--resume", "missing.zip"], "resume='missing.zip': no checkpoint file there"),
+    ],
+)
+def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    line = usage_error(["train", "--run-dir", "runs", *flags], capsys)
+    assert line.startswith("tressette train: error: ") and message in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_without_the_train_extras_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    line = usage_error(["train", "--run-dir", str(tmp_path / "runs")], capsys)
+    assert line.endswith('training needs torch, stable-baselines3 and sb3-contrib: pip install "tressette-env[train]"')
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_console_script_is_installed():

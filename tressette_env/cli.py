@@ -13,24 +13,44 @@ Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
-import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .agents.registry import PLAYERS, make_player, parse_spec
-from .engine.rules import SWITCHES, make_rules
+from .engine.rules import SWITCHES, Rules, make_rules
+
+_BOOL_SWITCHES = {f.name for f in dataclasses.fields(Rules) if isinstance(f.default, bool)}
 
 
 def _rule_switches(items: Sequence[str]) -> dict[str, object]:
     switches: dict[str, object] = {}
     for item in items:
-        name, eq, value = item.partition("=")
+        name, eq, text = item.partition("=")
         if not eq:
-            raise SystemExit(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(SWITCHES)})")
-        switches[name] = parse_spec(f"x:v={value}")[1]["v"]
+            raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(SWITCHES)})")
+        value = parse_spec(f"x:v={text}")[1]["v"]
+        if name in _BOOL_SWITCHES and not isinstance(value, bool):
+            raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
+        switches[name] = value
     return switches
+
+
+def _at_least(least: int, why: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: an integer >= ``least``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {least}{why}; got {text!r}")
+        return value
+
+    return parse
 
 
 def _eval(args: argparse.Namespace) -> int:
@@ -40,15 +60,15 @@ def _eval(args: argparse.Namespace) -> int:
     try:
         rules = make_rules(**_rule_switches(args.rule))
         players = {spec: make_player(spec) for spec in args.players}
-    except (TypeError, ValueError) as error:
-        print(f"tressette eval: {error}", file=sys.stderr)
-        return 2
+    except (TypeError, ValueError, ImportError) as error:
+        args.parser.error(str(error))
     if len(players) < 2:
-        print(
-            "tressette eval: give at least two different players, e.g. `tressette eval heuristic random`",
-            file=sys.stderr,
-        )
-        return 2
+        args.parser.error("give at least two different players, e.g. `tressette eval heuristic random`")
+    if args.png:
+        try:
+            import matplotlib  # noqa: F401  (checked before the evaluation, used after it)
+        except ImportError:
+            args.parser.error('--png needs matplotlib: pip install "tressette-env[eval]"')
     start = time.perf_counter()
     results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress)
     seconds = time.perf_counter() - start
@@ -67,11 +87,7 @@ def _eval(args: argparse.Namespace) -> int:
         out["seconds"] = seconds
         Path(args.json).write_text(json.dumps(out, indent=2))
     if args.png:
-        try:
-            plot_results(results, args.png)
-        except ImportError as error:
-            print(f"tressette eval: {error}", file=sys.stderr)
-            return 1
+        plot_results(results, args.png)
     return 0
 
 
@@ -108,29 +124,18 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
-    try:
-        from .training.train import TrainConfig, train
-    except ImportError as error:
-        print(
-            f'tressette train: {error}; install the training extras: pip install "tressette-env[train]"',
-            file=sys.stderr,
-        )
-        return 2
-    import dataclasses
+    from .training.train import TrainConfig, train
 
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
     try:
         values["rules"] = _rule_switches(values["rules"])
-        make_rules(**values["rules"])
         for name in ("net_arch", "eval_against", "opponents"):
             values[name] = tuple(values[name])
-        for spec in (*values["opponents"], values["partner"], *values["eval_against"]):
-            if spec != "self":
-                make_player(spec)
-    except (TypeError, ValueError) as error:
-        print(f"tressette train: {error}", file=sys.stderr)
-        return 2
-    train(TrainConfig(**values))
+        config = TrainConfig(**values)
+        config.check()
+    except (ValueError, ImportError) as error:
+        args.parser.error(str(error))
+    train(config)
     return 0
 
 
@@ -141,32 +146,43 @@ def build_parser() -> argparse.ArgumentParser:
         "eval",
         help="duplicate evaluation: who is stronger, with a 95%% confidence interval",
         description="Play every deal twice with the teams swapping seats; report team A's points minus team B's "
-        "per hand with a 95%% CI. Two players: one pair; more: a round robin of every pair.",
+        "per hand with a 95% CI. Two players: one pair; more: a round robin of every pair.",
     )
     evaluate.add_argument(
         "players", nargs="+", help=f"player specs: {', '.join(PLAYERS)}, with options as name:key=value,..."
     )
-    evaluate.add_argument("--deals", type=int, default=1000, help="boards per pair (default 1000)")
+    evaluate.add_argument(
+        "--deals",
+        type=_at_least(2, " (each pair plays at least 2 boards)"),
+        default=1000,
+        help="boards per pair, at least 2 (default 1000)",
+    )
     evaluate.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
     evaluate.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
-    evaluate.add_argument("--workers", type=int, default=None, help="processes (default: every CPU core)")
+    evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
     evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")
     evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
-    evaluate.set_defaults(run=_eval)
+    evaluate.set_defaults(run=_eval, parser=evaluate)
     training = commands.add_parser(
         "train",
+        usage="%(prog)s [options]  (tressette train --help lists them)",
         help="train a MaskablePPO player (needs the train extras)",
         description="Train MaskablePPO on the single-seat environment against chosen opponents or in self-play; "
         "evaluates on duplicate deals as it goes and ends with a table and a learning curve.",
     )
     _train_options(training)
-    training.set_defaults(run=_train)
+    training.set_defaults(run=_train, parser=training)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    A mistake in the arguments (a bad value, an unknown player, a missing package) is found
+    before any work: like argparse, it prints ``tressette <command>: error: ...`` and raises
+    ``SystemExit(2)``.
+    """
     args = build_parser().parse_args(argv)
     return args.run(args)
 

@@ -1,6 +1,7 @@
 """Training with SB3: masks through VecEnvs, the exported policy, a smoke run that saves, loads and evaluates."""
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -59,11 +60,11 @@ def test_exported_policy_has_the_same_logits_as_the_sb3_policy():
     assert np.allclose(exported.logits(obs), expected, atol=1e-5)
 
 
-def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path):
+def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path, capsys):
     config = TrainConfig(
         total_timesteps=512, n_envs=4, n_steps=64, batch_size=128, net_arch=(32, 32), eval_every=256,
         eval_boards=4, final_boards=4, snapshot_every=256, checkpoint_every=256, run_dir=str(tmp_path),
-        run_name="smoke", progress_bar=False,
+        run_name="smoke", progress_bar=False, imitation_decisions=2000, imitation_epochs=1,
     )  # fmt: skip
     result = train(config)
     run = tmp_path / "smoke"
@@ -78,24 +79,53 @@ def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path):
         assert outcome.boards == 3
     checkpoints = sorted((run / "checkpoints").glob("*.zip"))
     assert checkpoints
+    assert json.loads((run / "config.json").read_text())["learning_rate"] == 3e-4
+    # The model settings given with resume are ignored: the run records the checkpoint's.
+    other = {"learning_rate": 0.01, "ent_coef": 0.5, "n_steps": 16, "batch_size": 32, "n_epochs": 2,
+             "gamma": 0.5, "gae_lambda": 0.5, "net_arch": (8,)}  # fmt: skip
     resumed = train(
-        TrainConfig(**{**config.__dict__, "total_timesteps": 256, "resume": str(checkpoints[-1]), "run_name": "smoke"})
-    )
-    assert MaskablePPO.load(resumed.model_path).num_timesteps > 512 - 1
+        TrainConfig(**{**config.__dict__, **other, "total_timesteps": 256, "resume": str(checkpoints[-1]),
+                       "run_name": "resumed"})
+    )  # fmt: skip
+    model = MaskablePPO.load(resumed.model_path)
+    assert model.num_timesteps > 512 - 1 and model.n_steps == 64 and model.learning_rate == 3e-4
+    kept = {"learning_rate": 3e-4, "ent_coef": 0.01, "n_steps": 64, "batch_size": 128, "n_epochs": 4,
+            "gamma": 1.0, "gae_lambda": 0.95, "net_arch": [32, 32], "imitate": None}  # fmt: skip
+    for recorded in (
+        json.loads((tmp_path / "resumed" / "config.json").read_text()),
+        MLPPolicy.load(resumed.policy_path).info["config"],
+    ):
+        assert {k: recorded[k] for k in kept} == kept
+    assert "the model settings come from the checkpoint (learning_rate=0.0003, n_steps=64" in capsys.readouterr().out
+    assert not (tmp_path / "resumed" / "imitation.json").exists()
+
+
+def test_missing_packages_are_named_before_training(tmp_path, monkeypatch):
+    config = TrainConfig(run_dir=str(tmp_path / "runs"), imitate="none")
+    config.check()
+    monkeypatch.setitem(sys.modules, "rich", None)
+    with pytest.raises(ImportError, match=r"the progress bar needs tqdm and rich: pip install tqdm rich, or --no-pro"):
+        train(config)
+    TrainConfig(progress_bar=False).check()
+    monkeypatch.setitem(sys.modules, "tensorboard", None)
+    with pytest.raises(ImportError, match="TensorBoard logging needs tensorboard: pip install tensorboard"):
+        train(TrainConfig(run_dir=str(tmp_path / "runs"), progress_bar=False, tensorboard=True))
+    with pytest.raises(ValueError, match="resume='nowhere.zip': no checkpoint file there"):
+        train(TrainConfig(run_dir=str(tmp_path / "runs"), progress_bar=False, resume="nowhere.zip"))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_train_smoke(tmp_path, capsys):
     status = main(
         [
             "train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-            "--net-arch", "16", "--eval-every", "0", "--final-boards", "2", "--eval-against", "random",
+            "--net-arch", "16", "--imitation-decisions", "2000", "--imitation-epochs", "1", "--eval-every", "0", "--final-boards", "2", "--eval-against", "random",
             "--run-dir", str(tmp_path), "--run-name", "cli", "--no-progress-bar", "--rule", "accusi=false",
         ]
     )  # fmt: skip
     assert status == 0
     assert "| learner | random | 2 |" in capsys.readouterr().out
     assert json.loads((tmp_path / "cli" / "config.json").read_text())["rules"] == {"accusi": False}
-    assert main(["train", "--opponents", "nobody"]) == 2
 
 
 def test_mlp_policy_round_trips_and_rejects_bad_shapes(tmp_path):

@@ -10,7 +10,8 @@
    ``snapshot_every`` steps) or a named player; its opponents are named players
    (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
 3. Every ``eval_every`` steps a duplicate-deal evaluation against ``eval_against``.
-4. Checkpoints every ``checkpoint_every`` steps; ``resume`` continues from one.
+4. Checkpoints every ``checkpoint_every`` steps; ``resume`` continues from one (with the
+   checkpoint's model settings, which ``config.json`` then records).
 5. At the end: the model (``model.zip``), its NumPy policy (``policy.npz``, playable with
    ``tressette eval <path>``), ``history.json``, a learning curve (``curve.png``) and the
    final table against the baselines.
@@ -18,19 +19,49 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
 
 from ..engine.rules import make_rules
 
+MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
+"""The fields that shape the model: a resumed run takes them from its checkpoint, not from the config."""
+
+_LEAST = {
+    "seed": (0, ""),
+    "eval_every": (0, " (0: evaluate only at the end)"),
+    "imitation_decisions": (20, " (1 in 20 is held out to measure the warm start)"),
+    "n_steps": (2, ""),
+    "batch_size": (2, " (PPO normalises the advantages of each batch)"),
+    "eval_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
+    "final_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
+}
+"""The least value of an int field, and why, where it is not 1."""
+
+
+def _require(modules: tuple[str, ...], what: str) -> None:
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise ImportError(f"{error}: {what}") from error
+
 
 @dataclass
 class TrainConfig:
-    """Everything a training run needs; every field is a ``tressette train`` option."""
+    """Everything a training run needs; every field is a ``tressette train`` option.
+
+    With ``resume``, the model settings (``MODEL_SETTINGS``: ``learning_rate``, ``n_steps``,
+    ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``, ``ent_coef``, ``net_arch``) come
+    from the checkpoint and the values given here are ignored; the run's ``config.json`` and
+    its ``policy.npz`` record the checkpoint's values (and ``imitate=None``: no warm start).
+    ``check()`` names a bad setting or a missing package; ``train`` calls it before any work.
+    """
 
     total_timesteps: int = 50_000
     """Learner decisions to train for."""
@@ -84,12 +115,58 @@ class TrainConfig:
     run_name: str | None = None
     """Default: ``tressette__ppo__<seed>__<unix time>``."""
     resume: str | None = None
-    """A checkpoint (``.zip``) to continue from."""
+    """A checkpoint (``.zip``) to continue from, without a warm start. The model settings
+    (learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, ent_coef, net_arch)
+    come from the checkpoint: their options are ignored, and config.json records the checkpoint's."""
     tensorboard: bool = False
     """Also log to TensorBoard (``<run>/tensorboard``)."""
     progress_bar: bool = True
     torch_threads: int = 1
     """Torch threads: on small machines more than one makes training several times slower."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming a bad setting, or ``ImportError`` naming a missing package.
+
+        Plays no game and writes nothing; ``train`` calls it first.
+        """
+        from ..agents.registry import make_player
+
+        for f in fields(self):
+            if isinstance(f.default, int) and not isinstance(f.default, bool):
+                value = getattr(self, f.name)
+                least, why = _LEAST.get(f.name, (1, ""))
+                if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                    raise ValueError(f"{f.name}={value!r}: must be an integer >= {least}{why}")
+        try:
+            make_rules(**self.rules)
+        except TypeError as error:
+            raise ValueError(str(error)) from None
+        if not self.opponents:
+            raise ValueError("opponents: name at least one player (or self)")
+        imitate = () if self.imitate is None or self.imitate.lower() == "none" else (self.imitate,)
+        specs = [("opponents", s) for s in self.opponents if s != "self"]
+        specs += [("partner", self.partner)] if self.partner != "self" else []
+        specs += [("eval_against", s) for s in self.eval_against] + [("imitate", s) for s in imitate]
+        for name, spec in specs:
+            if spec == "self":
+                raise ValueError(f"{name}='self': only opponents and partner may be the learner itself (self)")
+            try:
+                make_player(spec)
+            except ValueError as error:
+                raise ValueError(f"{name}: {error}") from None
+        if self.resume is not None and not any(Path(p).is_file() for p in (self.resume, self.resume + ".zip")):
+            raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
+        os.environ.setdefault("OMP_NUM_THREADS", str(self.torch_threads))  # before torch is first imported
+        _require(
+            ("torch", "stable_baselines3", "sb3_contrib"),
+            'training needs torch, stable-baselines3 and sb3-contrib: pip install "tressette-env[train]"',
+        )
+        if self.progress_bar:
+            _require(
+                ("tqdm", "rich"), "the progress bar needs tqdm and rich: pip install tqdm rich, or --no-progress-bar"
+            )
+        if self.tensorboard:
+            _require(("tensorboard",), "TensorBoard logging needs tensorboard: pip install tensorboard")
 
 
 @dataclass
@@ -115,9 +192,28 @@ def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool):
     return gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale)
 
 
+def _model_settings(model) -> dict:
+    """The ``MODEL_SETTINGS`` a loaded MaskablePPO model trains with."""
+    rate = model.learning_rate
+    arch = model.policy.net_arch
+    return {
+        "learning_rate": float(rate(1.0) if callable(rate) else rate),
+        "n_steps": int(model.n_steps),
+        "batch_size": int(model.batch_size),
+        "n_epochs": int(model.n_epochs),
+        "gamma": float(model.gamma),
+        "gae_lambda": float(model.gae_lambda),
+        "ent_coef": float(model.ent_coef),
+        "net_arch": tuple(arch) if isinstance(arch, list) else arch,
+    }
+
+
 def train(config: TrainConfig) -> TrainResult:
-    """Run a training as configured; see the module docstring for what it writes."""
-    os.environ.setdefault("OMP_NUM_THREADS", str(config.torch_threads))
+    """Run a training as configured; see the module docstring for what it writes.
+
+    Raises ``ValueError`` or ``ImportError`` (``TrainConfig.check``) before writing anything.
+    """
+    config.check()
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
@@ -135,8 +231,6 @@ def train(config: TrainConfig) -> TrainResult:
     rules = make_rules(**config.rules)
     name = config.run_name or f"tressette__ppo__{config.seed}__{int(time.time())}"
     run = Path(config.run_dir) / name
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
 
     dense = config.dense_reward and not rules.is_match
     makers = [
@@ -146,6 +240,9 @@ def train(config: TrainConfig) -> TrainResult:
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     if config.resume:
         model = MaskablePPO.load(config.resume, env=venv, tensorboard_log=tensorboard)
+        config = replace(config, **_model_settings(model), imitate=None)
+        settings = ", ".join(f"{k}={getattr(config, k)}" for k in MODEL_SETTINGS)
+        print(f"resuming {config.resume}: the model settings come from the checkpoint ({settings})", flush=True)
     else:
         model = MaskablePPO(
             "MlpPolicy",
@@ -162,6 +259,8 @@ def train(config: TrainConfig) -> TrainResult:
             seed=config.seed,
             verbose=0,
         )
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
     if not config.resume and config.imitate and config.imitate.lower() != "none":
         from .imitation import imitate
 

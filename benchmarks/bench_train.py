@@ -1,13 +1,23 @@
 """Training throughput: learner steps per second of MaskablePPO on the single-deal and batched environments.
 
-Rows: the single-seat environment alone with the heuristic in the three other seats (random
-legal learner actions: the cost the environment adds to every training step); MaskablePPO
-learning on it (environment, network and updates together, one torch thread); and, with
-random players in the other seats (the batched environment's baseline), MaskablePPO on
-single-deal environments against MaskablePPO on the batched ``SB3VecEnv``, the same network
-and the same number of environments. Prints a Markdown table and writes JSON.
+Every row has the same three other seats (``--others``, the heuristic by default) and every
+MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 128, batch
+1024, 4 epochs, one torch thread). Rows:
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_train.py --steps 65536 --json benchmarks/results/train.json
+- the environments alone, random legal learner actions: the single-seat Gymnasium
+  environment (one deal, the other seats played by the scalar players) and the batched
+  ``TressetteVectorEnv`` (the other seats played by the batched players);
+- MaskablePPO learning on ``--single-envs`` single-deal environments in a ``DummyVecEnv``
+  (environment, network and updates together); the fastest of these rows is the baseline
+  of the ratio column;
+- MaskablePPO learning on the batched ``SB3VecEnv`` with each of ``--batched-envs`` deals.
+
+Each MaskablePPO row times whole rollouts and updates after a warm-up one (at least
+``--steps`` learner steps).
+
+Prints a Markdown table and writes JSON:
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_train.py --json benchmarks/results/train.json
 """
 
 from __future__ import annotations
@@ -22,17 +32,34 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-
-from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import bench_single_seat  # noqa: E402
 
 
-def bench_ppo(steps: int, n_envs: int, others: str = "heuristic", batched: bool = False) -> float:
+def bench_vector_env(n: int, seconds: float, others: str) -> float:
+    """The batched environment alone: learner steps per second, random legal learner actions."""
+    from tressette_env.vector import TressetteVectorEnv, sample_mask
+
+    env = TressetteVectorEnv(n, opponent=others, seed=0)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step(sample_mask(env.action_masks(), rng))
+        steps += n
+    return steps / (time.perf_counter() - start)
+
+
+def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: bool) -> float:
+    """MaskablePPO learner steps per second (after a short warm-up)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from tressette_env.wrappers import SingleSeatEnv
 
     torch.set_num_threads(1)
 
@@ -51,37 +78,47 @@ def bench_ppo(steps: int, n_envs: int, others: str = "heuristic", batched: bool 
     else:
         venv = DummyVecEnv([make(i) for i in range(n_envs)])
     model = MaskablePPO(
-        "MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4, policy_kwargs={"net_arch": [256, 256]}, seed=0
+        "MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4, policy_kwargs={"net_arch": net}, seed=0
     )
-    model.learn(1024)  # warm up
+    model.learn(128 * n_envs)  # warm up: one rollout and one update
+    done = model.num_timesteps
     start = time.perf_counter()
-    model.learn(steps, reset_num_timesteps=False)
-    return steps / (time.perf_counter() - start)
+    model.learn(steps, reset_num_timesteps=False)  # whole rollouts: at least ``steps``
+    return (model.num_timesteps - done) / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="wall time of the environment row")
-    parser.add_argument("--steps", type=int, default=65536, help="learner steps of the MaskablePPO row")
-    parser.add_argument("--n-envs", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall time of each environment-alone row")
+    parser.add_argument("--steps", type=int, default=65536, help="learner steps of each MaskablePPO row")
+    parser.add_argument("--others", default="heuristic", help="the three other seats: heuristic or random")
+    parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layers of the MLP")
+    parser.add_argument("--single-envs", type=int, nargs="+", default=[32, 256], help="single-deal environments")
+    parser.add_argument("--batched-envs", type=int, nargs="+", default=[256, 1024], help="deals of the batched rows")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    n = args.n_envs
-    rows = {
-        "single-seat env, heuristic x3 (random learner actions)": bench_single_seat(args.seconds, "heuristic"),
-        f"MaskablePPO, {n} single-deal envs, heuristic x3, MLP 256x256": bench_ppo(args.steps, n),
-        f"MaskablePPO, {n} single-deal envs, random x3, MLP 256x256": bench_ppo(args.steps, n, "random"),
-        f"MaskablePPO, batched SB3VecEnv of {n}, random x3, MLP 256x256": bench_ppo(args.steps, n, "random", True),
-    }
-    print("| loop (one core) | learner steps/s |")
-    print("| --- | ---: |")
+    o, net = args.others, args.net
+    shape = "x".join(map(str, net))
+    rows: dict[str, float] = {}
+    rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, o)
+    for n in args.batched_envs:
+        rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, o)
+    single = {}
+    for n in args.single_envs:
+        name = f"MaskablePPO, {n} single-deal envs (DummyVecEnv), {o} x3, MLP {shape}"
+        rows[name] = single[name] = bench_ppo(args.steps, n, o, net, batched=False)
+    for n in args.batched_envs:
+        rows[f"MaskablePPO, batched SB3VecEnv of {n}, {o} x3, MLP {shape}"] = bench_ppo(args.steps, n, o, net, True)
+    base = max(single.values())
+    print("| loop (one core) | learner steps/s | vs the fastest single-deal MaskablePPO |")
+    print("| --- | ---: | ---: |")
     for name, rate in rows.items():
-        print(f"| {name} | {rate:,.0f} |")
+        ratio = f"{rate / base:.2f}x" if name.startswith("MaskablePPO") else ""
+        print(f"| {name} | {rate:,.0f} | {ratio} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps({"python": platform.python_version(), "learner_steps_per_second": rows}, indent=2)
-        )
+        result = {"python": platform.python_version(), "others": o, "net": net, "learner_steps_per_second": rows}
+        args.json.write_text(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Following suit: the leader plays any card, the others must follow when they can."""
 
+import numpy as np
 import pytest
 
 from tests.helpers import action, fill, play
@@ -48,8 +49,14 @@ def test_a_card_not_in_hand_is_illegal():
         apply(state, action("Rd"))
 
 
-@pytest.mark.parametrize("bad", [1.0, "3d", None, [0]])
+@pytest.mark.parametrize("bad", [1.0, 160.0, "3d", None, [0], np.array([0])])
 def test_a_non_integer_action_is_a_type_error_naming_the_ids(bad):
     state = new_game(Rules(), hands=deal(), dealer=0)
     with pytest.raises(TypeError, match=r"an action is an integer id 0..160; got"):
         apply(state, bad)
+
+
+def test_numpy_integer_actions_play_and_enter_the_history_as_ints():
+    state = new_game(Rules(), hands=deal(), dealer=0)
+    after = apply(state, np.int64(action("3d")))
+    assert after.public.history == (action("3d"),) and type(after.public.history[0]) is int

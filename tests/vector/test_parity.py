@@ -93,6 +93,35 @@ def test_finished_deals_wait_for_reset_without_autoreset():
     assert batch.playing.all()
 
 
+def test_finished_deals_take_minus_one_and_a_claim_leads_no_trick():
+    rules = {"episode": "match", "target_score": 11, "calling_out": True}
+    batch = TressetteBatch(64, seed=8, **rules)
+    ref = Reference(batch, rules)
+    rng = np.random.default_rng(8)
+    claims = 0
+    for _ in range(400):
+        playing = batch.playing
+        if not playing.any():
+            break
+        actions = batch.sample_actions(rng)  # -1 in the finished deals, fed back as it is
+        assert ((actions == -1) == ~playing).all()
+        claims += int((actions == 160).sum())
+        result = batch.step(actions, active=None if playing.all() else playing, autoreset=False)
+        ref.step(actions, playing, result, autoreset=False)
+        ref.check_leads()
+    assert not batch.playing.any() and claims > 10
+    with pytest.raises(ValueError, match=r"or -1 in a deal that does not play"):
+        batch.reset(deals=[0])
+        batch.step(np.full(64, -1), active=batch.playing)
+
+
+def test_masks_come_as_int8_or_bool_only():
+    batch = TressetteBatch(2, seed=0)
+    assert batch.legal_masks().dtype == np.int8 and batch.legal_masks(bool).dtype == bool
+    with pytest.raises(ValueError, match="int8 \\(the default\\) or bool"):
+        batch.legal_masks(np.float32)
+
+
 def test_raise_mode_rejects_an_illegal_batch_and_changes_nothing():
     batch = TressetteBatch(8, seed=5, illegal_action="raise")
     rng = np.random.default_rng(5)

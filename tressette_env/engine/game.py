@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 
@@ -230,17 +231,18 @@ def apply(state: GameState, action: int) -> GameState:
     hands = state.hands
     hand = hands[seat]
     trick = p.trick
-    try:
-        if not 0 <= action < CALL_OUT:
-            if action == CALL_OUT:
-                return _call_out(state)
-            raise _illegal(state, action, f"action ids are 0..{NUM_ACTIONS - 1}")
-        card = action % 40
-        signal = action // 40
-        held = hand >> card & 1
-    except TypeError:
-        raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r}") from None
-    if not held:
+    if type(action) is not int:  # NumPy ints and the like become a plain int (kept in the history)
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r}") from None
+    if not 0 <= action < CALL_OUT:
+        if action == CALL_OUT:
+            return _call_out(state)
+        raise _illegal(state, action, f"action ids are 0..{NUM_ACTIONS - 1}")
+    card = action % 40
+    signal = action // 40
+    if not hand >> card & 1:
         raise _illegal(state, action, "the card is not in its hand")
     suit = card // 10
     voids = p.voids

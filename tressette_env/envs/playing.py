@@ -29,6 +29,8 @@ def reset_options(options: object, allowed: tuple[str, ...]) -> dict:
 
     Ignored rather than refused because PettingZoo's ``api_test`` resets with an
     option no environment knows (``{"options": 1}``); the warning catches a typo.
+    Behind ``env()``'s PettingZoo wrappers the warning names a wrapper's line as its
+    place, so Python's default filter shows it once per process, not once per call.
     """
     if options is None:
         return {}

@@ -443,6 +443,8 @@ class TressetteBatch:
 
         A fresh array each call, whose rows are 192 bytes apart (see ``unpack_rows``).
         """
+        if dtype not in (bool, np.bool_, np.int8):
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
         bits = unpack_rows(self._packed_legal(), NUM_ACTIONS)
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
@@ -579,7 +581,8 @@ class TressetteBatch:
 
     # ------------------------------------------------------------------ stepping
 
-    def _check_actions(self, actions: Any) -> np.ndarray:
+    def _check_actions(self, actions: Any, active: np.ndarray | None) -> np.ndarray:
+        """The actions as int64 ids; -1 (the readers' "no action") is allowed where a deal does not play, read as 0."""
         a = np.asarray(actions)
         if a.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
@@ -589,7 +592,18 @@ class TressetteBatch:
             a = a.astype(np.int64)
         top = int(a.view(U64).max())  # a negative id is a huge unsigned one
         if top >= NUM_ACTIONS:
-            raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; got {a.min()}..{a.max()}")
+            out = (a < 0) | (a >= NUM_ACTIONS)
+            idle = a == -1
+            if active is not None:
+                idle &= ~active
+            else:
+                idle &= ~self._playing
+            if (out & ~idle).any():
+                raise ValueError(
+                    f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); got {a.min()}..{a.max()}"
+                )
+            a = np.where(out, 0, a)
+            top = int(a.max())
         self._top_action = top
         return a
 
@@ -599,8 +613,9 @@ class TressetteBatch:
         """The seat on turn in every deal (or in the ``active`` deals) takes its action.
 
         Args:
-            actions: (N,) action ids 0..160; the entries of inactive deals are ignored
-                (they must still be in range).
+            actions: (N,) action ids 0..160; the entries of inactive (or finished) deals
+                are ignored: an id, or -1 as ``sample_actions`` and ``heuristic_actions``
+                return for a finished deal.
             active: (N,) bool: the deals that play; all when None.
             autoreset: deal a new episode to each deal whose episode ends (same step).
 
@@ -609,13 +624,13 @@ class TressetteBatch:
                 is illegal (nothing changes).
             ValueError: an action is out of range, or a finished deal would play.
         """
-        a = self._check_actions(actions)
         n = self.n
         rules = self.rules
         if active is not None:
             active = np.asarray(active)
             if active.shape != (n,) or active.dtype != bool:
                 raise ValueError(f"active must be a bool mask of shape ({n},)")
+        a = self._check_actions(actions, active)
         if not self._all_playing and (active is None or (active & ~self._playing).any()):
             raise ValueError("a finished deal cannot play: reset it first (reset(deals=...))")
         p = self._phase & 3
@@ -668,7 +683,8 @@ class TressetteBatch:
             suit = tb.ACTION_SUIT.take(a)
             np.copyto(self._led, suit, where=lead_play)
             np.copyto(self._ledbits, tb.SUIT_BITS.take(suit), where=lead_play)
-            rows = self._ar if lead_play.all() else np.flatnonzero(lead_play)
+            led = lead_play if called is None else lead_play & ~called  # a claim leads no trick
+            rows = self._ar if led.all() else np.flatnonzero(led)
             cell = self._tricks.take(rows) * n + rows
             self._lead_actions.reshape(-1)[cell] = a.take(rows)
             self._lead_seats.reshape(-1)[cell] = (self._q.take(rows) + p) & 3

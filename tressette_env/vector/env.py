@@ -60,7 +60,10 @@ from .heuristic import heuristic_actions
 
 
 class BatchedPolicy(Protocol):
-    """Chooses one action per row: ``policy(obs (M, 790) int8, mask (M, 161) int8) -> (M,) ints``."""
+    """Chooses one action per row: ``policy(obs (M, 790) int8, mask (M, 161) int8) -> (M,) ints``.
+
+    Both arrays are fresh C-contiguous copies: the policy may keep or reshape them.
+    """
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray: ...
 
@@ -287,7 +290,8 @@ class TressetteVectorEnv(VectorEnv):
             if _is_builtin(policy):  # "random"
                 chosen = sample_mask(mask, self.np_random)
             else:
-                chosen = np.asarray(policy(batch.observe(deals=rows), mask)).astype(np.int64).reshape(-1)
+                obs = np.ascontiguousarray(batch.observe(deals=rows))  # a policy may reshape rows (torch .view)
+                chosen = np.asarray(policy(obs, mask)).astype(np.int64).reshape(-1)
                 if chosen.shape != rows.shape or (chosen < 0).any() or (chosen >= NUM_ACTIONS).any():
                     raise ValueError(f"a policy returned {chosen!r} for {len(rows)} rows: one action id 0..160 each")
                 if not mask[np.arange(len(rows)), chosen].all():

@@ -14,7 +14,7 @@ a rank inside it. So the cards of each suit are handled as 10-bit fields (bit
 ``r`` = rank index ``r``) and each in-suit choice is one lookup in a 1024-entry
 table; a choice of suit is the minimum over the four suits of ``key * 4 + suit``.
 The state comes from the batch's private arrays, rows of the chosen deals only
-(``_read``; the tests check it against the same built from the public readers).
+(``_read``, the leads and the scores; the tests check them against the public readers).
 
 ``TressetteVectorEnv(opponent="heuristic")`` (and ``partner=``) plays these seats
 with it.
@@ -336,9 +336,9 @@ def _lead(batch: TressetteBatch, rows: np.ndarray, t: _Table) -> np.ndarray:
     held = h != 0
     length = _POP.take(h)
     # The leads so far as 10-bit fields by suit: bit t for a lead in trick t.
-    lead_actions, lead_seats = batch.leads()
-    acts = lead_actions.take(rows, axis=0).astype(np.int64)
-    seats = lead_seats.take(rows, axis=0)
+    # (M, 10) by trick, the rows of the batch's lead history (``leads()`` copies every deal).
+    acts = batch._lead_actions.take(rows, axis=1).T.astype(np.int64)
+    seats = batch._lead_seats.take(rows, axis=1).T
     bit = np.where(acts >= 0, np.left_shift(1, acts % 40 // 10 * 10 + _TRICKS), 0)  # (M, 10)
     by_partner = seats == partner[:, None]
     mine_led = _split(np.where(seats == me[:, None], bit, 0).sum(axis=1))
@@ -390,9 +390,10 @@ def _lead(batch: TressetteBatch, rows: np.ndarray, t: _Table) -> np.ndarray:
         action += 40 * signal
     if rules.calling_out:  # 1. _claim_is_true
         team = me & 1
-        thirds = batch.thirds.take(rows, axis=0)[ar, team]
-        declared = batch.declared.take(rows, axis=0)[ar, team]
-        score = batch.match_score.take(rows, axis=0)[ar, team]
+        at = team * batch.num_deals + rows  # the team's row of the (2, N) arrays (the readers copy every deal)
+        thirds = batch._thirds.reshape(-1).take(at)
+        declared = batch._declared.reshape(-1).take(at)
+        score = batch._match_score.reshape(-1).take(at)
         points = np.where(thirds >= 3, thirds // 3 + declared, 0)
         action = np.where(score + points >= rules.target_score, CALL_OUT, action)
     return action

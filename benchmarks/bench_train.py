@@ -32,25 +32,13 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import bench_single_seat  # noqa: E402
+from bench_vector import bench_env as bench_vector_env  # noqa: E402
 
-
-def bench_vector_env(n: int, seconds: float, others: str) -> float:
-    """The batched environment alone: learner steps per second, random legal learner actions."""
-    from tressette_env.vector import TressetteVectorEnv, sample_mask
-
-    env = TressetteVectorEnv(n, opponent=others, seed=0)
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.step(sample_mask(env.action_masks(), rng))
-        steps += n
-    return steps / (time.perf_counter() - start)
+PPO_SETTINGS = {"n_steps": 128, "batch_size": 1024, "n_epochs": 4}
+"""The same in every MaskablePPO row."""
 
 
 def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: bool) -> float:
@@ -77,9 +65,7 @@ def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: boo
         venv = SB3VecEnv(num_envs=n_envs, opponent=others, partner=others, learner_seat="random", seed=0)
     else:
         venv = DummyVecEnv([make(i) for i in range(n_envs)])
-    model = MaskablePPO(
-        "MlpPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4, policy_kwargs={"net_arch": net}, seed=0
-    )
+    model = MaskablePPO("MlpPolicy", venv, **PPO_SETTINGS, policy_kwargs={"net_arch": net}, seed=0)
     model.learn(128 * n_envs)  # warm up: one rollout and one update
     done = model.num_timesteps
     start = time.perf_counter()
@@ -90,7 +76,7 @@ def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: boo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="wall time of each environment-alone row")
-    parser.add_argument("--steps", type=int, default=65536, help="learner steps of each MaskablePPO row")
+    parser.add_argument("--steps", type=int, default=131072, help="learner steps of each MaskablePPO row")
     parser.add_argument("--others", default="heuristic", help="the three other seats: heuristic or random")
     parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layers of the MLP")
     parser.add_argument("--single-envs", type=int, nargs="+", default=[32, 256], help="single-deal environments")
@@ -102,7 +88,7 @@ def main() -> None:
     rows: dict[str, float] = {}
     rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, o)
     for n in args.batched_envs:
-        rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, o)
+        rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, {}, o)
     single = {}
     for n in args.single_envs:
         name = f"MaskablePPO, {n} single-deal envs (DummyVecEnv), {o} x3, MLP {shape}"
@@ -117,7 +103,12 @@ def main() -> None:
         print(f"| {name} | {rate:,.0f} | {ratio} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        result = {"python": platform.python_version(), "others": o, "net": net, "learner_steps_per_second": rows}
+        result = {
+            "python": platform.python_version(),
+            "arguments": vars(args) | {"json": str(args.json)},
+            "ppo": PPO_SETTINGS | {"torch_threads": 1},
+            "learner_steps_per_second": rows,
+        }
         args.json.write_text(json.dumps(result, indent=2))
 
 

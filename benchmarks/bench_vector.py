@@ -57,9 +57,9 @@ def bench_batch(n: int, seconds: float, rules: dict) -> float:
     return plays / timed
 
 
-def bench_env(n: int, seconds: float, rules: dict) -> float:
-    """Learner steps per second (timed: step, with the opponents' plays, + action_masks)."""
-    env = TressetteVectorEnv(n, seed=0, **rules)
+def bench_env(n: int, seconds: float, rules: dict, opponent: str = "random") -> float:
+    """Learner steps per second (timed: step, with the other seats' plays, + action_masks)."""
+    env = TressetteVectorEnv(n, opponent=opponent, seed=0, **rules)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     masks = env.action_masks()

@@ -116,6 +116,12 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
         (["--rule", "signals=0"], "signals is true or false, e.g. --rule signals=false"),
         (["--rule", "episode=set"], "rule switch episode='set': must be one of 'hand', 'match'"),
         (["--resume", "missing.zip"], "resume='missing.zip': no checkpoint file there"),
+        (["--net-arch", "0"], "net_arch=(0,): hidden layer widths, one or more integers >= 1"),
+        (["--learning-rate", "-1"], "learning_rate=-1.0: must be a number > 0"),
+        (["--gamma", "1.5"], "gamma=1.5: must be a number in (0, 1]"),
+        (["--gae-lambda", "-0.1"], "gae_lambda=-0.1: must be a number in [0, 1]"),
+        (["--ent-coef", "-0.01"], "ent_coef=-0.01: must be a number >= 0"),
+        (["--reward-scale", "0"], "reward_scale=0.0: must be a number > 0"),
     ],
 )
 def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, monkeypatch, capsys):

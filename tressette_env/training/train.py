@@ -137,6 +137,18 @@ class TrainConfig:
                 least, why = _LEAST.get(f.name, (1, ""))
                 if isinstance(value, bool) or not isinstance(value, int) or value < least:
                     raise ValueError(f"{f.name}={value!r}: must be an integer >= {least}{why}")
+        for name, ok, allowed in (
+            ("learning_rate", lambda x: x > 0, "> 0"),
+            ("gamma", lambda x: 0 < x <= 1, "in (0, 1]"),
+            ("gae_lambda", lambda x: 0 <= x <= 1, "in [0, 1]"),
+            ("ent_coef", lambda x: x >= 0, ">= 0"),
+            ("reward_scale", lambda x: x > 0, "> 0"),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not ok(value):
+                raise ValueError(f"{name}={value!r}: must be a number {allowed}")
+        if not self.net_arch or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in self.net_arch):
+            raise ValueError(f"net_arch={self.net_arch!r}: hidden layer widths, one or more integers >= 1")
         try:
             make_rules(**self.rules)
         except TypeError as error:

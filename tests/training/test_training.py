@@ -120,10 +120,11 @@ def test_cli_train_smoke(tmp_path, capsys):
         [
             "train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
             "--net-arch", "16", "--imitation-decisions", "2000", "--imitation-epochs", "1", "--eval-every", "0", "--final-boards", "2", "--eval-against", "random",
-            "--run-dir", str(tmp_path), "--run-name", "cli", "--no-progress-bar", "--rule", "accusi=false",
+            "--run-dir", str(tmp_path), "--run-name", "cli", "--tensorboard", "--rule", "accusi=false",
         ]
     )  # fmt: skip
-    assert status == 0
+    assert status == 0  # with the progress bar on, as in the README's main command: the train extra holds rich
+    assert any((tmp_path / "cli" / "tensorboard").rglob("events.out.tfevents.*"))
     assert "| learner | random | 2 |" in capsys.readouterr().out
     assert json.loads((tmp_path / "cli" / "config.json").read_text())["rules"] == {"accusi": False}
 

@@ -81,6 +81,19 @@ def median_of(fn, n: int, seconds: float, repeats: int, rules: dict) -> tuple[fl
     return statistics.median(runs), runs
 
 
+def table(header: str, fn, sizes: list[int], args, rules: dict, show) -> dict:
+    """Print one Markdown table of ``fn``'s medians over ``sizes`` (and every run); return its rows."""
+    print(f"| {header} | runs |")
+    print("| --- | ---: | --- |")
+    rows = {}
+    for n in sizes:
+        rate, runs = median_of(fn, n, args.seconds, args.repeats, rules)
+        rows[n] = {"median": rate, "runs": runs}
+        shown = ", ".join(show(r) for r in runs)
+        print(f"| N = {n} | {rate:,.0f} | {shown} |", flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="wall time of one run")
@@ -91,23 +104,15 @@ def main() -> None:
     args = parser.parse_args()
     rules: dict = {}  # the default rules: accusi and signals on, episode="hand"
 
-    batch_rows = {}
-    print("| batched engine, N deals (step + observations + masks, one core) | card plays/s (median) | runs |")
-    print("| --- | ---: | --- |")
-    for n in args.sizes:
-        rate, runs = median_of(bench_batch, n, args.seconds, args.repeats, rules)
-        batch_rows[n] = {"median": rate, "runs": runs}
-        shown = ", ".join(f"{r / 1e6:.2f}M" for r in runs)
-        print(f"| N = {n} | {rate:,.0f} | {shown} |", flush=True)
-    env_rows = {}
+    batch_rows = table(
+        "batched engine, N deals (step + observations + masks, one core) | card plays/s (median)",
+        bench_batch, args.sizes, args, rules, lambda r: f"{r / 1e6:.2f}M",
+    )  # fmt: skip
     print()
-    print("| TressetteVectorEnv, N envs, random opponents (one core) | learner steps/s (median) | runs |")
-    print("| --- | ---: | --- |")
-    for n in args.env_sizes:
-        rate, runs = median_of(bench_env, n, args.seconds, args.repeats, rules)
-        env_rows[n] = {"median": rate, "runs": runs}
-        shown = ", ".join(f"{r / 1e3:.0f}k" for r in runs)
-        print(f"| N = {n} | {rate:,.0f} | {shown} |", flush=True)
+    env_rows = table(
+        "TressetteVectorEnv, N envs, random opponents (one core) | learner steps/s (median)",
+        bench_env, args.env_sizes, args, rules, lambda r: f"{r / 1e3:.0f}k",
+    )  # fmt: skip
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         result = {

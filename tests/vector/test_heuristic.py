@@ -11,7 +11,7 @@ from tests.vector._scalar import Reference
 from tressette_env.agents.heuristic import HeuristicPlayer
 from tressette_env.encoders.observation import SLICES
 from tressette_env.engine import action_to_string, legal_actions, view
-from tressette_env.vector import TressetteBatch, TressetteVectorEnv, heuristic_actions
+from tressette_env.vector import TressetteBatch, TressetteVectorEnv, heuristic_actions, sample_mask
 from tressette_env.vector import _tables as tb
 from tressette_env.vector.heuristic import _actions, _read, _Table
 
@@ -149,9 +149,7 @@ def test_heuristic_opponents_in_the_vector_env():
     rng = np.random.default_rng(3)
     episodes = 0
     for _ in range(25):
-        masks = env.action_masks()
-        chosen = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, terminated, truncated, infos = env.step(chosen)
+        obs, rewards, terminated, truncated, infos = env.step(sample_mask(env.action_masks(), rng))
         assert (env.batch.turn == env.seats).all() and not truncated.any()
         assert (rewards[~terminated] == 0).all()
         if terminated.any():
@@ -180,8 +178,7 @@ def test_the_heuristic_beats_random_play():
     rng = np.random.default_rng(5)
     total = 0.0
     for _ in range(10):
-        masks = env.action_masks()
-        _, rewards, _, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        _, rewards, _, _, _ = env.step(sample_mask(env.action_masks(), rng))
         total += float(rewards.sum())
     assert total / 300 < -3
 

@@ -110,8 +110,8 @@ def test_finished_deals_take_minus_one_and_a_claim_leads_no_trick():
         ref.step(actions, playing, result, autoreset=False)
         ref.check_leads()
     assert not batch.playing.any() and claims > 10
+    batch.reset(deals=[0])
     with pytest.raises(ValueError, match=r"or -1 in a deal that does not play"):
-        batch.reset(deals=[0])
         batch.step(np.full(64, -1), active=batch.playing)
 
 

@@ -9,7 +9,7 @@ pytest.importorskip("stable_baselines3")
 
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
-from tressette_env.vector import TressetteVectorEnv  # noqa: E402
+from tressette_env.vector import TressetteVectorEnv, sample_mask  # noqa: E402
 from tressette_env.vector.sb3 import SB3VecEnv  # noqa: E402
 
 
@@ -26,7 +26,7 @@ def test_the_vecenv_interface():
     ended = 0
     for _ in range(12):
         masks = np.stack(venv.env_method("action_masks"))
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        actions = sample_mask(masks, rng)
         obs, rewards, dones, infos = venv.step(actions)
         assert len(infos) == 8 and obs.shape == (8, 790)
         for i in np.flatnonzero(dones):

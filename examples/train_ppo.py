@@ -49,6 +49,7 @@ def main(args: Args) -> None:
     from tressette_env.training.callbacks import SelfPlayCallback
     from tressette_env.training.export import policy_from_sb3
     from tressette_env.training.imitation import imitate
+    from tressette_env.training.masking import MaskablePolicy
     from tressette_env.wrappers import SingleSeatEnv
 
     run_name = f"tressette_env/Tressette-v0__{os.path.basename(__file__)[:-3]}__{args.seed}__{int(time.time())}"
@@ -66,7 +67,7 @@ def main(args: Args) -> None:
 
     venv = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
     model = MaskablePPO(
-        "MlpPolicy", venv, n_steps=128, batch_size=512, n_epochs=4, gamma=1.0, learning_rate=1e-4,
+        MaskablePolicy, venv, n_steps=128, batch_size=512, n_epochs=4, gamma=1.0, learning_rate=1e-4,
         ent_coef=0.005, policy_kwargs={"net_arch": [256, 256]}, seed=args.seed,
     )  # fmt: skip
     if args.imitation_decisions:

@@ -5,7 +5,9 @@
 0. Unless ``imitate`` is None, a warm start: the policy clones a teacher's play (by default
    the heuristic) and the value head learns its returns (``imitation``).
 1. ``n_envs`` copies of ``SingleSeatEnv`` (the learner in a random seat each deal), rewards
-   scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``.
+   scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``. The
+   policy is ``masking.MaskablePolicy``: sb3-contrib's ``"MlpPolicy"`` with a faster masked
+   distribution (the same numbers).
 2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
    ``snapshot_every`` steps) or a named player; its opponents are named players
    (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
@@ -238,6 +240,7 @@ def train(config: TrainConfig) -> TrainResult:
     from .callbacks import DuplicateEvalCallback, SelfPlayCallback
     from .curves import plot_curve
     from .export import policy_from_sb3
+    from .masking import MaskablePolicy
 
     torch.set_num_threads(config.torch_threads)
     rules = make_rules(**config.rules)
@@ -251,13 +254,15 @@ def train(config: TrainConfig) -> TrainResult:
     venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     if config.resume:
-        model = MaskablePPO.load(config.resume, env=venv, tensorboard_log=tensorboard)
+        model = MaskablePPO.load(
+            config.resume, env=venv, tensorboard_log=tensorboard, custom_objects={"policy_class": MaskablePolicy}
+        )
         config = replace(config, **_model_settings(model), imitate=None)
         settings = ", ".join(f"{k}={getattr(config, k)}" for k in MODEL_SETTINGS)
         print(f"resuming {config.resume}: the model settings come from the checkpoint ({settings})", flush=True)
     else:
         model = MaskablePPO(
-            "MlpPolicy",
+            MaskablePolicy,
             venv,
             learning_rate=config.learning_rate,
             n_steps=config.n_steps,

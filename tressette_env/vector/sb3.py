@@ -13,10 +13,11 @@ new episode's. ``env_method("action_masks")`` gives each env's (161,) bool mask,
 which is what MaskablePPO reads::
 
     from sb3_contrib import MaskablePPO
+    from tressette_env.training.masking import MaskablePolicy  # or "MlpPolicy": the same, slower
     from tressette_env.vector.sb3 import SB3VecEnv
 
     venv = SB3VecEnv(num_envs=64, seed=0)  # random opponents; opponent="heuristic" for the rule player
-    model = MaskablePPO("MlpPolicy", venv, n_steps=64).learn(10_000)
+    model = MaskablePPO(MaskablePolicy, venv, n_steps=64).learn(10_000)
 """
 
 from __future__ import annotations

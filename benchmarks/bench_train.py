@@ -12,6 +12,10 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
   of the ratio column;
 - MaskablePPO learning on the batched ``SB3VecEnv`` with each of ``--batched-envs`` deals.
 
+The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
+(``tressette_env.training.masking``, what ``tressette train`` uses) and sb3-contrib's
+``"MlpPolicy"``. They compute the same numbers; the ratio column compares rows of the same policy.
+
 Each MaskablePPO row times whole rollouts and updates after a warm-up one (at least
 ``--steps`` learner steps).
 
@@ -41,12 +45,13 @@ PPO_SETTINGS = {"n_steps": 128, "batch_size": 1024, "n_epochs": 4}
 """The same in every MaskablePPO row."""
 
 
-def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: bool) -> float:
+def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: bool, policy: str) -> float:
     """MaskablePPO learner steps per second (after a short warm-up)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    from tressette_env.training.masking import MaskablePolicy
     from tressette_env.wrappers import SingleSeatEnv
 
     torch.set_num_threads(1)
@@ -65,7 +70,8 @@ def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: boo
         venv = SB3VecEnv(num_envs=n_envs, opponent=others, partner=others, learner_seat="random", seed=0)
     else:
         venv = DummyVecEnv([make(i) for i in range(n_envs)])
-    model = MaskablePPO("MlpPolicy", venv, **PPO_SETTINGS, policy_kwargs={"net_arch": net}, seed=0)
+    policy_class = MaskablePolicy if policy == "MaskablePolicy" else policy
+    model = MaskablePPO(policy_class, venv, **PPO_SETTINGS, policy_kwargs={"net_arch": net}, seed=0)
     model.learn(128 * n_envs)  # warm up: one rollout and one update
     done = model.num_timesteps
     start = time.perf_counter()
@@ -81,6 +87,13 @@ def main() -> None:
     parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layers of the MLP")
     parser.add_argument("--single-envs", type=int, nargs="+", default=[32, 256], help="single-deal environments")
     parser.add_argument("--batched-envs", type=int, nargs="+", default=[256, 1024], help="deals of the batched rows")
+    parser.add_argument(
+        "--policies",
+        nargs="+",
+        default=["MaskablePolicy", "MlpPolicy"],
+        choices=["MaskablePolicy", "MlpPolicy"],
+        help="MaskablePolicy (tressette_env.training.masking, what tressette train uses) and/or sb3-contrib's MlpPolicy",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     o, net = args.others, args.net
@@ -89,18 +102,22 @@ def main() -> None:
     rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, o)
     for n in args.batched_envs:
         rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, {}, o)
-    single = {}
-    for n in args.single_envs:
-        name = f"MaskablePPO, {n} single-deal envs (DummyVecEnv), {o} x3, MLP {shape}"
-        rows[name] = single[name] = bench_ppo(args.steps, n, o, net, batched=False)
-    for n in args.batched_envs:
-        rows[f"MaskablePPO, batched SB3VecEnv of {n}, {o} x3, MLP {shape}"] = bench_ppo(args.steps, n, o, net, True)
-    base = max(single.values())
-    print("| loop (one core) | learner steps/s | vs the fastest single-deal MaskablePPO |")
+    ratios: dict[str, str] = {}
+    for policy in args.policies:
+        ppo_rows = {}
+        for n in args.single_envs:
+            name = f"MaskablePPO ({policy}), {n} single-deal envs (DummyVecEnv), {o} x3, MLP {shape}"
+            ppo_rows[name] = bench_ppo(args.steps, n, o, net, False, policy)
+        base = max(ppo_rows.values())
+        for n in args.batched_envs:
+            name = f"MaskablePPO ({policy}), batched SB3VecEnv of {n}, {o} x3, MLP {shape}"
+            ppo_rows[name] = bench_ppo(args.steps, n, o, net, True, policy)
+        rows |= ppo_rows
+        ratios |= {name: f"{rate / base:.2f}x" for name, rate in ppo_rows.items()}
+    print("| loop (one core) | learner steps/s | vs the fastest single-deal row of the same policy |")
     print("| --- | ---: | ---: |")
     for name, rate in rows.items():
-        ratio = f"{rate / base:.2f}x" if name.startswith("MaskablePPO") else ""
-        print(f"| {name} | {rate:,.0f} | {ratio} |")
+        print(f"| {name} | {rate:,.0f} | {ratios.get(name, '')} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         result = {

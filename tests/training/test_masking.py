@@ -79,6 +79,30 @@ def test_samples_are_legal_and_masking_can_be_removed():
     assert torch.all(dist.probs[~torch.as_tensor(masks)] == 0)
 
 
+def test_masking_again_starts_from_the_original_logits():
+    logits, first = logits_and_masks(3)
+    _, second = logits_and_masks(4)
+    dist = LogSoftmaxMaskableCategorical(logits=logits, masks=first)
+    _ = dist.probs  # cached, then dropped by the next masking
+    dist.apply_masking(second)
+    fresh = LogSoftmaxMaskableCategorical(logits=logits, masks=second)
+    reference = MaskableCategorical(logits=logits, masks=second)
+    assert torch.allclose(dist.logits, fresh.logits) and torch.allclose(dist.probs, fresh.probs)
+    assert torch.allclose(dist.probs, reference.probs, atol=1e-6)
+
+
+def test_a_row_with_every_action_masked_is_uniform_and_normalised():
+    logits, masks = logits_and_masks(5, rows=4)
+    masks[2] = False
+    ours = LogSoftmaxMaskableCategorical(logits=logits, masks=masks)
+    theirs = MaskableCategorical(logits=logits, masks=masks)
+    uniform = torch.full((161,), 1 / 161)
+    assert torch.allclose(ours.probs[2], uniform) and torch.allclose(theirs.probs[2], uniform)
+    # Ours are normalised log-probabilities; sb3-contrib's float32 logsumexp leaves -8.0 there.
+    assert torch.allclose(ours.logits[2], torch.log(uniform))
+    assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-6)  # masked entries count 0 in both
+
+
 def test_nan_logits_are_still_refused():
     logits, masks = logits_and_masks(2)
     logits[3, 5] = float("nan")

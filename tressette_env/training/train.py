@@ -7,7 +7,7 @@
 1. ``n_envs`` copies of ``SingleSeatEnv`` (the learner in a random seat each deal), rewards
    scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``. The
    policy is ``masking.MaskablePolicy``: sb3-contrib's ``"MlpPolicy"`` with a faster masked
-   distribution (the same numbers).
+   distribution (the same numbers up to float rounding).
 2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
    ``snapshot_every`` steps) or a named player; its opponents are named players
    (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.

@@ -22,7 +22,8 @@ from tressette_env.training.masking import (  # noqa: E402
     LogSoftmaxMaskableCategoricalDistribution,
     MaskablePolicy,
 )
-from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
+
+from .envs import make_env  # noqa: E402
 
 
 def logits_and_masks(seed, rows=64, actions=161, scale=5.0):
@@ -108,15 +109,6 @@ def test_nan_logits_are_still_refused():
     logits[3, 5] = float("nan")
     with pytest.raises(ValueError, match="logits"):
         LogSoftmaxMaskableCategorical(logits=logits, masks=masks, validate_args=True)
-
-
-def make_env(seed):
-    def build():
-        env = SingleSeatEnv(opponents="random", partner="random")
-        env.reset(seed=seed)
-        return env
-
-    return build
 
 
 def test_policy_evaluates_actions_as_the_sb3_contrib_policy_with_the_same_weights():

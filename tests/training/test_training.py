@@ -20,16 +20,8 @@ from tressette_env.evaluation import duplicate  # noqa: E402
 from tressette_env.learned import MLPPlayer, MLPPolicy  # noqa: E402
 from tressette_env.training import TrainConfig, train  # noqa: E402
 from tressette_env.training.export import policy_from_sb3  # noqa: E402
-from tressette_env.wrappers import SingleSeatEnv  # noqa: E402
 
-
-def make_env(seed):
-    def build():
-        env = SingleSeatEnv(opponents="random", partner="random")
-        env.reset(seed=seed)
-        return env
-
-    return build
+from .envs import make_env  # noqa: E402
 
 
 @pytest.mark.parametrize("vec_cls", [DummyVecEnv, SubprocVecEnv], ids=["dummy", "subproc"])

@@ -10,6 +10,7 @@ from tests.vector._scalar import Reference, mask_bits
 from tressette_env.encoders import encode
 from tressette_env.engine import legal_actions_mask, view
 from tressette_env.vector import RandomPolicy, TressetteBatch, TressetteVectorEnv, sample_mask
+from tressette_env.wrappers import SingleSeatEnv
 
 
 def play(env: TressetteVectorEnv, steps: int, seed: int = 0):
@@ -61,6 +62,58 @@ def test_rewards_and_terminations_of_whole_hands(learner_seat):
     assert episodes >= 100  # ten learner steps a hand
     if learner_seat == "random":
         assert len(set(env.seats.tolist())) > 1
+
+
+@pytest.mark.parametrize("learner_seat", [1, "random"])
+def test_dense_rewards_are_single_seat_env_dense_rewards(learner_seat):
+    """The same deals, seats and learner actions in SingleSeatEnv(dense_reward=True) pay the same rewards."""
+    n = 12
+    env = TressetteVectorEnv(n, seed=3, learner_seat=learner_seat, opponent="heuristic", dense_reward=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    scalars = [None] * n
+
+    def start(i):  # a scalar copy of deal i, from its start (the heuristic plays as the batched one)
+        scalar = SingleSeatEnv(partner="heuristic", opponents="heuristic", dense_reward=True)
+        deal = {"hands": env.batch.deal_of(i), "dealer": int(env.batch.dealer[i]), "seat": int(env.seats[i])}
+        obs, _ = scalar.reset(options=deal)
+        scalars[i] = scalar
+        return obs
+
+    obs = env.batch.observe(seats=env.seats)
+    for i in range(n):
+        assert np.array_equal(start(i), obs[i])
+    hands = 0
+    for _ in range(35):
+        actions = sample_mask(env.action_masks(), rng)
+        obs, rewards, terminated, _, infos = env.step(actions)
+        for i in range(n):
+            _, reward, done, _, _ = scalars[i].step(int(actions[i]))
+            assert done == terminated[i]
+            assert rewards[i] == pytest.approx(reward, abs=1e-5)
+            if done:
+                hands += 1
+                assert np.array_equal(start(i), obs[i])  # the deal dealt in its place
+    assert hands >= 30
+
+
+def test_dense_reward_episodes_add_up_to_the_hand_result():
+    env = TressetteVectorEnv(40, seed=4, learner_seat="random", dense_reward=True)
+    env.reset(seed=4)
+    totals = np.zeros(40)
+    nonzero = 0
+    for _obs, rewards, terminated, _, infos in play(env, 40, seed=4):
+        totals += rewards
+        nonzero += int((rewards[~terminated] != 0).sum())
+        for i in np.flatnonzero(terminated):
+            info = infos["final_info"]
+            seat = info["learner_seat"][i]
+            points = info["hand_points"][i]
+            assert totals[i] == pytest.approx(points[seat % 2] - points[1 - seat % 2], abs=1e-4)
+            totals[i] = 0
+    assert nonzero > 100  # the thirds are paid as they are taken, not only at the end
+    with pytest.raises(ValueError, match='dense_reward=True needs episode="hand"'):
+        TressetteVectorEnv(2, dense_reward=True, episode="match")
 
 
 def test_the_learner_sees_its_engine_observation():

@@ -21,11 +21,16 @@ raises ``ValueError`` (the rules' renuncio is for the learner only).
 | --- | --- |
 | observation | (N, 790) int8, the learner's ``encode(view(state, seat))`` (``single_observation_space`` Box(0, 1, (790,), int8)) |
 | action | (N,) ids 0..160 (``single_action_space`` Discrete(161)); ``action_masks()`` is the (N, 161) bool mask |
-| reward | float32, the learner's team's AEC reward: in ``episode="hand"`` team points minus the other team's when the hand ends (its partner's plays included), in ``"match"`` +1 / -1 when the match ends |
+| reward | float32, the learner's team's AEC reward: in ``episode="hand"`` team points minus the other team's when the hand ends (its partner's plays included), in ``"match"`` +1 / -1 when the match ends; with ``dense_reward=True`` as ``SingleSeatEnv``'s (below) |
 | autoreset | ``AutoresetMode.SAME_STEP``: an episode that ends in a step is replaced in that step; ``infos["final_obs"]`` (an object array, None where no episode ended, with ``"_final_obs"``) holds the learner's last observation, ``infos["final_info"]`` the hand's result |
 
 The learner acts first in every step: after ``reset`` and after each ``step`` the
 other seats have played until it is the learner's turn in every deal.
+
+``dense_reward=True`` (``episode="hand"`` only) pays what ``SingleSeatEnv(dense_reward=True)``
+pays: each step the thirds the teams took since the learner's last step, as points (its
+team's minus the other's, divided by 3), and the last step of a hand the difference to the
+hand's result, so that an episode still adds up to the hand's points difference.
 
 Example:
     >>> env = TressetteVectorEnv(4, seed=0)
@@ -103,6 +108,7 @@ class TressetteVectorEnv(VectorEnv):
             None: as ``opponent``.
         learner_seat: the learner's seat 0..3, or ``"random"`` (drawn per episode and deal).
         seed: seeds the deals, the random seats and the built-in random opponent.
+        dense_reward: pay the thirds as they are taken (see the module docstring).
         **rules: rule switches of ``Rules`` (all supported).
     """
 
@@ -116,12 +122,17 @@ class TressetteVectorEnv(VectorEnv):
         partner: Opponent | None = None,
         learner_seat: int | str = 0,
         seed: int | None = None,
+        dense_reward: bool = False,
         **rules: Any,
     ):
         self._np_random, self._np_random_seed = seeding.np_random(seed)
         # The deals get their own stream, so that they and the random seats and opponents are independent.
         self.batch = TressetteBatch(num_envs, seed=np.random.default_rng(self._np_random.integers(2**63)), **rules)
         self.rules = self.batch.rules
+        if dense_reward and self.rules.is_match:
+            raise ValueError('dense_reward=True needs episode="hand": a match pays only its result')
+        self.dense_reward = dense_reward
+        self._paid = np.zeros(num_envs, dtype=np.float32)  # what the dense reward has paid this hand
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(0, 1, shape=(SIZE,), dtype=np.int8)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
@@ -162,6 +173,7 @@ class TressetteVectorEnv(VectorEnv):
         self._started = True
         n = self.num_envs
         self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {})
+        self._paid = self._thirds_lead()
         return self.batch.observe(), {}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -176,6 +188,12 @@ class TressetteVectorEnv(VectorEnv):
         infos: dict = {}
         self._collect(result, rewards, terminated, infos)
         self._play_others(rewards, terminated, infos)
+        if self.dense_reward:
+            # A hand that ended pays its result minus what it has paid; the others (and the
+            # hands dealt in its place) the change of the thirds lead.
+            lead = self._thirds_lead()
+            rewards += np.where(terminated, 0.0, lead) - self._paid
+            self._paid = lead
         return batch.observe(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
@@ -188,6 +206,13 @@ class TressetteVectorEnv(VectorEnv):
         return self._seat.copy()
 
     # ------------------------------------------------------------------ inside
+
+    def _thirds_lead(self) -> np.ndarray:
+        """(N,) float32: the thirds the learner's team has taken this hand minus the other team's, in points."""
+        thirds = self.batch.thirds
+        team = self._seat & 1
+        rows = np.arange(self.num_envs)
+        return ((thirds[rows, team] - thirds[rows, 1 - team]) / 3).astype(np.float32)
 
     def _draw_seats(self, m: int) -> np.ndarray:
         if self.learner_seat == "random":

@@ -42,9 +42,8 @@ def main(args: Args) -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from tressette_env.agents.registry import make_player
     from tressette_env.engine import Rules
-    from tressette_env.evaluation import duplicate, results_table
+    from tressette_env.evaluation import against_baselines, results_table
     from tressette_env.learned import MLPPlayer
     from tressette_env.training.callbacks import SelfPlayCallback
     from tressette_env.training.export import policy_from_sb3
@@ -79,12 +78,9 @@ def main(args: Args) -> None:
     model.learn(args.total_timesteps, callback=selfplay, progress_bar=False)
 
     learner = MLPPlayer(policy_from_sb3(model), name="learner")
-    results = [
-        duplicate(
-            learner, make_player(name), args.eval_boards, args.seed, workers=1, progress=False, names=("learner", name)
-        )
-        for name in ("random", "heuristic")
-    ]
+    results = against_baselines(
+        learner, ["random", "heuristic"], args.eval_boards, args.seed, workers=1, progress=False
+    )
     print(f"\n{run_name}\n")
     print(results_table(results))
 

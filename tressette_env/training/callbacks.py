@@ -11,7 +11,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from ..agents.registry import make_player
 from ..engine.rules import Rules
-from ..evaluation.duplicate import duplicate
+from ..evaluation.baselines import against_baselines
 from ..learned.mlp import MLPPlayer
 from .export import policy_from_sb3
 
@@ -90,11 +90,10 @@ class DuplicateEvalCallback(BaseCallback):
     def evaluate_now(self) -> EvalPoint:
         learner = MLPPlayer(policy_from_sb3(self.model), name="learner")
         point = EvalPoint(self.num_timesteps, time.perf_counter() - self._start)
-        for name in self.baselines:
-            result = duplicate(
-                learner, make_player(name), self.boards, self.seed, self.rules, workers=1, progress=False,
-                names=("learner", name),
-            )  # fmt: skip
+        results = against_baselines(
+            learner, self.baselines, self.boards, self.seed, self.rules, workers=1, progress=False
+        )
+        for name, result in zip(self.baselines, results, strict=True):
             point.results[name] = result.to_json()
             self.logger.record(f"eval/vs_{name}", result.mean_points_diff)
         self.history.append(point)

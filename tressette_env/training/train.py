@@ -233,8 +233,7 @@ def train(config: TrainConfig) -> TrainResult:
     from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from ..agents.registry import make_player
-    from ..evaluation.duplicate import duplicate
+    from ..evaluation.baselines import against_baselines
     from ..evaluation.report import results_table
     from ..learned.mlp import MLPPlayer
     from .callbacks import DuplicateEvalCallback, SelfPlayCallback
@@ -323,12 +322,9 @@ def train(config: TrainConfig) -> TrainResult:
     info = {"timesteps": model.num_timesteps, "config": asdict(config)}
     policy = policy_from_sb3(model, info)
     learner = MLPPlayer(policy, name="learner")
-    finals = [
-        duplicate(
-            learner, make_player(b), config.final_boards, config.seed + 1, rules, progress=False, names=("learner", b)
-        )
-        for b in config.eval_against
-    ]
+    finals = against_baselines(
+        learner, config.eval_against, config.final_boards, config.seed + 1, rules, progress=False
+    )
     policy.info["final"] = {r.players[1]: r.to_json() for r in finals}
     policy_path = policy.save(run / "policy.npz")
     table = results_table(finals)

@@ -2,7 +2,7 @@
 
 Every row has the same three other seats (``--others``, the heuristic by default) and every
 MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 128, batch
-1024, 4 epochs, one torch thread). Rows:
+1024, 4 epochs, one torch thread unless ``--torch-threads``). Rows:
 
 - the environments alone, random legal learner actions: the single-seat Gymnasium
   environment (one deal, the other seats played by the scalar players) and the batched
@@ -45,7 +45,9 @@ PPO_SETTINGS = {"n_steps": 128, "batch_size": 1024, "n_epochs": 4}
 """The same in every MaskablePPO row."""
 
 
-def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: bool, policy: str) -> float:
+def bench_ppo(
+    steps: int, n_envs: int, others: str, net: list[int], batched: bool, policy: str, threads: int = 1
+) -> float:
     """MaskablePPO learner steps per second (after a short warm-up)."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -54,7 +56,7 @@ def bench_ppo(steps: int, n_envs: int, others: str, net: list[int], batched: boo
     from tressette_env.training.masking import MaskablePolicy
     from tressette_env.wrappers import SingleSeatEnv
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
 
     def make(seed: int):
         def build():
@@ -94,6 +96,7 @@ def main() -> None:
         choices=["MaskablePolicy", "MlpPolicy"],
         help="MaskablePolicy (tressette_env.training.masking, what tressette train uses) and/or sb3-contrib's MlpPolicy",
     )
+    parser.add_argument("--torch-threads", type=int, default=1, help="torch threads of the MaskablePPO rows")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     o, net = args.others, args.net
@@ -109,7 +112,7 @@ def main() -> None:
             for policy in args.policies:
                 where = f"batched SB3VecEnv of {n}" if batched else f"{n} single-deal envs (DummyVecEnv)"
                 name = f"MaskablePPO ({policy}), {where}, {o} x3, MLP {shape}"
-                ppo_rows[policy][name] = bench_ppo(args.steps, n, o, net, batched, policy)
+                ppo_rows[policy][name] = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
     ratios: dict[str, str] = {}
     for policy_rows in ppo_rows.values():
         base = max(rate for name, rate in policy_rows.items() if "single-deal" in name)
@@ -124,7 +127,7 @@ def main() -> None:
         result = {
             "python": platform.python_version(),
             "arguments": vars(args) | {"json": str(args.json)},
-            "ppo": PPO_SETTINGS | {"torch_threads": 1},
+            "ppo": PPO_SETTINGS | {"torch_threads": args.torch_threads},
             "learner_steps_per_second": rows,
         }
         args.json.write_text(json.dumps(result, indent=2))

@@ -1,9 +1,9 @@
 """MaskablePPO on the batched environment, CleanRL style: a thousand deals a step, the others played in batch.
 
-The fast way to train against fixed players: ``SB3VecEnv`` steps ``--num-deals`` deals at once
-with the batched heuristic as both opponents, and the learner's partner is a frozen copy of the
-learner (``--partner self``, refreshed before every rollout and played on the whole batch by
-one NumPy forward pass) or the heuristic. The reward is dense (the thirds as they are taken),
+The fast way to train against fixed opponents: ``SB3VecEnv`` steps ``--num-deals`` deals at once
+with the batched heuristic as both opponents, and the learner's partner is a frozen greedy copy
+of the learner (``--partner self``: refreshed before every rollout, one NumPy forward pass over
+the deals where the partner is on turn) or the heuristic. The reward is dense (the thirds as they are taken),
 the policy ``MaskablePolicy``; the warm start and the final duplicate evaluation are those of
 ``examples/train_ppo.py``.
 
@@ -25,8 +25,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 @dataclass
 class Args:
-    total_timesteps: int = 500_000
-    """learner decisions to train for"""
+    total_timesteps: int = 524_288
+    """learner decisions to train for (SB3 rounds up to whole rollouts of num_deals x n_steps)"""
     seed: int = 1
     """seeds the deals, the network and the evaluation"""
     num_deals: int = 1024
@@ -40,7 +40,7 @@ class Args:
     eval_boards: int = 300
     """duplicate boards per baseline in the final evaluation"""
     torch_threads: int = 1
-    """torch threads (2 helped the batched environment on a 2-core machine; see the README)"""
+    """torch threads (2 helped this environment on a 2-core machine: see the README's training throughput)"""
 
 
 class GreedyPolicy:
@@ -97,6 +97,8 @@ def main(args: Args) -> None:
         def _on_step(self) -> bool:
             return True
 
+    if args.partner == "self":
+        venv.env.partner = GreedyPolicy(policy_from_sb3(model))  # already for the first reset, inside learn()
     start = time.perf_counter()
     model.learn(args.total_timesteps, callback=RefreshPartner() if args.partner == "self" else None)
     seconds = time.perf_counter() - start

@@ -64,17 +64,26 @@ def test_rewards_and_terminations_of_whole_hands(learner_seat):
         assert len(set(env.seats.tolist())) > 1
 
 
-@pytest.mark.parametrize("learner_seat", [1, "random"])
-def test_dense_rewards_are_single_seat_env_dense_rewards(learner_seat):
+@pytest.mark.parametrize(
+    "learner_seat, rules, unmasked",
+    [
+        (1, {}, 0.0),
+        ("random", {}, 0.1),  # a tenth of the learner's actions unmasked: renuncio in its own step
+        ("random", {"accusi": False, "signals": False, "first_lead": "four_of_denari"}, 0.0),
+        (3, {"cappotto_bonus": 3}, 0.05),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::tressette_env.envs.playing.RenuncioWarning")  # the scalar env's, on purpose
+def test_dense_rewards_are_single_seat_env_dense_rewards(learner_seat, rules, unmasked):
     """The same deals, seats and learner actions in SingleSeatEnv(dense_reward=True) pay the same rewards."""
     n = 12
-    env = TressetteVectorEnv(n, seed=3, learner_seat=learner_seat, opponent="heuristic", dense_reward=True)
+    env = TressetteVectorEnv(n, seed=3, learner_seat=learner_seat, opponent="heuristic", dense_reward=True, **rules)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     scalars = [None] * n
 
     def start(i):  # a scalar copy of deal i, from its start (the heuristic plays as the batched one)
-        scalar = SingleSeatEnv(partner="heuristic", opponents="heuristic", dense_reward=True)
+        scalar = SingleSeatEnv(partner="heuristic", opponents="heuristic", dense_reward=True, **rules)
         deal = {"hands": env.batch.deal_of(i), "dealer": int(env.batch.dealer[i]), "seat": int(env.seats[i])}
         obs, _ = scalar.reset(options=deal)
         scalars[i] = scalar
@@ -86,6 +95,7 @@ def test_dense_rewards_are_single_seat_env_dense_rewards(learner_seat):
     hands = 0
     for _ in range(35):
         actions = sample_mask(env.action_masks(), rng)
+        actions = np.where(rng.random(n) < unmasked, rng.integers(0, 161, n), actions)
         obs, rewards, terminated, _, infos = env.step(actions)
         for i in range(n):
             _, reward, done, _, _ = scalars[i].step(int(actions[i]))

@@ -9,6 +9,9 @@ the policy ``MaskablePolicy``; the warm start and the final duplicate evaluation
 
     OMP_NUM_THREADS=1 python examples/train_batched.py --total-timesteps 1000000 --seed 1
 
+``tressette train --batched 1024 --n-steps 32`` runs the same recipe with the command's options
+(checkpoints, periodic evaluations, TensorBoard).
+
 Defaults finish in a few minutes on one CPU core.
 """
 
@@ -41,19 +44,6 @@ class Args:
     """duplicate boards per baseline in the final evaluation"""
     torch_threads: int = 1
     """torch threads (2 helped this environment on a 2-core machine: see the README's training throughput)"""
-
-
-class GreedyPolicy:
-    """A batched ``policy(obs, mask)`` that plays an ``MLPPolicy``'s most likely legal action in every row."""
-
-    def __init__(self, policy):
-        self.policy = policy
-
-    def __call__(self, obs, mask):
-        import numpy as np
-
-        logits = self.policy.logits(obs)
-        return np.where(mask != 0, logits, -np.inf).argmax(axis=1)
 
 
 def main(args: Args) -> None:
@@ -92,13 +82,13 @@ def main(args: Args) -> None:
         """Before each rollout, the partner becomes a frozen copy of the learner."""
 
         def _on_rollout_start(self) -> None:
-            venv.env.partner = GreedyPolicy(policy_from_sb3(self.model))
+            venv.env.partner = policy_from_sb3(self.model).best_actions
 
         def _on_step(self) -> bool:
             return True
 
     if args.partner == "self":
-        venv.env.partner = GreedyPolicy(policy_from_sb3(model))  # already for the first reset, inside learn()
+        venv.env.partner = policy_from_sb3(model).best_actions  # already for the first reset, inside learn()
     start = time.perf_counter()
     model.learn(args.total_timesteps, callback=RefreshPartner() if args.partner == "self" else None)
     seconds = time.perf_counter() - start

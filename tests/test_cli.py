@@ -122,6 +122,14 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
         (["--gae-lambda", "-0.1"], "gae_lambda=-0.1: must be a number in [0, 1]"),
         (["--ent-coef", "-0.01"], "ent_coef=-0.01: must be a number >= 0"),
         (["--reward-scale", "0"], "reward_scale=0.0: must be a number > 0"),
+        (["--batched", "-1"], "batched=-1: must be an integer >= 0 (0: single-deal environments)"),
+        (
+            ["--batched", "64", "--opponents", "heuristic", "self"],
+            "a batched environment plays one of random, heuristic",
+        ),
+        (["--batched", "64", "--opponents", "ppo"], "opponents=('ppo',): a batched environment plays one of random"),
+        (["--batched", "64", "--partner", "ppo"], "partner='ppo': a batched environment's partner is self, random or"),
+        (["--batched", "64", "--subproc"], "subproc=True steps single-deal environments in subprocesses"),
     ],
 )
 def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, monkeypatch, capsys):

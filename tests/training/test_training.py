@@ -121,6 +121,48 @@ def test_cli_train_smoke(tmp_path, capsys):
     assert json.loads((tmp_path / "cli" / "config.json").read_text())["rules"] == {"accusi": False}
 
 
+@pytest.mark.parametrize("partner", ["self", "random"])
+def test_batched_training_runs_and_plays_the_snapshot_as_partner(partner, tmp_path, monkeypatch):
+    from tressette_env.vector.env import TressetteVectorEnv
+
+    seen = []
+    step = TressetteVectorEnv.step
+
+    def spy(env, actions):  # which partner the batched environment plays, step by step
+        seen.append(env.partner)
+        return step(env, actions)
+
+    monkeypatch.setattr(TressetteVectorEnv, "step", spy)
+    config = TrainConfig(
+        total_timesteps=1024, batched=32, n_steps=16, batch_size=128, net_arch=(16,), partner=partner,
+        imitate="none", snapshot_every=256, eval_every=512, eval_boards=2, final_boards=2, progress_bar=False,
+        eval_against=("random",), checkpoint_every=512, run_dir=str(tmp_path), run_name="batched",
+    )  # fmt: skip
+    result = train(config)
+    model = MaskablePPO.load(result.model_path)
+    assert model.num_timesteps == 1024 and model.n_envs == 32
+    assert sorted(p.name for p in (tmp_path / "batched" / "checkpoints").iterdir())
+    assert [p["timesteps"] for p in result.history] == [32, 544, 1024]  # every 512 steps, in steps of 32
+    if partner == "self":  # a snapshot from the start, refreshed every snapshot_every steps
+        snapshots = [p for p in seen if callable(p)]
+        assert len(snapshots) == len(seen) and len({id(p.__self__) for p in snapshots}) >= 4
+    else:
+        assert set(seen) == {"random"}
+
+
+def test_best_actions_are_the_deterministic_players_choices():
+    policy = MLPPolicy.random(hidden=(16,), seed=3)
+    rng = np.random.default_rng(3)
+    obs = rng.integers(0, 2, size=(50, 790)).astype(np.int8)
+    masks = rng.random((50, 161)) < 0.05
+    masks[:, 7] = True
+    chosen = policy.best_actions(obs, masks)
+    logits = policy.logits(obs)
+    for row, action in enumerate(chosen):
+        legal = np.flatnonzero(masks[row])
+        assert action == legal[np.argmax(logits[row, legal])]
+
+
 def test_mlp_policy_round_trips_and_rejects_bad_shapes(tmp_path):
     policy = MLPPolicy.random(hidden=(8,), seed=1)
     path = policy.save(tmp_path / "p.npz")

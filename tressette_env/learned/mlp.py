@@ -66,6 +66,14 @@ class MLPPolicy:
                 h = self._act(h)
         return h
 
+    def best_actions(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The most likely legal action of each row: ``MLPPlayer(deterministic=True)``'s choice, for a batch.
+
+        A batched ``policy(obs, mask)`` for ``TressetteVectorEnv``'s ``opponent=`` / ``partner=``.
+        """
+        logits = self.logits(observations)
+        return np.where(np.asarray(masks) != 0, logits, -np.inf).argmax(axis=-1)
+
     def save(self, path: str | Path) -> Path:
         """Write the policy to an ``.npz`` file."""
         arrays = {}

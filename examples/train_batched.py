@@ -2,8 +2,8 @@
 
 The fast way to train against fixed opponents: ``SB3VecEnv`` steps ``--num-deals`` deals at once
 with the batched heuristic as both opponents, and the learner's partner is a frozen greedy copy
-of the learner (``--partner self``: refreshed before every rollout, one NumPy forward pass over
-the deals where the partner is on turn) or the heuristic. The reward is dense (the thirds as they are taken),
+of the learner (``--partner self``: refreshed once per rollout by ``SelfPlayCallback``, one
+NumPy forward pass over the deals where the partner is on turn) or the heuristic. The reward is dense (the thirds as they are taken),
 the policy ``MaskablePolicy``; the warm start and the final duplicate evaluation are those of
 ``examples/train_ppo.py``.
 
@@ -49,11 +49,11 @@ class Args:
 def main(args: Args) -> None:
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 
     from tressette_env.engine import Rules
     from tressette_env.evaluation import against_baselines, results_table
     from tressette_env.learned import MLPPlayer
+    from tressette_env.training.callbacks import SelfPlayCallback
     from tressette_env.training.export import policy_from_sb3
     from tressette_env.training.imitation import imitate
     from tressette_env.training.masking import MaskablePolicy
@@ -78,19 +78,15 @@ def main(args: Args) -> None:
         fit = imitate(model, "heuristic", args.imitation_decisions, 6, Rules(), args.seed, reward_scale=1.0)
         print(f"warm start: {fit['agreement']:.1%} agreement with the heuristic")
 
-    class RefreshPartner(BaseCallback):
-        """Before each rollout, the partner becomes a frozen copy of the learner."""
-
-        def _on_rollout_start(self) -> None:
-            venv.env.partner = policy_from_sb3(self.model).best_actions
-
-        def _on_step(self) -> bool:
-            return True
-
+    # A new snapshot of the learner as partner once per rollout (nothing to do with partner=heuristic).
+    selfplay = SelfPlayCallback(
+        every=args.n_steps * args.num_deals, partner=args.partner, opponents=("heuristic",), pool_size=1,
+        seed=args.seed, batched=True,
+    )  # fmt: skip
     if args.partner == "self":
         venv.env.partner = policy_from_sb3(model).best_actions  # already for the first reset, inside learn()
     start = time.perf_counter()
-    model.learn(args.total_timesteps, callback=RefreshPartner() if args.partner == "self" else None)
+    model.learn(args.total_timesteps, callback=selfplay)
     seconds = time.perf_counter() - start
     print(f"PPO: {model.num_timesteps:,} learner steps in {seconds:.0f} s ({model.num_timesteps / seconds:,.0f}/s)")
 

@@ -190,8 +190,7 @@ class TrainConfig:
                 raise ValueError(
                     "subproc=True: a batched environment runs in this process; drop subproc or use batched=0"
                 )
-            default_envs = next(f.default for f in fields(self) if f.name == "n_envs")
-            if self.n_envs != default_envs:
+            if self.n_envs != TrainConfig.n_envs:  # the default
                 raise ValueError(
                     f"n_envs={self.n_envs}: the number of single-deal environments; with batched={self.batched} "
                     "the batched environment's deals take its place (leave n_envs out)"

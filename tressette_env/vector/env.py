@@ -173,7 +173,8 @@ class TressetteVectorEnv(VectorEnv):
         self._started = True
         n = self.num_envs
         self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {})
-        self._paid = self._thirds_lead()
+        if self.dense_reward:
+            self._paid = self._thirds_lead()
         return self.batch.observe(), {}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -210,9 +211,8 @@ class TressetteVectorEnv(VectorEnv):
     def _thirds_lead(self) -> np.ndarray:
         """(N,) float32: the thirds the learner's team has taken this hand minus the other team's, in points."""
         thirds = self.batch.thirds
-        team = self._seat & 1
-        rows = np.arange(self.num_envs)
-        return ((thirds[rows, team] - thirds[rows, 1 - team]) / 3).astype(np.float32)
+        team0_lead = thirds[:, 0] - thirds[:, 1]
+        return (np.where(self._seat & 1, -team0_lead, team0_lead) / 3).astype(np.float32)
 
     def _draw_seats(self, m: int) -> np.ndarray:
         if self.learner_seat == "random":

@@ -21,6 +21,7 @@ from tressette_env.training.masking import (  # noqa: E402
     LogSoftmaxMaskableCategorical,
     LogSoftmaxMaskableCategoricalDistribution,
     MaskablePolicy,
+    inverse_cdf,
 )
 
 from .envs import make_env  # noqa: E402
@@ -104,11 +105,61 @@ def test_a_row_with_every_action_masked_is_uniform_and_normalised():
     assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-6)  # masked entries count 0 in both
 
 
-def test_nan_logits_are_still_refused():
+@pytest.mark.parametrize("validate_args", [None, True])
+def test_nan_logits_are_still_refused(validate_args):
     logits, masks = logits_and_masks(2)
     logits[3, 5] = float("nan")
     with pytest.raises(ValueError, match="logits"):
-        LogSoftmaxMaskableCategorical(logits=logits, masks=masks, validate_args=True)
+        LogSoftmaxMaskableCategorical(logits=logits, masks=masks, validate_args=validate_args)
+    with pytest.raises(ValueError, match="logits"):  # sb3-contrib refuses them too
+        MaskableCategorical(logits=logits, masks=masks, validate_args=validate_args)
+
+
+def test_infinite_logits_are_refused_or_accepted_as_torch_does():
+    logits, masks = logits_and_masks(2)
+    logits[3, 5], logits[4, 6] = -float("inf"), -float("inf")  # an impossible action: accepted
+    MaskableCategorical(logits=logits, masks=masks)
+    LogSoftmaxMaskableCategorical(logits=logits, masks=masks)
+    logits[4, 7] = float("inf")  # normalising gives inf - inf = NaN: refused
+    with pytest.raises(ValueError, match="logits"):
+        MaskableCategorical(logits=logits, masks=masks)
+    with pytest.raises(ValueError, match="logits"):
+        LogSoftmaxMaskableCategorical(logits=logits, masks=masks)
+
+
+def test_validation_off_skips_the_nan_check_as_torch_does():
+    logits, masks = logits_and_masks(2)
+    logits[3, 5] = float("nan")
+    LogSoftmaxMaskableCategorical(logits=logits, masks=masks, validate_args=False)
+    MaskableCategorical(logits=logits, masks=masks, validate_args=False)
+
+
+def test_samples_follow_the_masked_probabilities():
+    logits, masks = logits_and_masks(7, rows=6, scale=1.0)
+    draws = 20_000
+    dist = LogSoftmaxMaskableCategorical(logits=logits.repeat(draws, 1), masks=np.tile(masks, (draws, 1)))
+    torch.manual_seed(0)
+    samples = dist.sample().reshape(draws, 6).numpy()
+    probs = MaskableCategorical(logits=logits, masks=masks).probs.numpy()
+    for row in range(6):
+        frequencies = np.bincount(samples[:, row], minlength=161) / draws
+        sigma = np.sqrt(probs[row] * (1 - probs[row]) / draws)
+        assert np.all(np.abs(frequencies - probs[row]) <= 5 * sigma + 1e-9), row
+
+
+def test_inverse_cdf_never_returns_an_action_of_probability_zero():
+    probs = torch.tensor([[0.0, 0.25, 0.0, 0.75, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0]])
+    # 1.0 stands for a uniform that float rounding carried up to the total.
+    for uniform, expected in ((0.0, [1, 2]), (0.2499, [1, 2]), (0.25, [3, 2]), (0.9999, [3, 2]), (1.0, [3, 2])):
+        assert inverse_cdf(probs, torch.full((2, 1), uniform)).tolist() == expected, uniform
+
+
+def test_several_samples_per_row_use_torch_sampling():
+    logits, masks = logits_and_masks(8, rows=5)
+    dist = LogSoftmaxMaskableCategorical(logits=logits, masks=masks)
+    samples = dist.sample((3,))
+    assert samples.shape == (3, 5)
+    assert all(masks[np.arange(5), row].all() for row in samples.numpy())
 
 
 def test_policy_evaluates_actions_as_the_sb3_contrib_policy_with_the_same_weights():

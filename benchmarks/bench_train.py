@@ -17,7 +17,11 @@ The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 ``"MlpPolicy"``. They compute the same numbers up to float rounding; the ratio column compares rows of the same policy.
 
 Each MaskablePPO row times whole rollouts and updates after a warm-up one (at least
-``--steps`` learner steps).
+``--steps`` learner steps). With ``--repeats K`` every MaskablePPO row runs K times, the
+rows taking turns (all rows once, then all again), because a slow spell of this shared
+machine can make one row 20% slower than the next: a row shows the median of its runs, and its
+ratio is the median over the K rounds of its rate over the fastest single-deal rate of the
+same round, so that each ratio compares runs made minutes apart.
 
 Prints a Markdown table and writes JSON:
 
@@ -30,6 +34,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -97,6 +102,7 @@ def main() -> None:
         help="MaskablePolicy (tressette_env.training.masking, what tressette train uses) and/or sb3-contrib's MlpPolicy",
     )
     parser.add_argument("--torch-threads", type=int, default=1, help="torch threads of the MaskablePPO rows")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of each MaskablePPO row, taking turns; medians")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     o, net = args.others, args.net
@@ -105,23 +111,40 @@ def main() -> None:
     rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, o)
     for n in args.batched_envs:
         rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, {}, o)
-    # The policies take turns on each environment, so that a slow spell of the machine hits both.
-    ppo_rows: dict[str, dict[str, float]] = {policy: {} for policy in args.policies}
-    for batched, sizes in ((False, args.single_envs), (True, args.batched_envs)):
-        for n in sizes:
-            for policy in args.policies:
-                where = f"batched SB3VecEnv of {n}" if batched else f"{n} single-deal envs (DummyVecEnv)"
-                name = f"MaskablePPO ({policy}), {where}, {o} x3, MLP {shape}"
-                ppo_rows[policy][name] = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
-    ratios: dict[str, str] = {}
-    for policy_rows in ppo_rows.values():
-        base = max(rate for name, rate in policy_rows.items() if "single-deal" in name)
-        rows |= policy_rows
-        ratios |= {name: f"{rate / base:.2f}x" for name, rate in policy_rows.items()}
+    # The policies take turns on each environment, and the rows take turns over the repeats,
+    # so that a slow spell of the machine hits every row.
+    runs: dict[str, dict[str, list[float]]] = {policy: {} for policy in args.policies}
+    for _ in range(args.repeats):
+        for batched, sizes in ((False, args.single_envs), (True, args.batched_envs)):
+            for n in sizes:
+                for policy in args.policies:
+                    where = f"batched SB3VecEnv of {n}" if batched else f"{n} single-deal envs (DummyVecEnv)"
+                    name = f"MaskablePPO ({policy}), {where}, {o} x3, MLP {shape}"
+                    rate = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
+                    runs[policy].setdefault(name, []).append(rate)
+    ratios: dict[str, float] = {}
+    rounds: dict[str, list[float]] = {}  # each run's rate over the fastest single-deal rate of its round
+    for policy_runs in runs.values():
+        bases = [
+            max(rates[k] for name, rates in policy_runs.items() if "single-deal" in name) for k in range(args.repeats)
+        ]
+        for name, rates in policy_runs.items():
+            rows[name] = statistics.median(rates)
+            rounds[name] = [rate / base for rate, base in zip(rates, bases, strict=True)]
+            ratios[name] = statistics.median(rounds[name])
     print("| loop (one core) | learner steps/s | vs the fastest single-deal row of the same policy |")
     print("| --- | ---: | ---: |")
     for name, rate in rows.items():
-        print(f"| {name} | {rate:,.0f} | {ratios.get(name, '')} |")
+        ratio = f"{ratios[name]:.2f}x" if name in ratios else ""
+        print(f"| {name} | {rate:,.0f} | {ratio} |")
+    if args.repeats > 1:
+        print()
+        print("| MaskablePPO row | runs (learner steps/s) | ratio in each round |")
+        print("| --- | --- | --- |")
+        for policy_runs in runs.values():
+            for name, rates in policy_runs.items():
+                shown = ", ".join(f"{rate:,.0f}" for rate in rates)
+                print(f"| {name} | {shown} | {', '.join(f'{r:.2f}x' for r in rounds[name])} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         result = {
@@ -129,6 +152,9 @@ def main() -> None:
             "arguments": vars(args) | {"json": str(args.json)},
             "ppo": PPO_SETTINGS | {"torch_threads": args.torch_threads},
             "learner_steps_per_second": rows,
+            "ratios": ratios,
+            "runs": runs,
+            "ratios_by_round": rounds,
         }
         args.json.write_text(json.dumps(result, indent=2))
 

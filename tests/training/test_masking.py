@@ -148,10 +148,63 @@ def test_samples_follow_the_masked_probabilities():
 
 
 def test_inverse_cdf_never_returns_an_action_of_probability_zero():
-    probs = torch.tensor([[0.0, 0.25, 0.0, 0.75, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0]])
-    # 1.0 stands for a uniform that float rounding carried up to the total.
-    for uniform, expected in ((0.0, [1, 2]), (0.2499, [1, 2]), (0.25, [3, 2]), (0.9999, [3, 2]), (1.0, [3, 2])):
-        assert inverse_cdf(probs, torch.full((2, 1), uniform)).tolist() == expected, uniform
+    probs = torch.tensor([[0.0, 0.25, 0.0, 0.75, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.1, 0.0, 0.4, 0.0]])
+    # 1.0 stands for a uniform that float rounding carried up to the total; the last row sums to 0.5.
+    for uniform, expected in (
+        (0.0, [1, 2, 1]),
+        (0.1999, [1, 2, 1]),
+        (0.2001, [1, 2, 3]),
+        (0.2499, [1, 2, 3]),
+        (0.25, [3, 2, 3]),
+        (0.9999, [3, 2, 3]),
+        (1.0, [3, 2, 3]),
+    ):
+        assert inverse_cdf(probs, torch.full((3, 1), uniform)).tolist() == expected, uniform
+    assert inverse_cdf(torch.full((1, 5), float("nan")), torch.zeros((1, 1))).item() in range(5)
+
+
+def test_one_row_samples_a_scalar_as_torch_does():
+    logits, masks = logits_and_masks(9, rows=1)
+    ours = LogSoftmaxMaskableCategorical(logits=logits[0], masks=masks[0])
+    theirs = MaskableCategorical(logits=logits[0], masks=masks[0])
+    sample = ours.sample()
+    assert sample.shape == theirs.sample().shape == () and sample.dtype == torch.int64
+    assert masks[0][sample.item()]
+
+
+def test_log_prob_validates_actions_as_sb3_contrib_does():
+    logits, masks = logits_and_masks(10, rows=3)
+    out_of_range = torch.tensor([0, 1, 161])
+    for validate_args in (None, True):
+        for dist in (
+            MaskableCategorical(logits=logits, masks=masks, validate_args=validate_args),
+            LogSoftmaxMaskableCategorical(logits=logits, masks=masks, validate_args=validate_args),
+        ):
+            with pytest.raises(ValueError, match="support"):
+                dist.log_prob(out_of_range)
+
+
+def test_a_half_precision_row_masked_whole_is_refused_as_sb3_contrib_refuses_it():
+    logits, masks = logits_and_masks(11, rows=3)
+    masks[1] = False  # -1e8 is -inf in float16: the row normalises to NaN
+    with pytest.raises(ValueError, match="logits"):
+        MaskableCategorical(logits=logits.half(), masks=masks)
+    with pytest.raises(ValueError, match="logits"):
+        LogSoftmaxMaskableCategorical(logits=logits.half(), masks=masks)
+
+
+def test_half_precision_samples_use_torch_sampling(monkeypatch):
+    from tressette_env.training import masking
+
+    def refuse(*args):
+        raise AssertionError("inverse_cdf is for float32 and float64")
+
+    monkeypatch.setattr(masking, "inverse_cdf", refuse)
+    logits, masks = logits_and_masks(12, rows=4)
+    sample = LogSoftmaxMaskableCategorical(logits=logits.to(torch.bfloat16), masks=masks).sample()
+    assert masks[np.arange(4), sample.numpy()].all()
+    with pytest.raises(AssertionError, match="inverse_cdf"):
+        LogSoftmaxMaskableCategorical(logits=logits, masks=masks).sample()
 
 
 def test_several_samples_per_row_use_torch_sampling():

@@ -8,21 +8,24 @@ logits, about ten of them legal:
 | --- | --- | --- |
 | renormalising the masked logits | ``Categorical.__init__``'s ``logsumexp``: 4.4 ms (0.25 ms with no masked entry) | ``torch.log_softmax``: 0.24 ms |
 | building the distribution | ``Categorical.__init__`` twice (unmasked, then masked), each with a ``logsumexp`` and torch's validation: 0.68 ms each | once, the NaN check by ``refuse_nan`` (0.02 ms) |
-| one sample per row | ``torch.multinomial``, which draws an exponential for each of the 161 entries: 6.5 ms | ``inverse_cdf``: one uniform per row and a binary search, 0.44 ms |
+| one sample per row | ``torch.multinomial``, which draws an exponential for each of the 161 entries: 6.5 ms | ``inverse_cdf``: one uniform per row and a binary search, 0.44 ms (on CPU in float32/64; torch's elsewhere) |
 
 Why the first: sb3-contrib sets the logits of illegal actions to -1e8 and PyTorch's CPU
 ``exp`` is very slow where its result underflows (``torch.exp`` of -1e8 took 56 times as long
 as of -10: the cliff of pytorch/pytorch#48388); Tressette has 161 actions of which about ten
 are legal, so most entries take the slow path, in the forward pass and in the gradient.
 
-What stays the same: the masking (the same -1e8, illegal actions have probability 0), the
-log-probabilities, entropies, modes and gradients up to float rounding, the distribution of
-the samples (never an illegal action), and the refusal of NaN logits (a ``ValueError`` where
-torch's validation is on, its default). ``tests/training/test_masking.py`` compares all of
-them with sb3-contrib's. What differs: the random numbers behind a sample (a seeded run is not
-bit-identical to one with ``"MlpPolicy"``), and, in a row where every action is masked (which
-MaskablePPO's rollouts never see), the logits: both distributions are uniform, but the logits
-here are its log-probabilities (-log 161), where sb3-contrib's float32 ``logsumexp`` leaves -8.0.
+What stays the same: the masking (the same -1e8: illegal actions have probability 0 in every
+row with a legal action of finite logit), the log-probabilities, entropies, modes and
+gradients up to float rounding, the distribution of the samples, the validation (a
+``ValueError`` for NaN logits, and for actions out of range in ``log_prob``, where torch's
+validation is on, its default). ``tests/training/test_masking.py`` compares them with
+sb3-contrib's. What differs: the random numbers behind a sample (a seeded run is not
+bit-identical to one with ``"MlpPolicy"``), and the logits of a row where every legal action
+has a normalised logit below -1e8 (every action masked, which MaskablePPO's rollouts never
+see, or the legal ones at -inf): both classes give the same probabilities there, but the
+logits here are their logarithms (-log 161 in a row masked whole), where sb3-contrib's
+float32 ``logsumexp`` leaves other values (-8.0 for 161 actions).
 
 Effect on MaskablePPO (64x64 MLP, n_steps 128, batch 1024, 4 epochs, one thread,
 ``benchmarks/bench_train.py`` and the README's training table): the renormalisation made
@@ -104,15 +107,23 @@ class LogSoftmaxMaskableCategorical(MaskableCategorical):
             return
         self.masks = th.as_tensor(masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
         masked = th.where(self.masks, logits, th.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device))
-        # What Categorical.__init__(logits=masked) would set, without its logsumexp; where() adds no NaN.
+        # What Categorical.__init__(logits=masked, validate_args) would set, without its logsumexp.
         self.logits = self._param = th.log_softmax(masked, dim=-1)
+        if self._validate_args:  # NaN only where -1e8 overflows (float16: -inf) in a row masked whole
+            refuse_nan(self.logits, self)
 
     def sample(self, sample_shape: th.Size | tuple[int, ...] = th.Size()) -> th.Tensor:
-        """One action per row, drawn by inverse CDF (``torch.multinomial`` draws 161 numbers per row)."""
-        if len(sample_shape) > 0:
+        """One action per row, drawn by inverse CDF (``torch.multinomial`` draws 161 numbers per row).
+
+        On CPU in float32 or float64 only: elsewhere, and for several samples per row, torch's
+        own sampling (a parallel GPU cumsum may give an action of probability 0 a sliver of the
+        CDF, and half-precision uniforms are too coarse).
+        """
+        probs = self.probs
+        if len(sample_shape) > 0 or probs.device.type != "cpu" or probs.dtype not in (th.float32, th.float64):
             return super().sample(th.Size(sample_shape))
         with th.no_grad():
-            probs = self.probs.reshape(-1, self._num_events)
+            probs = probs.reshape(-1, self._num_events)
             uniforms = th.rand((probs.shape[0], 1), dtype=probs.dtype, device=probs.device)
             return inverse_cdf(probs, uniforms).reshape(self._batch_shape)
 
@@ -120,15 +131,16 @@ class LogSoftmaxMaskableCategorical(MaskableCategorical):
 def inverse_cdf(probs: th.Tensor, uniforms: th.Tensor) -> th.Tensor:
     """Per row, the action whose CDF interval holds ``uniform * total``: (rows, n) probabilities, (rows, 1) uniforms in [0, 1).
 
-    An action of probability 0 is never returned: its interval is empty. Where float
-    rounding makes ``uniform * total`` equal to the total, the last action of positive
-    probability is returned.
+    An action of probability 0 is never returned: its interval is empty, because CPU's
+    sequential cumsum leaves the CDF unchanged where it adds 0. Where float rounding makes
+    ``uniform * total`` equal to the total, the last action of positive probability is
+    returned. The index is always in range, NaN probabilities included.
     """
     cdf = probs.cumsum(-1)
     total = cdf[:, -1:].contiguous()
     index = th.searchsorted(cdf, uniforms * total, right=True)
     last = th.searchsorted(cdf, total)  # the first action where the CDF reaches its total
-    return th.minimum(index, last).squeeze(-1)
+    return th.minimum(index, last).clamp_(max=probs.shape[-1] - 1).squeeze(-1)
 
 
 def refuse_nan(logits: th.Tensor, distribution: Distribution) -> None:

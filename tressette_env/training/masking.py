@@ -112,7 +112,7 @@ class LogSoftmaxMaskableCategorical(MaskableCategorical):
         if self._validate_args:  # NaN only where -1e8 overflows (float16: -inf) in a row masked whole
             refuse_nan(self.logits, self)
 
-    def sample(self, sample_shape: th.Size | tuple[int, ...] = th.Size()) -> th.Tensor:
+    def sample(self, sample_shape: th.Size | tuple[int, ...] = ()) -> th.Tensor:
         """One action per row, drawn by inverse CDF (``torch.multinomial`` draws 161 numbers per row).
 
         On CPU in float32 or float64 only: elsewhere, and for several samples per row, torch's

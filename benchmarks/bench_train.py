@@ -17,7 +17,8 @@ The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 ``"MlpPolicy"``. They compute the same numbers up to float rounding; the ratio column compares rows of the same policy.
 
 Each MaskablePPO row times whole rollouts and updates after a warm-up one (at least
-``--steps`` learner steps). With ``--repeats K`` every MaskablePPO row runs K times, the
+``--steps`` learner steps), and a second table splits its time per learner step into the
+rollout (of which stepping the environments) and the update. With ``--repeats K`` every MaskablePPO row runs K times, the
 rows taking turns (all rows once, then all again), because a slow spell of this shared
 machine can make one row 20% slower than the next: a row shows the median of its runs, and its
 ratio is the median over the K rounds of its rate over the fastest single-deal rate of the
@@ -52,8 +53,13 @@ PPO_SETTINGS = {"n_steps": 128, "batch_size": 1024, "n_epochs": 4}
 
 def bench_ppo(
     steps: int, n_envs: int, others: str, net: list[int], batched: bool, policy: str, threads: int = 1
-) -> float:
-    """MaskablePPO learner steps per second (after a short warm-up)."""
+) -> tuple[float, dict[str, float]]:
+    """MaskablePPO learner steps per second (after a short warm-up), and µs per learner step by phase.
+
+    The phases: ``rollout`` (``collect_rollouts``: stepping the environments, the policy's
+    forward pass and sampling, the rollout buffer), ``environment`` (the part of the rollout
+    in ``VecEnv.step``) and ``update`` (``train``: the epochs of minibatch updates).
+    """
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -79,11 +85,30 @@ def bench_ppo(
         venv = DummyVecEnv([make(i) for i in range(n_envs)])
     policy_class = MaskablePolicy if policy == "MaskablePolicy" else policy
     model = MaskablePPO(policy_class, venv, **PPO_SETTINGS, policy_kwargs={"net_arch": net}, seed=0)
+    seconds = {"rollout": 0.0, "environment": 0.0, "update": 0.0}
+
+    def timed(owner: object, method: str, phase: str) -> None:
+        call = getattr(owner, method)
+
+        def timed_call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                seconds[phase] += time.perf_counter() - start
+
+        setattr(owner, method, timed_call)
+
+    timed(model, "collect_rollouts", "rollout")
+    timed(model, "train", "update")
+    timed(venv, "step", "environment")
     model.learn(128 * n_envs)  # warm up: one rollout and one update
+    seconds.update(dict.fromkeys(seconds, 0.0))
     done = model.num_timesteps
     start = time.perf_counter()
     model.learn(steps, reset_num_timesteps=False)  # whole rollouts: at least ``steps``
-    return (model.num_timesteps - done) / (time.perf_counter() - start)
+    learned = model.num_timesteps - done
+    return learned / (time.perf_counter() - start), {phase: 1e6 * t / learned for phase, t in seconds.items()}
 
 
 def main() -> None:
@@ -114,14 +139,16 @@ def main() -> None:
     # The policies take turns on each environment, and the rows take turns over the repeats,
     # so that a slow spell of the machine hits every row.
     runs: dict[str, dict[str, list[float]]] = {policy: {} for policy in args.policies}
+    phases: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.repeats):
         for batched, sizes in ((False, args.single_envs), (True, args.batched_envs)):
             for n in sizes:
                 for policy in args.policies:
                     where = f"batched SB3VecEnv of {n}" if batched else f"{n} single-deal envs (DummyVecEnv)"
                     name = f"MaskablePPO ({policy}), {where}, {o} x3, MLP {shape}"
-                    rate = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
+                    rate, by_phase = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
                     runs[policy].setdefault(name, []).append(rate)
+                    phases.setdefault(name, []).append(by_phase)
     ratios: dict[str, float] = {}
     rounds: dict[str, list[float]] = {}  # each run's rate over the fastest single-deal rate of its round
     for policy_runs in runs.values():
@@ -145,6 +172,12 @@ def main() -> None:
             for name, rates in policy_runs.items():
                 shown = ", ".join(f"{rate:,.0f}" for rate in rates)
                 print(f"| {name} | {shown} | {', '.join(f'{r:.2f}x' for r in rounds[name])} |")
+    print()
+    print("| MaskablePPO row | µs per learner step: rollout | of which environment | update |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, by_round in phases.items():
+        cells = " | ".join(f"{statistics.median(r[phase] for r in by_round):.1f}" for phase in by_round[0])
+        print(f"| {name} | {cells} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         result = {
@@ -155,6 +188,7 @@ def main() -> None:
             "ratios": ratios,
             "runs": runs,
             "ratios_by_round": rounds,
+            "us_per_learner_step_by_phase": phases,
         }
         args.json.write_text(json.dumps(result, indent=2))
 

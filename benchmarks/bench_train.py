@@ -20,11 +20,11 @@ Each MaskablePPO row times whole rollouts and updates after a warm-up one (at le
 ``--steps`` learner steps), and a second table splits its time per learner step into the
 rollout (of which stepping the environments) and the update. With ``--repeats K`` every MaskablePPO row runs K times, the
 rows taking turns (all rows once, then all again), because a slow spell of this shared
-machine can make one row 20% slower than the next: a row shows the median of its runs, and its
+machine can make a row up to 47% slower in one round than in another: a row shows the median of its runs, and its
 ratio is the median over the K rounds of its rate over the fastest single-deal rate of the
 same round, so that each ratio compares runs made minutes apart.
 
-Prints a Markdown table and writes JSON:
+Prints Markdown tables (rates and ratios; with ``--repeats`` every run; the phases) and writes JSON:
 
     OMP_NUM_THREADS=1 python benchmarks/bench_train.py --json benchmarks/results/train.json
 """

@@ -32,8 +32,9 @@ README's training table (``benchmarks/bench_train.py --repeats 3``, ratios of th
 MaskablePPO ran 1.53x faster with this policy than with ``"MlpPolicy"`` on the batched
 environment of 1024 deals and 1.17-1.28x on single-deal environments, whose stepping takes
 most of the time. The first version of this policy had the renormalisation only; timing
-``collect_rollouts`` and ``train`` against it (in this session's measurements, as
-``bench_train.py`` now reports them), the single build and the sampler took the batched
+``collect_rollouts`` and ``train`` against it when this version was written (as
+``bench_train.py`` now reports them; those two runs are not in ``benchmarks/results``), the
+single build and the sampler took the batched
 rollout from 31 to 20 µs per learner step and the update from 78 to 74 µs (1.16x for the whole
 loop), and the policy's share of the rollout with single-deal environments from 28 to 21 µs
 per learner step with 256 environments and from 66 to 48 µs with 32.

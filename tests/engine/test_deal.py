@@ -37,6 +37,19 @@ def test_four_of_denari_leads_first(holder):
     assert state.public.turn == holder
 
 
+@pytest.mark.parametrize("holder", [0, 1, 2, 3])
+def test_four_of_denari_leads_the_first_hand_of_a_match_only(holder):
+    # Seed 000: "Nelle mani successive il mazziere cambia in senso antiorario e a cominciare il
+    # gioco è il primo ad aver ricevuto le carte": later hands are led by the seat after the dealer.
+    rules = Rules(first_lead="four_of_denari", episode="match", target_score=1000)
+    state = new_game(rules, hands=fill(**{f"seat_{holder}": "4d"}), dealer=2)
+    assert state.public.turn == holder
+    for hand in range(1, 5):
+        state = next_hand(play_out(state), hands=fill(**{f"seat_{(holder + hand) % 4}": "4d"}))
+        assert state.public.hand_number == hand
+        assert state.public.first_leader == state.public.turn == (state.public.dealer + 1) % 4
+
+
 def test_the_dealer_moves_one_seat_every_hand():
     state = new_game(Rules(episode="match", target_score=1000), seed=0, dealer=2)
     dealers = []
@@ -58,7 +71,8 @@ def test_the_dealer_moves_one_seat_every_hand():
             [list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(31, 41))],
             "card id 40; card ids are 0",
         ),
-        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]], r"card 0 is dealt twice"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]], r"card 0 is dealt in hands 0 and 3"),
+        ([[0, 0, *range(2, 10)], list(range(10, 20)), list(range(20, 30)), list(range(30, 40))], r"card 0 is dealt twice in hand 0"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [30.0, *range(31, 40)]], "holds 30.0; card ids"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [True, *range(31, 40)]], "holds True"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), -1], "hand 3 of the deal has no cards"),

@@ -7,13 +7,14 @@ from tressette_env.engine import SWITCHES, Rules, make_rules
 
 def test_defaults_are_those_of_rules_md():
     r = Rules()
-    assert (r.target_score, r.episode, r.accusi, r.signals) == (21, "hand", True, True)
+    assert (r.target_score, r.episode, r.accusi, r.signals, r.striscio) == (21, "hand", True, True, "keeps_suit")
     assert (r.first_lead, r.cappotto_bonus, r.calling_out, r.illegal_action) == ("dealer_right", 0, False, "renuncio")
     assert SWITCHES == (
         "target_score",
         "episode",
         "accusi",
         "signals",
+        "striscio",
         "first_lead",
         "cappotto_bonus",
         "calling_out",
@@ -31,6 +32,7 @@ def test_defaults_are_those_of_rules_md():
         ({"accusi": 1}, "accusi=1: must be True or False"),
         ({"signals": "yes"}, "signals='yes'"),
         ({"first_lead": "dealer"}, "first_lead='dealer'"),
+        ({"striscio": "narrow"}, "striscio='narrow': must be one of 'keeps_suit', 'no_honours'"),
         ({"cappotto_bonus": -1}, "cappotto_bonus=-1: must be an int >= 0"),
         ({"illegal_action": "ignore"}, "illegal_action='ignore'"),
         ({"calling_out": True}, 'needs episode="match"'),

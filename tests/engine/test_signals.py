@@ -83,3 +83,38 @@ def test_last_card_of_the_hand_may_fly():
     legal = set(legal_actions(state))
     (card,) = [c for c in range(40) if state.hands[state.public.turn] >> c & 1]
     assert legal == {card, card + 40 * VOLO}
+
+
+def narrow_deal():
+    # Seat 1 leads (dealer 0): coppe A 5 4 (one honour), spade 6 5 4 (none), bastoni 3 2 7 (two), the 3d alone.
+    return fill(seat_1="3d Ac 5c 4c 6s 5s 4s 3b 2b 7b", seat_2="Rd 4d")
+
+
+@pytest.mark.parametrize(
+    "move, keeps_suit, no_honours",
+    [
+        ("6s striscio", True, True),  # spade: no honour at all
+        ("Ac striscio", True, True),  # coppe: the asso is the only honour and it is the card led
+        ("5c striscio", True, False),  # coppe: the asso stays behind
+        ("7b striscio", True, False),  # bastoni: the 3 and the 2 stay behind
+        ("3b striscio", True, False),  # bastoni: the 2 stays behind
+        ("3d striscio", False, False),  # no other denaro: never a striscio
+    ],
+)
+def test_the_narrow_striscio_reading(move, keeps_suit, no_honours):
+    # Seeds 002 ("possiede altre carte di quel seme, ma senza nessun onore") and 003 ("um naipe
+    # longo mas sem cartas altas"): the striscio="no_honours" switch.
+    for rules, allowed in ((Rules(), keeps_suit), (Rules(striscio="no_honours"), no_honours)):
+        state = new_game(rules, hands=narrow_deal(), dealer=0)
+        assert (action(move) in legal_actions(state)) == allowed, (rules.striscio, move)
+        if allowed:
+            assert apply(state, action(move)).public.signals_by(1, action(move) % 40 // 10)[1]
+        else:
+            with pytest.raises(IllegalActionError, match="must be true"):
+                apply(state, action(move))
+
+
+def test_the_narrow_striscio_leaves_busso_and_volo_as_they_are():
+    wide = legal_actions(new_game(Rules(), hands=narrow_deal(), dealer=0))
+    narrow = legal_actions(new_game(Rules(striscio="no_honours"), hands=narrow_deal(), dealer=0))
+    assert [a for a in wide if not 80 <= a < 120] == [a for a in narrow if not 80 <= a < 120]

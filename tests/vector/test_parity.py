@@ -45,6 +45,7 @@ RULE_SETS = [
     {"episode": "match", "target_score": 11},
     {"episode": "match", "target_score": 21, "first_lead": "four_of_denari", "cappotto_bonus": 11},
     {"episode": "match", "target_score": 11, "calling_out": True, "signals": False},
+    {"striscio": "no_honours", "episode": "match", "target_score": 11, "first_lead": "four_of_denari"},
 ]
 
 

@@ -8,8 +8,9 @@ public record constrains them:
 - voids: a seat that failed to follow a suit holds none of it (``is_void``);
 - signals: a busso or striscio given by seat ``s`` when leading suit ``x`` says ``s``
   kept at least one more card of ``x``; unless ``s`` has played a card of ``x`` since,
-  it still holds one. A volo says it was ``s``'s last card of ``x``: ``s`` is void in
-  ``x`` from then on;
+  it still holds one. With ``striscio="no_honours"`` a striscio also says that none of
+  them was the 3, 2 or asso of ``x``, so ``s`` holds none of those. A volo says it was
+  ``s``'s last card of ``x``: ``s`` is void in ``x`` from then on;
 - declarations (``accusi``): the cards of a seat's declarations not yet played are in
   its hand, and, declarations being automatic, the seat's dealt hand (its played cards
   and its hand) holds exactly the combinations it declared: for a tris, the fourth card
@@ -44,7 +45,7 @@ import random
 from collections.abc import Sequence
 
 from ..engine.actions import BUSSO, STRISCIO, VOLO
-from ..engine.cards import SUIT_MASK, CardMask
+from ..engine.cards import HONOURS, SUIT_MASK, CardMask
 from ..engine.scoring import find_accusi
 from ..engine.state import SeatView
 
@@ -143,6 +144,8 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
         if signal == VOLO:
             c.allowed &= ~SUIT_MASK[suit]
         elif signal in (BUSSO, STRISCIO):
+            if signal == STRISCIO and p.rules.striscio == "no_honours":
+                c.allowed &= ~HONOURS[suit]  # it kept no 3, 2 or asso of the suit
             later = 0
             for lead2, cards2, _ in tricks[i + 1 :]:
                 for k, card in enumerate(cards2):

@@ -4,7 +4,7 @@
 | --- | --- |
 | `0..39` | play card `id` with no signal |
 | `40..79` | play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit) |
-| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit) |
+| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit, with `striscio="no_honours"` none of them a 3, 2 or asso) |
 | `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |
 | `160` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |
 
@@ -62,7 +62,8 @@ def action_table() -> str:
             "| --- | --- |",
             "| `0..39` | play card `id` with no signal |",
             "| `40..79` | play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit) |",
-            "| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit) |",
+            "| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of "
+            'the suit, with `striscio="no_honours"` none of them a 3, 2 or asso) |',
             "| `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |",
             f"| `{CALL_OUT}` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |",
         ]

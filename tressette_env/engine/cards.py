@@ -59,6 +59,8 @@ DECK_THIRDS = sum(THIRDS)  # 32 = 10 2/3 points
 
 ASSO, DUE, TRE = 0, 1, 2
 """Rank indices (value - 1) of the three honours (carichi)."""
+HONOURS: tuple[CardMask, ...] = tuple(0b111 << (10 * s) for s in range(NUM_SUITS))
+"""The asso, 2 and 3 of each suit (the honours), by suit."""
 
 FOUR_OF_DENARI: Card = 3
 

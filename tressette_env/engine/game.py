@@ -26,8 +26,8 @@ import operator
 import random
 from collections.abc import Sequence
 
-from .actions import CALL_OUT, NUM_ACTIONS, VOLO, ActionMask, action_to_string, actions_of
-from .cards import FOUR_OF_DENARI, NUM_CARDS, SUIT_MASK, THIRDS, CardMask
+from .actions import CALL_OUT, NUM_ACTIONS, STRISCIO, VOLO, ActionMask, action_to_string, actions_of
+from .cards import FOUR_OF_DENARI, HONOURS, NUM_CARDS, SUIT_MASK, THIRDS, CardMask
 from .rules import Rules
 from .scoring import LAST_TRICK_THIRDS, NO_DECLARATIONS, HandScore, declare, renuncio_score, score_hand, trick_winner
 from .state import GAME_OVER, HAND_OVER, PLAYING, GameState, PublicState, Seat, SeatView
@@ -70,7 +70,8 @@ def check_deal(hands: object) -> tuple[CardMask, CardMask, CardMask, CardMask]:
             if not 0 <= card < NUM_CARDS:
                 raise ValueError(f"hand {seat} of the deal holds card id {card}; card ids are 0..39")
             if card in holder:
-                raise ValueError(f"card {card} is dealt twice (hands {holder[card]} and {seat}); each card once")
+                where = f"twice in hand {seat}" if holder[card] == seat else f"in hands {holder[card]} and {seat}"
+                raise ValueError(f"card {card} is dealt {where}; every card is dealt exactly once")
             holder[card] = seat
             mask |= 1 << card
         masks.append(mask)
@@ -101,7 +102,8 @@ def _deal(
     match_score: tuple[int, int],
     hand_number: int,
 ) -> GameState:
-    if rules.first_lead == "four_of_denari":
+    if rules.first_lead == "four_of_denari" and hand_number == 0:
+        # Seed 000: the 4 di denari leads the first hand only; later hands the seat after the dealer.
         first = next(s for s in range(4) if hands[s] >> FOUR_OF_DENARI & 1)
     else:
         first = (dealer + 1) % 4
@@ -144,7 +146,12 @@ def new_game(
         dealer: the seat that deals; the seat after it leads under ``first_lead="dealer_right"``.
         hands: a chosen deal, four lists of ten card ids, ``hands[i]`` for seat i.
     """
-    rules = rules or Rules()
+    if rules is None:
+        rules = Rules()
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules record (e.g. Rules(accusi=False)); got {rules!r}")
+    if seed is not None and not isinstance(seed, random.Random) and (isinstance(seed, bool) or not hasattr(seed, "__index__")):
+        raise TypeError(f"seed must be an int, None or a random.Random; got {seed!r}")
     masks = check_deal(hands) if hands is not None else None
     dealer = check_seat(dealer) if dealer is not None else None
     rng = _rng(seed)
@@ -183,11 +190,20 @@ def legal_mask_for(hand: CardMask, public: PublicState) -> ActionMask:
     mask = hand
     rules = public.rules
     if rules.signals:
-        for suit_mask in SUIT_MASK:
+        narrow = rules.striscio == "no_honours"
+        for suit, suit_mask in enumerate(SUIT_MASK):
             cards = hand & suit_mask
             if cards:
                 if cards & (cards - 1):  # two or more: the leader keeps one after this card
-                    mask |= cards << 40 | cards << 80
+                    mask |= cards << 40
+                    if not narrow:
+                        mask |= cards << 80
+                    else:  # striscio from a card whose leftovers hold no 3, 2 or asso
+                        honours = cards & HONOURS[suit]
+                        if not honours:
+                            mask |= cards << 80
+                        elif not honours & (honours - 1):  # one honour: only leading it leaves none
+                            mask |= honours << 80
                 else:
                     mask |= cards << 120
     if rules.calling_out:
@@ -233,6 +249,8 @@ def apply(state: GameState, action: int) -> GameState:
     trick = p.trick
     if type(action) is not int:  # NumPy ints and the like become a plain int (kept in the history)
         try:
+            if isinstance(action, bool) or getattr(action, "dtype", None) == bool:
+                raise TypeError
             action = operator.index(action)
         except TypeError:
             raise TypeError(f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r}") from None
@@ -263,6 +281,8 @@ def apply(state: GameState, action: int) -> GameState:
             raise _illegal(
                 state, action, "a signal must be true (busso/striscio: keeps the suit; volo: last card of it)"
             )
+        if signal == STRISCIO and keeps & HONOURS[suit] and p.rules.striscio == "no_honours":
+            raise _illegal(state, action, "a striscio must be true: with striscio=\"no_honours\" no 3, 2 or asso is kept")
         signals |= 1 << (12 * seat + 3 * suit + signal - 1)
 
     held = hand ^ (1 << card)
@@ -344,7 +364,13 @@ def renuncio(state: GameState) -> GameState:
 
 
 def view(state: GameState, seat: Seat) -> SeatView:
-    """What ``seat`` knows: its own cards and the public state."""
+    """What ``seat`` knows: its own cards and the public state.
+
+    Raises:
+        ValueError: ``seat`` is not a seat 0..3.
+    """
+    if type(seat) is not int or not 0 <= seat < 4:  # the common case costs one test
+        seat = check_seat(seat, "seat")
     return SeatView(seat, state.hands[seat], state.public)
 
 

@@ -6,7 +6,8 @@
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `accusi` | `True` | bool | declarations (napoletana, three or four 3s/2s/assi) score and are public |
 | `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully) |
-| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand |
+| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of them is a 3, 2 or asso (seeds 002, 003) |
+| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to a team that makes every point of a hand |
 | `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
@@ -17,7 +18,7 @@ Example:
     >>> make_rules(singals=False)
     Traceback (most recent call last):
     ...
-    TypeError: unknown rule switch 'singals'; the switches are: target_score, episode, accusi, signals, first_lead, cappotto_bonus, calling_out, illegal_action
+    TypeError: unknown rule switch 'singals'; the switches are: target_score, episode, accusi, signals, striscio, first_lead, cappotto_bonus, calling_out, illegal_action
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 EPISODES = ("hand", "match")
+STRISCI = ("keeps_suit", "no_honours")
 FIRST_LEADS = ("dealer_right", "four_of_denari")
 ILLEGAL_ACTIONS = ("renuncio", "raise")
 
@@ -39,6 +41,7 @@ class Rules:
     episode: str = "hand"
     accusi: bool = True
     signals: bool = True
+    striscio: str = "keeps_suit"
     first_lead: str = "dealer_right"
     cappotto_bonus: int = 0
     calling_out: bool = False
@@ -51,10 +54,12 @@ class Rules:
                 raise ValueError(f"rule switch {name}={value!r}: must be True or False")
         for name, low in (("target_score", 1), ("cappotto_bonus", 0)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < low:
                 raise ValueError(f"rule switch {name}={value!r}: must be an int >= {low}")
+            object.__setattr__(self, name, value.__index__())  # NumPy ints become plain ints
         for name, allowed in (
             ("episode", EPISODES),
+            ("striscio", STRISCI),
             ("first_lead", FIRST_LEADS),
             ("illegal_action", ILLEGAL_ACTIONS),
         ):
@@ -77,7 +82,16 @@ _ALLOWED_AND_MEANING = {
     "episode": ('`"hand"`, `"match"`', "one deal per episode, or a match to `target_score`"),
     "accusi": ("bool", "declarations (napoletana, three or four 3s/2s/assi) score and are public"),
     "signals": ("bool", "the leader may signal busso / striscio / volo (truthfully)"),
-    "first_lead": ('`"dealer_right"`, `"four_of_denari"`', "who leads the first trick of a hand"),
+    "striscio": (
+        '`"keeps_suit"`, `"no_honours"`',
+        "when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of "
+        "them is a 3, 2 or asso (seeds 002, 003)",
+    ),
+    "first_lead": (
+        '`"dealer_right"`, `"four_of_denari"`',
+        "who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) "
+        "the holder of the 4 di denari",
+    ),
     "cappotto_bonus": ("int >= 0", "extra points to a team that makes every point of a hand"),
     "calling_out": ("bool", 'chiamarsi fuori: the leader may claim the match (needs `episode="match"`)'),
     "illegal_action": ('`"renuncio"`, `"raise"`', "an illegal action loses the hand 11-0, or raises ValueError"),

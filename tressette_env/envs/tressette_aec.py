@@ -55,7 +55,7 @@ truthfully. It is all zeros for every other agent.
 | --- | --- |
 | `0..39` | play card `id` with no signal |
 | `40..79` | play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit) |
-| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit) |
+| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit, with `striscio="no_honours"` none of them a 3, 2 or asso) |
 | `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |
 | `160` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |
 
@@ -97,7 +97,8 @@ later hands are shuffled); any other key is ignored with a warning.
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `accusi` | `True` | bool | declarations (napoletana, three or four 3s/2s/assi) score and are public |
 | `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully) |
-| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand |
+| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of them is a 3, 2 or asso (seeds 002, 003) |
+| `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to a team that makes every point of a hand |
 | `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |

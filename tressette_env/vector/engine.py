@@ -80,6 +80,8 @@ _SUITS_OF_CODE = np.array(
     [sum(int(tb.SUIT_BITS[s]) for s in range(4) if code >> s & 1) for code in range(16)], dtype=U64
 )
 """The cards of the suits whose bits are set in a 4-bit code (bit s: suit s)."""
+_HONOUR_BITS = U64(int(tb.HONOURS[0] | tb.HONOURS[1] | tb.HONOURS[2]))
+"""Every asso, 2 and 3 (reversed bits)."""
 _ZERO = U64(0)
 
 
@@ -224,19 +226,17 @@ class TressetteBatch:
             dealer: the dealer, an int or (M,) seats; drawn at random when None.
             deals: which deals to reset: a bool mask (N,) or indices (M,); all when None.
         """
-        if seed is not None:
-            self._rng = _as_generator(seed)
+        # Every argument is checked before anything changes, the generator included.
         idx = None if deals is None else self._deal_indices(deals)
         m = self.n if idx is None else len(idx)
+        masks = None if hands is None or m == 0 else self._check_hands(hands, m)
+        dealers = None if dealer is None else self._check_dealers(dealer, m)
+        if seed is not None:
+            self._rng = _as_generator(seed)
         if m == 0:
             return
-        masks = None if hands is None else self._check_hands(hands, m)
-        if dealer is None:
+        if dealers is None:
             dealers = self._rng.integers(0, 4, m)
-        else:
-            dealers = np.broadcast_to(np.asarray(dealer), (m,)).astype(np.int64)
-            if ((dealers < 0) | (dealers > 3)).any():
-                raise ValueError(f"dealer must be a seat 0..3; got {dealer!r}")
         self._deal(idx, dealers, masks)
         self._set(self._match_score, idx, 0)
         self._set(self._hand_number, idx, 0)
@@ -256,13 +256,27 @@ class TressetteBatch:
         return d
 
     @staticmethod
+    def _check_dealers(dealer: Any, m: int) -> np.ndarray:
+        """(M,) int64 dealers: an int seat for every deal, or one seat per deal reset."""
+        d = np.asarray(dealer)
+        if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
+            raise ValueError(f"dealer must be a seat 0..3 (an int) or an array of {m} of them; got {dealer!r}")
+        if d.shape not in ((), (m,)):
+            raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
+        if ((d < 0) | (d > 3)).any():
+            raise ValueError(f"dealer must be a seat 0..3; got {dealer!r}")
+        return np.broadcast_to(d, (m,)).astype(np.int64)
+
+    @staticmethod
     def _check_hands(hands: Any, m: int) -> np.ndarray:
         """(4, M) reversed masks of chosen deals, each checked to hold every card once."""
         h = np.asarray(hands)
         if h.ndim == 2:
             h = h[None]
-        if h.ndim != 3 or h.shape[1:] != (4, 10) or not np.issubdtype(h.dtype, np.integer):
+        if h.ndim != 3 or h.shape[1:] != (4, 10):
             raise ValueError(f"chosen deals are card ids of shape (4, 10) or (M, 4, 10); got shape {h.shape}")
+        if h.dtype == bool or not np.issubdtype(h.dtype, np.integer):
+            raise ValueError(f"chosen deals are integer card ids 0..39; got dtype {h.dtype}")
         if h.shape[0] not in (1, m):
             raise ValueError(f"{h.shape[0]} chosen deals for {m} deals to reset")
         if ((h < 0) | (h > 39)).any():
@@ -302,15 +316,20 @@ class TressetteBatch:
         else:
             array[..., idx] = value
 
-    def _deal(self, idx: np.ndarray | None, dealers: np.ndarray, masks: np.ndarray | None) -> None:
-        """Deal a new hand to the deals ``idx`` (None: all) with these dealers (match score kept)."""
+    def _deal(
+        self, idx: np.ndarray | None, dealers: np.ndarray, masks: np.ndarray | None, first_hand: bool = True
+    ) -> None:
+        """Deal a new hand to the deals ``idx`` (None: all) with these dealers (match score kept).
+
+        ``first_hand``: the hands dealt are the first of their episodes (not the next hand of a match).
+        """
         m = self.n if idx is None else len(idx)
         if masks is None:
             masks = self._shuffle(m)
-        if self.rules.first_lead == "four_of_denari":
+        first = (dealers + 1) & 3
+        if self.rules.first_lead == "four_of_denari" and first_hand:
+            # Seed 000: the 4 di denari leads the first hand of a match only.
             first = np.argmax((masks & tb.CARD_BIT[FOUR_OF_DENARI]) != _ZERO, axis=0).astype(np.int64)
-        else:
-            first = (dealers + 1) & 3
         # The seat that leads goes to slot phase % 4: slot i holds seat (i + q) % 4.
         q = (first - self._phase) & 3
         hands = masks.reshape(-1).take(((tb.ROW + q) & 3) * m + np.arange(m))
@@ -420,8 +439,18 @@ class TressetteBatch:
                         )
                     multi = lead_hand & _SUITS_OF_CODE.take(code)
                     single = lead_hand ^ multi
+                    stri = multi
+                    if rules.striscio == "no_honours":  # striscio only where no 3, 2 or asso stays behind
+                        hon = multi & _HONOUR_BITS
+                        some = (np.bitwise_count(hon & tb.SUIT_BITS[0]) > 0).view(np.uint8)
+                        one = (np.bitwise_count(hon & tb.SUIT_BITS[0]) == 1).view(np.uint8)
+                        for s in (1, 2, 3):
+                            count = np.bitwise_count(hon & tb.SUIT_BITS[s])
+                            some = some | ((count > 0).view(np.uint8) << np.uint8(s))
+                            one = one | ((count == 1).view(np.uint8) << np.uint8(s))
+                        stri = (multi & ~_SUITS_OF_CODE.take(some)) | (hon & _SUITS_OF_CODE.take(one))
                     legal[0] |= multi >> U64(16)
-                    legal[1] = (multi << U64(48)) | (multi << U64(8)) | (single >> U64(32))
+                    legal[1] = (multi << U64(48)) | (stri << U64(8)) | (single >> U64(32))
                     legal[2] = single << U64(32)
                 if rules.calling_out:
                     legal[2] |= np.where(leading, U64(1 << 31), _ZERO)
@@ -589,6 +618,9 @@ class TressetteBatch:
         if a.dtype != np.int64:
             if not np.issubdtype(a.dtype, np.integer) or a.dtype == bool:
                 raise TypeError(f"actions are integer ids 0..{NUM_ACTIONS - 1}; got dtype {a.dtype}")
+            if a.dtype.kind == "u" and (a >= NUM_ACTIONS).any():  # before int64 wraps 2**64 - 1 to -1
+                bad = int(np.flatnonzero(a >= NUM_ACTIONS)[0])
+                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {a[bad]!r}")
             a = a.astype(np.int64)
         top = int(a.view(U64).max())  # a negative id is a huge unsigned one
         if top >= NUM_ACTIONS:
@@ -599,8 +631,10 @@ class TressetteBatch:
             else:
                 idle &= ~self._playing
             if (out & ~idle).any():
+                bad = int(np.flatnonzero(out & ~idle)[0])
                 raise ValueError(
-                    f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); got {a.min()}..{a.max()}"
+                    f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); "
+                    f"deal {bad} got {np.asarray(actions).reshape(-1)[bad]!r}"
                 )
             a = np.where(out, 0, a)
             top = int(a.max())
@@ -884,7 +918,7 @@ class TressetteBatch:
         if rules.is_match:
             go_on = np.flatnonzero(ended & ~terminated)
             if len(go_on):
-                self._deal(go_on, (self._dealer[go_on] + 1) & 3, None)
+                self._deal(go_on, (self._dealer[go_on] + 1) & 3, None, first_hand=False)
                 self._hand_number[go_on] += 1
         over = np.flatnonzero(terminated)
         if len(over):

@@ -1,0 +1,40 @@
+"""The batched engine refuses bad arguments with an error naming them, and changes nothing first."""
+
+import numpy as np
+import pytest
+
+from tressette_env.vector import TressetteBatch
+
+
+@pytest.mark.parametrize("dealer", [1.7, "2", True, np.array([1.0, 2.0])])
+def test_a_dealer_is_an_int_seat(dealer):
+    with pytest.raises(ValueError, match="dealer must be a seat 0..3"):
+        TressetteBatch(2, seed=0).reset(dealer=dealer)
+
+
+def test_a_dealer_array_has_one_seat_per_deal():
+    with pytest.raises(ValueError, match=r"dealer must be one seat or 3 seats \(one per deal reset\); got shape \(2,\)"):
+        TressetteBatch(3, seed=0).reset(dealer=[0, 1])
+
+
+def test_a_failed_reset_leaves_the_generator_as_it_was():
+    batch = TressetteBatch(2, seed=0)
+    state = batch._rng.bit_generator.state
+    with pytest.raises(ValueError):
+        batch.reset(seed=123, hands=[[0] * 10] * 4)
+    with pytest.raises(ValueError):
+        batch.reset(seed=123, dealer=7)
+    assert batch._rng.bit_generator.state == state
+
+
+def test_float_hands_are_named_by_dtype():
+    hands = np.arange(40, dtype=float).reshape(4, 10)
+    with pytest.raises(ValueError, match="integer card ids 0..39; got dtype float64"):
+        TressetteBatch(1, seed=0).reset(hands=hands)
+
+
+def test_a_huge_unsigned_action_is_reported_as_it_is():
+    batch = TressetteBatch(2, seed=0)
+    actions = np.array([2**64 - 1, 0], dtype=np.uint64)
+    with pytest.raises(ValueError, match="deal 0 got np.uint64\\(18446744073709551615\\)"):
+        batch.step(actions)

@@ -27,6 +27,7 @@ RULE_SETS = [
     {"episode": "match", "target_score": 21, "first_lead": "four_of_denari", "cappotto_bonus": 11},
     {"episode": "match", "target_score": 11, "calling_out": True, "signals": False},
     {"episode": "match", "target_score": 5, "calling_out": True, "accusi": False},
+    {"striscio": "no_honours"},
 ]
 
 

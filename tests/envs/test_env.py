@@ -31,8 +31,7 @@ def play_episode(env, seed=None, chooser=None, options=None):
 
 def test_chosen_deal_and_dealer():
     env = tressette_v0.raw_env()
-    with pytest.warns(UserWarning, match="something_else"):  # an unknown key is ignored, with a warning
-        env.reset(options={"hands": SUITS_DEAL, "dealer": 3, "something_else": 1})
+    env.reset(options={"hands": SUITS_DEAL, "dealer": 3})
     assert env.game.hands[0] == sum(1 << c for c in range(10))
     assert env.game.public.dealer == 3 and env.agent_selection == "player_0"
     env.reset(options={"dealer": 1})
@@ -58,15 +57,32 @@ def test_a_bad_deal_is_named_and_changes_nothing(options, message):
     assert env.game is game and env.np_random.bit_generator.state == rng_state
 
 
-def test_a_mistyped_reset_option_is_named_in_a_warning():
+def test_a_mistyped_reset_option_is_an_error_naming_the_options():
     env = tressette_v0.raw_env()
-    with pytest.warns(
-        UserWarning, match=r"ignored unknown reset option\(s\) \['hand'\]; the options are \['hands', 'dealer'\]"
-    ):
+    env.reset(seed=1)
+    game = env.game
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['hand'\]; the options are \['hands', 'dealer'\]"):
         env.reset(seed=0, options={"hand": SUITS_DEAL})
+    assert env.game is game
     single = SingleSeatEnv()
-    with pytest.warns(UserWarning, match=r"\['learner'\]; the options are \['hands', 'dealer', 'seat'\]"):
+    with pytest.raises(ValueError, match=r"\['learner'\]; the options are \['hands', 'dealer', 'seat'\]"):
         single.reset(seed=0, options={"learner": 2})
+    # PettingZoo's api_test probes reset with options={"options": 1}: that key alone is let through.
+    env.reset(seed=0, options={"options": 1})
+    assert env.game is not game
+
+
+def test_step_and_observe_outside_an_episode_say_so():
+    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\)"):
+        tressette_v0.raw_env().step(0)
+    env = tressette_v0.env()
+    play_episode(env, seed=0)
+    assert env.agents == []
+    with pytest.raises(RuntimeError, match="player_0 is done: the episode is over"):
+        env.last()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="agents are"):
+        env.observe("nobody")
 
 
 def test_view_names_the_agents():
@@ -237,8 +253,17 @@ def test_unknown_or_bad_rule_switches_fail_at_construction():
         tressette_v0.env(signal=False)
     with pytest.raises(ValueError, match="target_score=-5"):
         tressette_v0.raw_env(target_score=-5)
-    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
-        tressette_v0.raw_env(render_mode="rgb_array")
+    for make in (tressette_v0.raw_env, SingleSeatEnv):
+        with pytest.raises(ValueError, match=r"render_mode='rgb_array' is not supported: None or one of \['ansi', 'human'\]"):
+            make(render_mode="rgb_array")
+
+
+def test_sb3_make_vec_env_still_makes_the_single_seat_env():
+    # make_vec_env asks for render_mode="rgb_array" and, on a TypeError, makes the env without it.
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    venv = env_util.make_vec_env("tressette_env/Tressette-v0", n_envs=2)
+    assert venv.reset().shape == (2, SIZE)
+    venv.close()
 
 
 def test_render_ansi_and_human(capsys):

@@ -205,5 +205,5 @@ def test_bad_arguments():
         TressetteVectorEnv(2, singals=False)
     with pytest.raises(RuntimeError):
         TressetteVectorEnv(2).step(np.zeros(2, dtype=np.int64))
-    with pytest.warns(UserWarning, match=r"ignored unknown reset option\(s\) \['seat'\]; the options are"):
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['seat'\]; the options are"):
         TressetteVectorEnv(2).reset(options={"seat": 1})

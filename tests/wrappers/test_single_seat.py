@@ -12,7 +12,7 @@ import tressette_env
 from tests.helpers import SUITS_DEAL, action, fill
 from tressette_env import tressette_v0
 from tressette_env.agents import HeuristicPlayer, RandomPlayer
-from tressette_env.engine import IllegalActionError, legal_actions
+from tressette_env.engine import PLAYING, IllegalActionError, legal_actions
 from tressette_env.wrappers import SingleSeatEnv
 
 
@@ -191,3 +191,27 @@ def test_dense_reward_adds_up_to_the_hand_result():
 def test_dense_reward_is_for_single_hands():
     with pytest.raises(ValueError, match='dense_reward=True needs episode="hand"'):
         SingleSeatEnv(dense_reward=True, episode="match")
+
+
+SWITCH_SETS = [
+    {},
+    {"episode": "match", "calling_out": True},
+    {"episode": "match", "calling_out": True, "target_score": 1, "signals": False},
+    {"accusi": False, "signals": False},
+    {"first_lead": "four_of_denari", "episode": "match", "target_score": 11},
+    {"striscio": "no_honours", "cappotto_bonus": 11},
+    {"illegal_action": "raise"},
+]
+
+
+@pytest.mark.parametrize("switches", SWITCH_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default")
+def test_reset_always_hands_back_a_position_where_the_learner_acts(switches):
+    # With calling_out a random seat may claim before the learner's first action (seed 102 did):
+    # reset deals again rather than hand back a finished game.
+    env = SingleSeatEnv(seat=0, partner="random", opponents="random", **switches)
+    for seed in range(300):
+        obs, _ = env.reset(seed=seed)
+        assert env.game.public.status == PLAYING and env.game.public.turn == 0, seed
+        legal = np.flatnonzero(env.action_masks())
+        assert len(legal)
+        env.step(int(legal[0]))

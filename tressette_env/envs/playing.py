@@ -24,22 +24,42 @@ class RenuncioWarning(UserWarning):
     """An agent played an illegal action and its team lost the hand (``illegal_action="renuncio"``)."""
 
 
-def reset_options(options: object, allowed: tuple[str, ...]) -> dict:
-    """``reset``'s ``options``, checked: None or a dict; a key not among ``allowed`` is ignored with a warning.
+PETTINGZOO_PROBE = "options"
+"""The one reset option that is ignored: PettingZoo's ``api_test`` and ``parallel_test`` reset
+with ``options={"options": 1}`` to check that ``reset`` takes the argument."""
 
-    Ignored rather than refused because PettingZoo's ``api_test`` resets with an
-    option no environment knows (``{"options": 1}``); the warning catches a typo.
-    Behind ``env()``'s PettingZoo wrappers the warning names a wrapper's line as its
-    place, so Python's default filter shows it once per process, not once per call.
+
+def reset_options(options: object, allowed: tuple[str, ...]) -> dict:
+    """``reset``'s ``options``, checked: None or a dict whose keys are among ``allowed``.
+
+    Raises:
+        TypeError: ``options`` is not a dict.
+        ValueError: a key is not among ``allowed`` (a typo such as ``"hand"`` must not play a
+            random deal); the one exception is PettingZoo's probe key ``PETTINGZOO_PROBE``.
     """
     if options is None:
         return {}
     if not isinstance(options, dict):
         raise TypeError(f"reset options are a dict with keys among {list(allowed)}; got {type(options).__name__}")
-    unknown = [key for key in options if key not in allowed]
+    unknown = [key for key in options if key not in allowed and key != PETTINGZOO_PROBE]
     if unknown:
-        warnings.warn(f"ignored unknown reset option(s) {unknown}; the options are {list(allowed)}", stacklevel=3)
+        raise ValueError(f"unknown reset option(s) {unknown}; the options are {list(allowed)}")
     return options
+
+
+class RenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the environment does not have.
+
+    A ``ValueError``, and a ``TypeError`` too: stable-baselines3's ``make_vec_env`` asks every
+    environment it makes by id for ``render_mode="rgb_array"`` and tries again without it on a
+    ``TypeError``.
+    """
+
+
+def check_render_mode(render_mode: object, modes: list[str]) -> None:
+    """Raise ``RenderModeError`` unless ``render_mode`` is None or one of ``modes``."""
+    if render_mode is not None and render_mode not in modes:
+        raise RenderModeError(f"render_mode={render_mode!r} is not supported: None or one of {modes}")
 
 
 def action_id(action: Any) -> int:

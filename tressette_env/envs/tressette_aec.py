@@ -89,7 +89,9 @@ scored), each `[team 0, team 1]`, plus `"match_score"` in match mode, and
 (render returns the table as text, every hand shown) or `"human"` (prints it).
 `reset(seed=None, options=None)`: `options={"hands": [4 lists of 10 card ids],
 "dealer": seat}` plays a chosen deal (either key alone is fine; in a match the
-later hands are shuffled); any other key is ignored with a warning.
+later hands are shuffled); any other key is a `ValueError` naming the options
+(except `"options"`, the key PettingZoo's `api_test` probes `reset` with).
+`render_mode` is None, `"ansi"` or `"human"`; another is a `ValueError`.
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
@@ -127,7 +129,7 @@ from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, 
 from ..engine.render import render_state
 from ..engine.rules import make_rules
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .playing import action_id, hand_info, reset_options, take_action, team_rewards
+from .playing import action_id, check_render_mode, hand_info, reset_options, take_action, team_rewards
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -150,8 +152,7 @@ class raw_env(AECEnv, EzPickle):
     def __init__(self, render_mode: str | None = None, **rules: Any):
         EzPickle.__init__(self, render_mode=render_mode, **rules)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: must be None, 'ansi' or 'human'")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.rules = make_rules(**rules)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
@@ -198,6 +199,8 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = AGENTS[self.game.public.turn]
 
     def step(self, action: Any) -> None:
+        if self.game is None:
+            raise RuntimeError("step() before reset(): call reset() first")
         if not self.agents:
             raise RuntimeError("step() after the episode ended: every agent is done; call reset()")
         agent = self.agent_selection
@@ -232,8 +235,14 @@ class raw_env(AECEnv, EzPickle):
         return game
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = SEAT[agent]
         game = self.game
+        if game is None:
+            raise RuntimeError("observe() before reset(): call reset() first")
+        if agent not in self.agents:
+            if agent not in SEAT:
+                raise ValueError(f"agents are {list(AGENTS)}; got {agent!r}")
+            raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
+        seat = SEAT[agent]
         bits = encode_seat_bits(game.public, seat, game.hands[seat])
         if game.public.turn == seat:
             bits |= self._legal << _MASK_AT

@@ -15,7 +15,9 @@ partner's plays included; ``episode="match"``: +1/-1 at the end of the match).
   default (the hand is lost 11-0), so Gymnasium's and SB3's environment checkers,
   which send unmasked random actions, run.
 - ``reset(options={"hands": ..., "dealer": ..., "seat": ...})`` plays a chosen deal
-  from a chosen seat.
+  from a chosen seat; another key is a ``ValueError``. ``reset`` always returns a position
+  where the learner is to act: with ``calling_out=True``, a match that another seat's claim
+  ends before the learner's first action is dealt again (as ``TressetteVectorEnv`` does).
 - ``dense_reward=True`` (``episode="hand"`` only): each step also pays the thirds the teams
   took since the learner's last step, as points (team's minus the other's, divided by 3),
   and the last step pays the difference to the hand's result, so an episode still adds up
@@ -50,10 +52,11 @@ from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, 
 from ..engine.render import render_state
 from ..engine.rules import make_rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
-from ..envs.playing import action_id, hand_info, reset_options, take_action, team_rewards
+from ..envs.playing import action_id, check_render_mode, hand_info, reset_options, take_action, team_rewards
 from ..envs.tressette_aec import AGENTS
 
 PlayerLike = Player | str
+_REDEALS = 1000
 
 
 def _player(spec: PlayerLike) -> Player:
@@ -91,11 +94,7 @@ class SingleSeatEnv(gymnasium.Env):
         self.dense_reward = dense_reward
         if seat != "random":
             seat = check_seat(seat, "seat")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            # As gymnasium.make does: warn, do not fail (SB3's make_vec_env asks for "rgb_array").
-            gymnasium.logger.warn(
-                f"render_mode={render_mode!r} is not supported ('ansi', 'human'); render() returns None"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.seat_choice = seat
         self.render_mode = render_mode
         self.set_players(partner, opponents)
@@ -134,10 +133,17 @@ class SingleSeatEnv(gymnasium.Env):
         self._players: list[Player | None] = [None] * 4
         self._players[(seat + 2) % 4] = self.partner
         self._players[(seat + 1) % 4], self._players[(seat + 3) % 4] = self.opponents
-        self.game = new_game(self.rules, self._rng, dealer=dealer, hands=hands)
-        self._paid = 0.0  # what dense rewards have paid so far this hand
-        _, info = self._play_others()  # no hand can end before the learner has played a card
-        self._paid = self._thirds_lead()
+        for _ in range(_REDEALS):
+            self.game = new_game(self.rules, self._rng, dealer=dealer, hands=hands)
+            _, info = self._play_others()
+            if self.game.public.status == PLAYING:
+                break
+            # Another seat's claim (calling_out) ended the match before the learner acted:
+            # that episode had nothing to learn from, so a new one is dealt, as the batched
+            # environment does.
+        else:
+            raise RuntimeError(f"the other seats ended {_REDEALS} matches in a row before the learner's first action")
+        self._paid = self._thirds_lead()  # what dense rewards have paid so far this hand
         return self._observe(), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:

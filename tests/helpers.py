@@ -79,18 +79,3 @@ def play_trick(state: GameState, lead: str) -> GameState:
     while state.public.trick:
         state = apply(state, legal_actions(state)[0])
     return state
-
-
-def hide_differently(state: GameState, seat: int, rng) -> GameState:
-    """The same view for ``seat``: the other seats' unrevealed cards dealt differently among them."""
-    others = [s for s in range(4) if s != seat]
-    # Cards another seat still holds that no declaration revealed are the hidden ones.
-    hidden = [state.hands[s] & ~state.public.revealed_by(s) for s in others]
-    pool = [c for h in hidden for c in cards_of(h)]
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for s, h in zip(others, hidden, strict=True):
-        n = h.bit_count()
-        hands[s] = (state.hands[s] & ~h) | sum(1 << c for c in pool[:n])
-        pool = pool[n:]
-    return state._replace(hands=tuple(hands), dealt=tuple(hands))

@@ -4,55 +4,69 @@ import random
 
 import pytest
 
-from tests.helpers import action, fill, hands, hide_differently, play
+from tests.helpers import action, fill, hands, play
+from tests.hidden import SAMPLER_RULE_SETS, random_positions, rejection_deal, replay, sampler_deal
 from tressette_env.agents import HeuristicPlayer, Player, RandomPlayer
 from tressette_env.agents.registry import make_player, parse_spec
-from tressette_env.engine import CALL_OUT, PLAYING, Rules, apply, legal_actions, new_game, next_hand, view
+from tressette_env.engine import CALL_OUT, Rules, legal_actions, new_game, view
 from tressette_env.engine.cards import parse_cards
 from tressette_env.evaluation import duplicate
 
 PLAYERS = [RandomPlayer(), HeuristicPlayer(), make_player("ppo")]  # the last: the model shipped in the package
-RULE_SETS = [
-    Rules(),
-    Rules(signals=False, accusi=False),
-    Rules(episode="match", calling_out=True, target_score=11),
-    Rules(first_lead="four_of_denari", cappotto_bonus=11),
-]
-
-
-def positions(count, seed=0):
-    """Random positions from random play under varied rules."""
-    rng = random.Random(seed)
-    made = 0
-    while made < count:
-        rules = rng.choice(RULE_SETS)
-        state = new_game(rules, rng)
-        while made < count:
-            if state.public.status != PLAYING:
-                if state.public.status == 1:  # HAND_OVER: the match goes on
-                    state = next_hand(state, rng)
-                    continue
-                break
-            yield state
-            made += 1
-            legal = [a for a in legal_actions(state) if a != CALL_OUT]
-            state = apply(state, rng.choice(legal))
 
 
 @pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.name)
 def test_players_follow_the_protocol_on_thousands_of_positions(player):
     assert isinstance(player, Player)
     rng = random.Random(1)
-    for state in positions(3000):
+    for state, _ in random_positions(3000):
         seat = state.public.turn
         legal = legal_actions(state)
         seed = rng.randrange(2**32)
         chosen = player.act(view(state, seat), legal, random.Random(seed))
         assert chosen in legal
-        # Deterministic under a seed, and blind to the cards it cannot see.
-        assert player.act(view(state, seat), legal, random.Random(seed)) == chosen
-        other = hide_differently(state, seat, rng)
-        assert player.act(view(other, seat), legal, random.Random(seed)) == chosen
+        assert player.act(view(state, seat), legal, random.Random(seed)) == chosen  # deterministic under a seed
+
+
+def twins(count, seed):
+    """(state, other, seat): the seat on turn, and the game rebuilt on another deal it cannot tell apart.
+
+    The other deals come from the engine's DealSampler and from the tests' own rejection method, in turn.
+    """
+    rng = random.Random(seed)
+    out = []
+    for i, position in enumerate(random_positions(count, seed=seed)):
+        state = position.state
+        seat = state.public.turn
+        rules = state.public.rules
+        if i % 2 and rules in SAMPLER_RULE_SETS:
+            dealt = sampler_deal(position, seat, rng)
+        else:
+            dealt = rejection_deal(position, seat, rng)
+        out.append((state, replay(position, dealt), seat))
+    return out
+
+
+@pytest.fixture(scope="module")
+def twin_positions():
+    return twins(400, seed=2)
+
+
+def test_the_twin_positions_hide_other_deals(twin_positions):
+    # The decisions below are compared on the same view of different games.
+    assert sum(other.hands != state.hands for state, other, _ in twin_positions) > 0.8 * len(twin_positions)
+    for state, other, seat in twin_positions:
+        assert view(other, seat) == view(state, seat)
+
+
+@pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.name)
+def test_players_decide_the_same_on_every_deal_they_cannot_tell_apart(player, twin_positions):
+    rng = random.Random(3)
+    for state, other, seat in twin_positions:
+        seed = rng.randrange(2**32)
+        mine = player.act(view(state, seat), legal_actions(state), random.Random(seed))
+        theirs = player.act(view(other, seat), legal_actions(other), random.Random(seed))
+        assert theirs == mine
 
 
 def test_heuristic_beats_random_clearly_on_fixed_seeds():

@@ -8,6 +8,7 @@ import statistics
 import pytest
 
 from tests.helpers import fill, play
+from tests.hidden import RULE_SETS, SAMPLER_RULE_SETS, random_positions, rejection_deal, replay, sampler_deal
 from tressette_env.agents.random_player import RandomPlayer
 from tressette_env.agents.sampling import DealSampler, InconsistentViewError, sample_deal
 from tressette_env.agents.search import SearchPlayer
@@ -18,7 +19,6 @@ from tressette_env.engine import (
     STRISCIO,
     SUIT_MASK,
     VOLO,
-    GameState,
     Rules,
     SeatView,
     apply,
@@ -238,21 +238,43 @@ def test_a_whole_game_with_default_settings_is_legal():
         state = apply(state, action)
 
 
-def test_hidden_cards_make_no_difference():
-    # Two deals that differ only in the cards seat 0 cannot see: the same view, the same action.
-    player = SearchPlayer(samples=3, exact_tricks=6, horizon=2)
-    for seed in range(6):
-        state = random_states(1, Rules(), seed=100 + seed)[0]
-        if state.public.status != PLAYING:
+@pytest.mark.parametrize("method", ["sampler", "rejection"])
+def test_hidden_cards_make_no_difference(method):
+    # The game rebuilt from the public actions on another deal that seat cannot tell from the real
+    # one (tests/hidden.py): the same view, so the same action under the same rng.
+    players = [SearchPlayer(samples=2, exact_tricks=4, horizon=2), SearchPlayer(samples=2, exact_tricks=3, early=None)]
+    rng = random.Random(7)
+    compared = differed = 0
+    rule_sets = SAMPLER_RULE_SETS if method == "sampler" else RULE_SETS
+    for position in random_positions(400, seed=21, rule_sets=rule_sets):
+        state = position.state
+        if rng.random() > 0.02:  # a few positions from all over the hands, the last tricks included
             continue
         seat = state.public.turn
-        v = view(state, seat)
-        other = DealSampler(v).sample(random.Random(seed))
-        twin = GameState(state.public, other, state.dealt)
-        assert view(twin, seat) == v
-        a = player.act(v, legal_actions(state), random.Random(seed))
-        b = player.act(view(twin, seat), legal_actions(twin), random.Random(seed))
-        assert a == b
+        dealt = sampler_deal(position, seat, rng) if method == "sampler" else rejection_deal(position, seat, rng)
+        other = replay(position, dealt)
+        assert view(other, seat) == view(state, seat)
+        differed += other.hands != state.hands
+        for player in players:
+            seed = rng.randrange(2**32)
+            a = player.act(view(state, seat), legal_actions(state), random.Random(seed))
+            b = player.act(view(other, seat), legal_actions(other), random.Random(seed))
+            assert a == b
+        compared += 1
+    assert compared >= 8 and differed >= 0.6 * compared
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="DealSampler ignores that, under first_lead='four_of_denari', the seat that led the first trick "
+    "holds the 4 di denari until it plays it",
+)
+def test_sampled_deals_replay_under_four_of_denari():
+    rng = random.Random(0)
+    rules = [Rules(first_lead="four_of_denari")]
+    for position in random_positions(200, seed=5, rule_sets=rules):
+        for seat in range(4):
+            replay(position, sampler_deal(position, seat, rng))  # raises on a deal the record rules out
 
 
 def test_reproducible_under_a_seed():

@@ -5,7 +5,8 @@ with the batched heuristic as both opponents, and the learner's partner is a fro
 of the learner (``--partner self``: refreshed once per rollout by ``SelfPlayCallback``, one
 NumPy forward pass over the deals where the partner is on turn) or the heuristic. The reward is dense (the thirds as they are taken),
 the policy ``MaskablePolicy``; the warm start and the final duplicate evaluation are those of
-``examples/train_ppo.py``.
+``examples/train_ppo.py``, and so is what it writes: ``runs/<run name>/`` with ``model.zip``,
+``policy.npz`` and ``final.md``.
 
     OMP_NUM_THREADS=1 python examples/train_batched.py --total-timesteps 1000000 --seed 1
 
@@ -22,6 +23,7 @@ import dataclasses
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -42,6 +44,8 @@ class Args:
     """heuristic decisions to clone before PPO (0: start from scratch)"""
     eval_boards: int = 300
     """duplicate boards per baseline in the final evaluation"""
+    run_dir: str = "runs"
+    """where the run's folder is written (model.zip, policy.npz, final.md)"""
     torch_threads: int = 1
     """torch threads (2 helped this environment on a 2-core machine: see the README's training throughput)"""
 
@@ -61,7 +65,8 @@ def main(args: Args) -> None:
 
     if args.partner not in ("self", "heuristic"):
         raise SystemExit(f"--partner {args.partner!r}: self or heuristic")
-    run_name = f"tressette_env/vector__{os.path.basename(__file__)[:-3]}__{args.seed}__{int(time.time())}"
+    run_name = f"Tressette-vector__{os.path.basename(__file__)[:-3]}__{args.seed}__{int(time.time())}"
+    run = Path(args.run_dir) / run_name
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
 
@@ -90,12 +95,18 @@ def main(args: Args) -> None:
     seconds = time.perf_counter() - start
     print(f"PPO: {model.num_timesteps:,} learner steps in {seconds:.0f} s ({model.num_timesteps / seconds:,.0f}/s)")
 
-    learner = MLPPlayer(policy_from_sb3(model), name="learner")
+    policy = policy_from_sb3(model, {"timesteps": model.num_timesteps, "script": os.path.basename(__file__)})
     results = against_baselines(
-        learner, ["random", "heuristic"], args.eval_boards, args.seed, workers=1, progress=False
-    )
-    print(f"\n{run_name}\n")
-    print(results_table(results))
+        MLPPlayer(policy, name="learner"), ["random", "heuristic"], args.eval_boards, args.seed, workers=1,
+        progress=False,
+    )  # fmt: skip
+    table = results_table(results)
+    # The SB3 model (to load with MaskablePPO.load) and its NumPy policy: both play with `tressette eval <path>`.
+    run.mkdir(parents=True, exist_ok=True)
+    model.save(run / "model.zip")
+    policy.save(run / "policy.npz")
+    (run / "final.md").write_text(table + "\n")
+    print(f"\n{table}\n\nrun written to {run}: model.zip, policy.npz, final.md")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 `tressette train` runs the same recipe with more options; this script shows how the parts fit
 so that you can change them: the single-seat environment with masks, a warm start by
 imitation, the learner's partner as a copy of itself, opponents drawn from the heuristic and
-from frozen snapshots of the learner, and a duplicate-deal evaluation at the end.
+from frozen snapshots of the learner, and a duplicate-deal evaluation at the end. It writes
+``runs/<run name>/``: ``model.zip`` (SB3), ``policy.npz`` (the same policy for NumPy; both play
+with ``tressette eval <path> heuristic``) and ``final.md`` (the table), and prints that path.
 
     OMP_NUM_THREADS=1 python examples/train_ppo.py --total-timesteps 100000 --seed 1
 
@@ -17,6 +19,7 @@ import dataclasses
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread: more make small networks slower
 
@@ -35,6 +38,8 @@ class Args:
     """opponents, given to the environments in turn (self: snapshots of the learner)"""
     eval_boards: int = 200
     """duplicate boards per baseline in the final evaluation"""
+    run_dir: str = "runs"
+    """where the run's folder is written (model.zip, policy.npz, final.md)"""
 
 
 def main(args: Args) -> None:
@@ -51,7 +56,8 @@ def main(args: Args) -> None:
     from tressette_env.training.masking import MaskablePolicy
     from tressette_env.wrappers import SingleSeatEnv
 
-    run_name = f"tressette_env/Tressette-v0__{os.path.basename(__file__)[:-3]}__{args.seed}__{int(time.time())}"
+    run_name = f"Tressette-v0__{os.path.basename(__file__)[:-3]}__{args.seed}__{int(time.time())}"
+    run = Path(args.run_dir) / run_name
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
 
@@ -77,12 +83,18 @@ def main(args: Args) -> None:
     )
     model.learn(args.total_timesteps, callback=selfplay, progress_bar=False)
 
-    learner = MLPPlayer(policy_from_sb3(model), name="learner")
+    policy = policy_from_sb3(model, {"timesteps": model.num_timesteps, "script": os.path.basename(__file__)})
     results = against_baselines(
-        learner, ["random", "heuristic"], args.eval_boards, args.seed, workers=1, progress=False
-    )
-    print(f"\n{run_name}\n")
-    print(results_table(results))
+        MLPPlayer(policy, name="learner"), ["random", "heuristic"], args.eval_boards, args.seed, workers=1,
+        progress=False,
+    )  # fmt: skip
+    table = results_table(results)
+    # The SB3 model (to load with MaskablePPO.load) and its NumPy policy: both play with `tressette eval <path>`.
+    run.mkdir(parents=True, exist_ok=True)
+    model.save(run / "model.zip")
+    policy.save(run / "policy.npz")
+    (run / "final.md").write_text(table + "\n")
+    print(f"\n{table}\n\nrun written to {run}: model.zip, policy.npz, final.md")
 
 
 if __name__ == "__main__":

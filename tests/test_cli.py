@@ -76,16 +76,84 @@ def test_eval_counts_are_checked_before_playing(flags, message, tmp_path, capsys
     assert not out.exists()
 
 
+TRAIN_HINT = 'pip install -e ".[train]" (from a clone) or pip install "tressette-env[train]"'
+EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
+
+
 def test_eval_names_a_missing_package_before_playing(tmp_path, monkeypatch, capsys):
     out = tmp_path / "out.json"
     (tmp_path / "model.zip").write_bytes(b"")
-    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as if the train extras were not installed
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the train extras were not installed
     line = usage_error(["eval", str(tmp_path / "model.zip"), "random", "--json", str(out)], capsys)
-    assert 'needs the training extras: pip install "tressette-env[train]"' in line
+    assert f"needs torch, in the training extras: {TRAIN_HINT}" in line
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     line = usage_error(["eval", "heuristic", "random", "--json", str(out), "--png", str(tmp_path / "x.png")], capsys)
-    assert 'tressette eval: error: --png needs matplotlib: pip install "tressette-env[eval]"' == line
+    assert f"tressette eval: error: --png needs matplotlib: {EVAL_HINT}" == line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.zip"]
+
+
+def test_every_install_hint_works_from_a_clone_and_from_the_index():
+    """A hint that names only the package index cannot be run by a user of a clone, and the reverse."""
+    root = Path(__file__).resolve().parents[1] / "tressette_env"
+    files = ["cli.py", "evaluation/report.py", "training/__init__.py", "training/train.py", "vector/sb3.py"]
+    files.append("learned/loading.py")
+    for name in files:
+        text = " ".join((root / name).read_text().split())
+        for extra in ("train", "eval"):
+            index_hint = f'pip install "tressette-env[{extra}]"'
+            assert text.count(f"pip install 'tressette-env[{extra}]'") == 0, name
+            if index_hint in text:
+                # every mention of the index form comes with the clone form just before it
+                assert text.count(index_hint) <= text.count(f'pip install -e ".[{extra}]"'), (name, extra)
+
+
+def test_version(capsys):
+    from tressette_env import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tressette {__version__}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "message"),
+    [
+        (["train", "--totl-timesteps", "1"], "usage: tressette train", "(did you mean --total-timesteps?)"),
+        (["eval", "heuristic", "random", "--deal", "5", "--sed", "1"], "usage: tressette eval", "--sed"),
+        (["--foo", "eval", "heuristic", "random"], "usage: tressette [-h]", "unrecognized arguments: --foo"),
+    ],
+)
+def test_unknown_options_are_reported_with_their_command_usage(argv, usage, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    line = usage_error(argv, capsys)
+    assert "unrecognized arguments" in line and message in line
+    err = capsys.readouterr  # already read by usage_error; re-run to see the usage line
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert capsys.readouterr().err.startswith(usage)
+    assert list(tmp_path.iterdir()) == [] and err
+
+
+def test_train_help_is_plain_words_with_values_as_typed(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--help"])
+    assert exit_.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for markup in ("``", "('", "(default: None)", "0.0909090", "(default: True)", "(default: False)"):
+        assert markup not in out, markup
+    for shown in (
+        "(default: heuristic)",
+        "(default: random heuristic)",
+        "(default: 256 256)",
+        "(default: 0.0909)",
+        "(default: on)",
+        "The file must be trusted",
+        "in the whole run",
+    ):
+        assert shown in out, shown
+    threads = out[out.index("--torch-threads N") :]
+    assert "(default: 1)" in threads and "README" in threads and "x" not in threads.split("(default")[0].split()
 
 
 def test_eval_help_shows_a_single_percent_sign(capsys):
@@ -143,7 +211,7 @@ def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, mo
 def test_train_without_the_train_extras_says_what_to_install(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "torch", None)
     line = usage_error(["train", "--run-dir", str(tmp_path / "runs")], capsys)
-    assert line.endswith('training needs torch, stable-baselines3 and sb3-contrib: pip install "tressette-env[train]"')
+    assert line.endswith(f"training needs torch, stable-baselines3 and sb3-contrib: {TRAIN_HINT}")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -7,20 +7,31 @@
     tressette train --opponents self --total-timesteps 2000000 --tensorboard
 
 Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more) and
-``train`` (MaskablePPO on the single-seat environment; needs ``pip install "tressette-env[train]"``).
+``train`` (MaskablePPO on the single-seat environment; needs the training extras:
+``pip install -e ".[train]"`` from a clone, or ``pip install "tressette-env[train]"``).
+
+Exit status: 0 done; 2 a mistake on the command line (argparse's usage errors, a bad value, an
+unknown player, a missing package), found before any work; 1 a model file that cannot be read
+(damaged, or not a model), with one line ``tressette <command>: error: <file>: <problem>``.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from . import __version__
 from .agents.registry import PLAYERS, make_player, parse_spec
 from .engine.rules import SWITCHES, Rules, make_rules
+from .learned.mlp import ModelFileError
+
+EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
 
 _BOOL_SWITCHES = {f.name for f in dataclasses.fields(Rules) if isinstance(f.default, bool)}
 
@@ -60,6 +71,8 @@ def _eval(args: argparse.Namespace) -> int:
     try:
         rules = make_rules(**_rule_switches(args.rule))
         players = {spec: make_player(spec) for spec in args.players}
+    except ModelFileError as error:
+        _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
         args.parser.error(str(error))
     if len(players) < 2:
@@ -68,7 +81,7 @@ def _eval(args: argparse.Namespace) -> int:
         try:
             import matplotlib  # noqa: F401  (checked before the evaluation, used after it)
         except ImportError:
-            args.parser.error('--png needs matplotlib: pip install "tressette-env[eval]"')
+            args.parser.error(f"--png needs matplotlib: {EVAL_HINT}")
     start = time.perf_counter()
     results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress)
     seconds = time.perf_counter() - start
@@ -91,10 +104,23 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(value: object) -> str:
+    """A default as a user would type it: ``heuristic random``, ``0.0909``, ``on``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple):
+        return " ".join(map(str, value))
+    if isinstance(value, float) and len(repr(value)) > 8:
+        return f"{value:.3g}"
+    return str(value)
+
+
+_METAVARS = {"net_arch": "WIDTH", "partner": "PLAYER", "imitate": "PLAYER", "run_dir": "PATH", "resume": "PATH"}
+
+
 def _train_options(parser: argparse.ArgumentParser) -> None:
     """One option per ``TrainConfig`` field, with the field's docstring as help (no training import needed)."""
     import ast
-    import dataclasses
     import inspect
 
     from .training.train import TrainConfig
@@ -104,23 +130,40 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
     body = source.body[0].body
     for node, after in zip(body, body[1:] + [None], strict=True):
         if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-            docs[node.target.id] = after.value.value
+            docs[node.target.id] = " ".join(after.value.value.split())
     for f in dataclasses.fields(TrainConfig):
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-        help_text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")
+        # The docstrings are plain words; drop any reST literal quotes that slip in all the same.
+        help_text = docs.get(f.name, "").replace("``", "")
+        if default is not None:
+            help_text += f" (default: {_shown(default)})"
+        help_text = help_text.strip().replace("%", "%%")
         if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
+            action = parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+            action.help = help_text  # set afterwards: Python 3.10's BooleanOptionalAction appends a Python repr
         elif isinstance(default, tuple):
             kind = type(default[0]) if default else str
-            parser.add_argument(flag, nargs="+", type=kind, default=default, help=help_text)
+            metavar = _METAVARS.get(f.name, "PLAYER" if kind is str else "N")
+            parser.add_argument(flag, nargs="+", type=kind, default=default, metavar=metavar, help=help_text)
         elif isinstance(default, dict):
             parser.add_argument(
-                "--rule", dest="rules", action="append", default=[], help="a rule switch name=value (repeatable)"
+                "--rule",
+                dest="rules",
+                action="append",
+                default=[],
+                metavar="NAME=VALUE",
+                help=f"a rule switch, repeatable: {', '.join(SWITCHES)} (default: the standard rules)",
             )
         else:
             kind = {int: int, float: float}.get(type(default), str)
-            parser.add_argument(flag, type=kind, default=default, help=help_text)
+            metavar = _METAVARS.get(f.name, {int: "N", float: "X"}.get(kind, "NAME"))
+            parser.add_argument(flag, type=kind, default=default, metavar=metavar, help=help_text)
+
+
+def _file_error(parser: argparse.ArgumentParser, error: ModelFileError) -> None:
+    """A model file that cannot be read: one line and status 1 (a usage mistake is status 2)."""
+    parser.exit(1, f"{parser.prog}: error: {error}\n")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -133,14 +176,20 @@ def _train(args: argparse.Namespace) -> int:
             values[name] = tuple(values[name])
         config = TrainConfig(**values)
         config.check()
+    except ModelFileError as error:  # a damaged --resume checkpoint, or model file as a player
+        _file_error(args.parser, error)
     except (ValueError, ImportError) as error:
         args.parser.error(str(error))
-    train(config)
+    try:
+        train(config)
+    except ModelFileError as error:  # a checkpoint that stable-baselines3 could not load: before any work
+        _file_error(args.parser, error)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tressette", description="Tressette for reinforcement learning.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     evaluate = commands.add_parser(
         "eval",
@@ -176,14 +225,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> str:
+    """The error for options ``parser`` does not know, with the closest known one."""
+    known = [o for action in parser._actions for o in action.option_strings]
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.partition("=")[0], known, n=1)
+            if close:
+                return f"{message} (did you mean {close[0]}?)"
+    return message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     A mistake in the arguments (a bad value, an unknown player, a missing package) is found
-    before any work: like argparse, it prints ``tressette <command>: error: ...`` and raises
-    ``SystemExit(2)``.
+    before any work: like argparse, it prints ``tressette <command>: error: ...`` with that
+    command's usage and raises ``SystemExit(2)``. A model file that cannot be read prints one
+    line, ``tressette <command>: error: <file>: <problem>``, and raises ``SystemExit(1)``.
     """
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # argparse reports a subcommand's unknown options with the top-level usage; say them with the
+        # subcommand's, unless they came before the subcommand's name.
+        command = argv.index(args.command) if args.command in argv else len(argv)
+        after = all(i > command for i, a in enumerate(argv) if a in extras)
+        owner = args.parser if after else parser
+        owner.error(_unrecognized(owner, extras))
     return args.run(args)
 
 

@@ -6,7 +6,7 @@
 | `heuristic` | ``HeuristicPlayer`` |
 | `search[:samples=N,time_budget=S]` | ``SearchPlayer`` (PIMC over a double-dummy solver) |
 | `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
-| a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO checkpoint (needs the train extras) |
+| a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO model (needs torch); read without unpickling, so a file cannot run code |
 
 Options after the colon are ``key=value`` pairs passed to the player's constructor
 (ints, floats, ``true``/``false``, or strings).
@@ -54,7 +54,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
 
 
 def make_player(spec: str) -> Player:
-    """The player named by ``spec`` (see the table in the module docstring)."""
+    """The player named by ``spec`` (see the table in the module docstring).
+
+    Raises:
+        ValueError: an unknown name, bad options, or a model file that cannot be read
+            (``tressette_env.learned.ModelFileError``, which names the file and the problem).
+        ImportError: a player whose dependencies are not installed.
+    """
     if spec.endswith(MODEL_SUFFIXES):
         from ..learned.loading import load_player  # NumPy (and SB3 for .zip) only when a model is asked for
 

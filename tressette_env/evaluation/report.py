@@ -36,7 +36,9 @@ def plot_results(results: Sequence[DuplicateResult], path: str | Path, title: st
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as error:
-        raise ImportError('drawing needs matplotlib: pip install "tressette-env[eval]"') from error
+        raise ImportError(
+            'drawing needs matplotlib: pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
+        ) from error
     labels = [f"{r.players[0]} vs {r.players[1]}" for r in results]
     means = [r.mean_points_diff for r in results]
     errors = [[r.mean_points_diff - r.ci95[0] for r in results], [r.ci95[1] - r.mean_points_diff for r in results]]

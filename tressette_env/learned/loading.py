@@ -1,13 +1,40 @@
-"""Players from trained models: the shipped one, a NumPy policy (``.npz``), an SB3 checkpoint (``.zip``)."""
+"""Players from trained models: the shipped one, a NumPy policy (``.npz``), an SB3 model (``.zip``).
+
+Reading a model never runs code from the file. An ``.npz`` is read with
+``allow_pickle=False``. Of an SB3 ``.zip`` only two entries are read: ``policy.pth``, the
+weights, with ``torch.load(weights_only=True)`` (tensors only, no pickled objects), and
+``data``, as plain JSON. SB3 writes some of ``data``'s fields as base64 cloudpickles
+(``":serialized:"``); they are never decoded. The layer shapes come from the weights'
+shapes and the activation from the plain-text copy of ``policy_kwargs`` that SB3 writes
+beside the pickle. ``stable_baselines3``'s own ``load`` unpickles ``data`` and would run
+whatever a crafted file holds, so nothing here calls it (``tressette train --resume`` does,
+on our own checkpoints only: see ``tressette_env.training.checkpoint``).
+
+Everything that cannot be read this way raises ``ModelFileError`` (a ``ValueError``), one
+line that names the file and what is wrong.
+"""
 
 from __future__ import annotations
 
+import io
+import json
+import re
+import zipfile
 from pathlib import Path
 
-from .mlp import MLPPlayer, MLPPolicy
+import numpy as np
+
+from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _reason
 
 SHIPPED_MODEL = "ppo_v0.npz"
 """The file, in ``tressette_env/models``, that the player name ``ppo`` loads."""
+
+TRAIN_HINT = 'pip install -e ".[train]" (from a clone) or pip install "tressette-env[train]"'
+"""How to install the training extras, said so that it works from a clone and from the package index."""
+
+# The activations SB3's MlpExtractor can be given that MLPPolicy plays, by torch class name.
+_SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
+_HIDDEN = re.compile(r"mlp_extractor\.policy_net\.(\d+)\.(weight|bias)")
 
 
 def shipped_model_path() -> Path:
@@ -24,26 +51,110 @@ def shipped_player(deterministic: bool = True) -> MLPPlayer:
 
 
 def load_player(path: str | Path, deterministic: bool = True) -> MLPPlayer:
-    """A player from a saved model: ``.npz`` (an ``MLPPolicy``) or ``.zip`` (an SB3 MaskablePPO checkpoint).
+    """A player from a saved model: ``.npz`` (an ``MLPPolicy``) or ``.zip`` (an SB3 (Maskable)PPO model).
+
+    Neither kind can run code when read (see the module docstring).
 
     Raises:
-        ValueError: the file is missing or of another kind.
-        ImportError: a ``.zip`` checkpoint without the training extras installed.
+        ValueError: there is no file at ``path``, or it has another suffix.
+        ModelFileError: the file is damaged or not a policy (a ``ValueError`` too).
+        ImportError: a ``.zip`` without torch installed (needed to read its weights).
     """
     path = Path(path)
     if not path.exists():
         raise ValueError(f"no model at {path}")
+    if path.suffix not in (".npz", ".zip"):
+        raise ValueError(f"{path}: a model is a .npz policy or a .zip SB3 model")
+    if not path.is_file():
+        raise ModelFileError(path, "a directory, not a model file")
     if path.suffix == ".npz":
         return MLPPlayer(MLPPolicy.load(path), deterministic=deterministic, name=path.stem)
-    if path.suffix == ".zip":
-        try:
-            from sb3_contrib import MaskablePPO
+    return MLPPlayer(policy_from_sb3_zip(path), deterministic=deterministic, name=path.stem)
 
-            from ..training.export import policy_from_sb3
-        except ImportError as error:
-            raise ImportError(
-                f'loading {path} needs the training extras: pip install "tressette-env[train]"'
-            ) from error
-        model = MaskablePPO.load(path, device="cpu")
-        return MLPPlayer(policy_from_sb3(model), deterministic=deterministic, name=path.stem)
-    raise ValueError(f"{path}: a model is a .npz policy or a .zip SB3 checkpoint")
+
+def policy_from_sb3_zip(path: str | Path) -> MLPPolicy:
+    """The actor of an SB3 (Maskable)PPO ``MlpPolicy`` saved in ``path``, read without unpickling anything.
+
+    Raises:
+        ModelFileError: the file is not a readable SB3 zip, or its policy is not a plain MLP
+            over the 790 observation entries with a Tanh or ReLU activation.
+        ImportError: torch is not installed.
+    """
+    path = Path(path)
+    try:
+        import torch
+    except ImportError as error:
+        raise ImportError(f"reading the weights in {path} needs torch, in the training extras: {TRAIN_HINT}") from error
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            for entry in ("data", "policy.pth"):
+                if entry not in names:
+                    raise ModelFileError(path, f"no {entry!r} entry: not a model saved by stable-baselines3")
+            raw_data, raw_weights = archive.read("data"), archive.read("policy.pth")
+    except ModelFileError:
+        raise
+    except Exception as error:  # BadZipFile, a truncated member (EOFError, zlib.error), OSError
+        raise ModelFileError(path, f"not a readable zip archive ({_reason(error)})") from None
+    activation = _activation(path, raw_data)
+    try:
+        state = torch.load(io.BytesIO(raw_weights), map_location="cpu", weights_only=True)
+    except Exception as error:  # weights_only refuses anything but tensors and plain containers
+        raise ModelFileError(path, f"policy.pth is not a plain state dict of tensors ({_reason(error)})") from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise ModelFileError(path, "policy.pth is not a state dict of tensors")
+    arrays = {str(k): v.detach().to(torch.float32).cpu().numpy() for k, v in state.items()}
+    return _policy_from_state(path, arrays, activation)
+
+
+def _activation(path: Path, raw: bytes) -> str:
+    """The hidden layers' activation, from the plain JSON of SB3's ``data`` entry (its pickles are left alone)."""
+    try:
+        data = json.loads(raw)
+    except ValueError as error:  # also UnicodeDecodeError
+        raise ModelFileError(path, f"its 'data' entry is not JSON ({_reason(error)})") from None
+    if not isinstance(data, dict):
+        raise ModelFileError(path, "its 'data' entry is not a JSON object")
+    kwargs = data.get("policy_kwargs", {})
+    if not isinstance(kwargs, dict):
+        raise ModelFileError(path, "its policy_kwargs are not a JSON object")
+    # A policy_kwargs dict that holds classes is pickled by SB3, which also writes each item's str()
+    # beside the pickle ("<class 'torch.nn.modules.activation.ReLU'>"): read that text, never the pickle.
+    extractor = kwargs.get("features_extractor_class")
+    if extractor is not None and "FlattenExtractor" not in str(extractor):
+        raise ModelFileError(path, f"its features extractor {extractor} is not the flat observation (FlattenExtractor)")
+    given = kwargs.get("activation_fn")
+    if given is None:
+        return "tanh"  # ActorCriticPolicy's default
+    name = re.sub(r"['>]", "", str(given)).rsplit(".", 1)[-1]
+    if name not in _SB3_ACTIVATIONS:
+        raise ModelFileError(path, f"activation {given}: only {', '.join(_SB3_ACTIVATIONS)} can be played")
+    return _SB3_ACTIVATIONS[name]
+
+
+def _policy_from_state(path: Path, arrays: dict[str, np.ndarray], activation: str) -> MLPPolicy:
+    """The actor layers of an ActorCriticPolicy state dict: ``mlp_extractor.policy_net.<i>`` then ``action_net``."""
+    if "action_net.weight" not in arrays or "action_net.bias" not in arrays:
+        raise ModelFileError(path, "its weights have no action_net: not an actor-critic policy")
+    learned_extractor = [k for k in arrays if "features_extractor." in k]
+    if learned_extractor:
+        raise ModelFileError(
+            path, f"its features extractor has weights ({learned_extractor[0]}): only a flat-observation MLP is played"
+        )
+    hidden: dict[int, dict[str, np.ndarray]] = {}
+    for key, array in arrays.items():
+        match = _HIDDEN.fullmatch(key)
+        if match:
+            hidden.setdefault(int(match.group(1)), {})[match.group(2)] = array
+        elif key.startswith("mlp_extractor.policy_net."):
+            raise ModelFileError(path, f"its policy network has a {key} entry: only Linear layers can be played")
+    layers = []
+    for index in sorted(hidden):
+        if set(hidden[index]) != {"weight", "bias"}:
+            raise ModelFileError(path, f"layer mlp_extractor.policy_net.{index} lacks its weight or its bias")
+        layers.append((hidden[index]["weight"], hidden[index]["bias"]))
+    layers.append((arrays["action_net.weight"], arrays["action_net.bias"]))
+    try:
+        return MLPPolicy(layers, activation)
+    except ValueError as error:
+        raise ModelFileError(path, str(error)) from None

@@ -35,9 +35,71 @@ ACTIVATIONS = {
 }
 
 
+class ModelFileError(ValueError):
+    """A model file that cannot be played: damaged, of another kind, or not a policy of the right shape.
+
+    The message is one line, ``<path>: <what is wrong>``; ``tressette eval`` prints it and exits with status 1.
+    """
+
+    def __init__(self, path: str | Path, problem: str):
+        self.path = Path(path)
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+    def __reduce__(self):  # pickles (to and from worker processes) with both arguments
+        return type(self), (self.path, self.problem)
+
+
+def _reason(error: BaseException) -> str:
+    """An exception as one short line (library messages can span paragraphs)."""
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play."""
+    if not isinstance(layers, (list, tuple)) or not layers:
+        raise ValueError("a policy has at least one layer (weight, bias)")
+    checked = []
+    expected_in = SIZE
+    for i, layer in enumerate(layers):
+        if not isinstance(layer, (list, tuple)) or len(layer) != 2:
+            raise ValueError(f"layer {i}: must be a pair (weight, bias)")
+        w, b = (np.asarray(a) for a in layer)
+        for name, array, ndim in (("weight", w, 2), ("bias", b, 1)):
+            if array.dtype.kind not in "fiu":
+                raise ValueError(f"layer {i}: the {name} holds {array.dtype} values, not numbers")
+            if array.ndim != ndim:
+                raise ValueError(f"layer {i}: the {name} must have {ndim} dimension(s), has shape {array.shape}")
+            if not np.isfinite(array).all():
+                raise ValueError(f"layer {i}: the {name} holds NaN or infinite values")
+        if w.shape[1] != expected_in:
+            source = f"the {SIZE} observation entries" if i == 0 else f"layer {i - 1}'s {expected_in} outputs"
+            raise ValueError(
+                f"layer {i}: weight of shape {w.shape} takes {w.shape[1]} inputs, but it is fed {source}"
+                + (f" (a policy maps the {SIZE} observation entries to {NUM_ACTIONS} action logits)" if i == 0 else "")
+            )
+        if b.shape[0] != w.shape[0]:
+            raise ValueError(f"layer {i}: bias of {b.shape[0]} entries for a weight of {w.shape[0]} outputs")
+        checked.append((w, b))
+        expected_in = w.shape[0]
+    if expected_in != NUM_ACTIONS:
+        raise ValueError(
+            f"the last layer gives {expected_in} outputs: a policy maps the {SIZE} observation entries "
+            f"to {NUM_ACTIONS} action logits"
+        )
+    return checked
+
+
 @dataclass
 class MLPPolicy:
-    """Layers ``(weight (out, in), bias (out,))``: the hidden ones with ``activation``, then the action logits."""
+    """Layers ``(weight (out, in), bias (out,))``: the hidden ones with ``activation``, then the action logits.
+
+    Every layer is checked when the policy is made (numbers, finite, each one's inputs the
+    previous one's outputs, 790 observation entries in and 161 logits out), so a bad model
+    fails with a ``ValueError`` that names the layer, before any game, not in the middle of one.
+    """
 
     layers: list[tuple[np.ndarray, np.ndarray]]
     activation: str = "tanh"
@@ -47,11 +109,7 @@ class MLPPolicy:
     def __post_init__(self) -> None:
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation {self.activation!r}: must be one of {', '.join(ACTIVATIONS)}")
-        if self.layers[0][0].shape[1] != SIZE or self.layers[-1][0].shape[0] != NUM_ACTIONS:
-            raise ValueError(
-                f"a policy maps the {SIZE} observation entries to {NUM_ACTIONS} action logits; "
-                f"got {self.layers[0][0].shape[1]} -> {self.layers[-1][0].shape[0]}"
-            )
+        self.layers = _checked_layers(self.layers)
         # Transposed float32 copies for fast row-vector products.
         self._matrices = [(np.ascontiguousarray(w.T, dtype=np.float32), b.astype(np.float32)) for w, b in self.layers]
         self._act = ACTIVATIONS[self.activation]
@@ -86,11 +144,54 @@ class MLPPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> MLPPolicy:
-        """Read a policy written by ``save``."""
-        with np.load(path) as data:
-            meta = json.loads(str(data["meta"]))
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(meta["layers"])]
-        return cls(layers, meta["activation"], meta.get("info", {}))
+        """Read a policy written by ``save``, checking every entry before it is used.
+
+        Only arrays and a JSON string are read (``allow_pickle=False``): a file cannot run code.
+
+        Raises:
+            ModelFileError: the file is not such a policy (it says which entry is wrong and how).
+        """
+        path = Path(path)
+        try:
+            data = np.load(path, allow_pickle=False)
+        except Exception as error:  # BadZipFile, EOFError, OSError, ValueError (pickled data): all "unreadable"
+            raise ModelFileError(path, f"not a readable .npz archive ({_reason(error)})") from None
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ModelFileError(path, "a single .npy array, not an .npz archive of a policy's layers")
+        try:
+            with data:
+                return cls._from_arrays(path, data)
+        except ModelFileError:
+            raise
+        except Exception as error:  # a damaged member (CRC, truncated entry) surfaces while reading it
+            raise ModelFileError(path, f"a damaged entry ({_reason(error)})") from None
+
+    @classmethod
+    def _from_arrays(cls, path: Path, data) -> MLPPolicy:
+        if "meta" not in data.files:
+            raise ModelFileError(path, "no 'meta' entry (a policy file holds meta, w0, b0, w1, b1, ...)")
+        meta_array = data["meta"]
+        if meta_array.shape != () or meta_array.dtype.kind != "U":
+            raise ModelFileError(path, "'meta' must be one JSON string")
+        try:
+            meta = json.loads(str(meta_array))
+        except ValueError as error:
+            raise ModelFileError(path, f"'meta' is not JSON ({_reason(error)})") from None
+        if not isinstance(meta, dict):
+            raise ModelFileError(path, "'meta' must be a JSON object with 'layers' and 'activation'")
+        count, activation, info = meta.get("layers"), meta.get("activation", "tanh"), meta.get("info", {})
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ModelFileError(path, f"meta 'layers'={count!r}: must be an integer >= 1")
+        if not isinstance(info, dict):
+            raise ModelFileError(path, "meta 'info' must be a JSON object")
+        missing = [name for i in range(count) for name in (f"w{i}", f"b{i}") if name not in data.files]
+        if missing:
+            raise ModelFileError(path, f"meta says {count} layers but entries {', '.join(missing)} are missing")
+        layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        try:
+            return cls(layers, activation, info)
+        except ValueError as error:
+            raise ModelFileError(path, str(error)) from None
 
     @classmethod
     def random(cls, hidden: Sequence[int] = (64, 64), seed: int = 0, activation: str = "tanh") -> MLPPolicy:

@@ -1,11 +1,18 @@
-"""Training callbacks: self-play snapshots and the duplicate-deal evaluation."""
+"""Training callbacks: self-play snapshots, the duplicate-deal evaluation, checkpoints between rollouts.
+
+Each keeps its clock (the step of its last action) and its random stream as attributes that
+``tressette_env.training.checkpoint`` saves and ``restore`` puts back, so that a resumed run
+takes its snapshots, evaluations and checkpoints at the steps the uninterrupted run would.
+"""
 
 from __future__ import annotations
 
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -39,11 +46,18 @@ class SelfPlayCallback(BaseCallback):
         self.pool: list[MLPPlayer] = []
         self.rng = random.Random(seed)
         self._last = 0
+        self._restored = False
+        self._reassign = False
 
     def _snapshot(self) -> None:
         snapshot = MLPPlayer(policy_from_sb3(self.model), name=f"snapshot@{self.num_timesteps}")
+        snapshot.pool_key = self.num_timesteps  # how a checkpoint's environments refer to it (see checkpoint.py)
         self.pool = (self.pool + [snapshot])[-self.pool_size :]
-        env = self.training_env
+        self.assign(self.training_env)
+
+    def assign(self, env) -> None:
+        """Give each environment its partner and opponents from the pool (its last snapshot is the partner copy)."""
+        snapshot = self.pool[-1]
         if self.batched:
             if self.partner == "self":
                 env.set_attr("partner", snapshot.policy.best_actions)
@@ -57,7 +71,28 @@ class SelfPlayCallback(BaseCallback):
                 opponents = [make_player(spec)] * 2
             env.env_method("set_players", partner, opponents, indices=[i])
 
+    def restore(self, pool: list[MLPPlayer], rng_state: tuple, last: int, reassign: bool) -> None:
+        """Continue from a checkpoint: its pool, RNG and last snapshot step, and no new snapshot at the start.
+
+        Args:
+            pool: the checkpoint's snapshots, oldest first (the last ``pool_size`` are kept).
+            rng_state: ``random.Random.getstate()`` of the checkpoint's callback.
+            last: the step of the checkpoint's last snapshot.
+            reassign: give the environments new players from the pool when training starts
+                (their players changed: other settings, or new environments).
+        """
+        if not pool:
+            raise ValueError("a checkpoint's self-play pool is empty")
+        self.pool = list(pool)[-self.pool_size :]
+        self.rng.setstate(rng_state)
+        self._last = last
+        self._restored, self._reassign = True, reassign
+
     def _on_training_start(self) -> None:
+        if self._restored:
+            if self._reassign:
+                self.assign(self.training_env)
+            return
         self._snapshot()
         self._last = self.num_timesteps
 
@@ -97,9 +132,24 @@ class DuplicateEvalCallback(BaseCallback):
         self._last = -every
         self._start = time.perf_counter()
 
+    def seconds(self) -> float:
+        """The evaluation clock: seconds of training so far (a resumed run's clock goes on from its checkpoint's)."""
+        return time.perf_counter() - self._start
+
+    def restore(self, history: list[dict], last: int, seconds: float) -> None:
+        """Continue from a checkpoint: its history, the step of its last evaluation, its clock."""
+        self.history = [EvalPoint(**p) for p in history]
+        self._last = last
+        self._start = time.perf_counter() - seconds
+        self.write_history()
+
+    def write_history(self) -> None:
+        if self.history_path is not None:
+            self.history_path.write_text(json.dumps([asdict(p) for p in self.history], indent=2))
+
     def evaluate_now(self) -> EvalPoint:
         learner = MLPPlayer(policy_from_sb3(self.model), name="learner")
-        point = EvalPoint(self.num_timesteps, time.perf_counter() - self._start)
+        point = EvalPoint(self.num_timesteps, self.seconds())
         results = against_baselines(
             learner, self.baselines, self.boards, self.seed, self.rules, workers=1, progress=False
         )
@@ -112,12 +162,50 @@ class DuplicateEvalCallback(BaseCallback):
             for name, r in point.results.items()
         )
         print(f"step {point.timesteps:>9} ({point.seconds:7.0f} s): {scores}", flush=True)
-        if self.history_path is not None:
-            self.history_path.write_text(json.dumps([asdict(p) for p in self.history], indent=2))
+        self.write_history()
         return point
 
     def _on_step(self) -> bool:
         if self.num_timesteps - self._last >= self.every:
             self._last = self.num_timesteps
             self.evaluate_now()
+        return True
+
+
+class RolloutCheckpointCallback(BaseCallback):
+    """Save a checkpoint at the first rollout boundary at or after every ``every`` steps.
+
+    SB3's ``CheckpointCallback`` saves in the middle of a rollout, whose collected half is
+    then lost; between rollouts (when the next one starts, PPO's update done) the model, the
+    environments and the random streams are all at one moment, so a resume continues exactly.
+
+    Args:
+        every: steps between checkpoints.
+        directory: where ``model_<steps>_steps.zip`` files go.
+        save: writes a checkpoint to the path it is given (model and run state).
+    """
+
+    def __init__(self, every: int, directory: Path, save: Callable[[Path], None]):
+        super().__init__()
+        self.every = every
+        self.directory = Path(directory)
+        self.save = save
+        self.last = 0
+        """The step of the last checkpoint."""
+
+    def save_if_due(self) -> Path | None:
+        """Save now if a multiple of ``every`` was passed since the last checkpoint; the path written, or None."""
+        steps = self.model.num_timesteps
+        if steps // self.every <= self.last // self.every:
+            return None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"model_{steps}_steps.zip"
+        self.last = steps
+        self.save(path)
+        return path
+
+    def _on_rollout_start(self) -> None:
+        self.save_if_due()
+
+    def _on_step(self) -> bool:
         return True

@@ -13,11 +13,20 @@
    ``snapshot_every`` steps) or a named player; its opponents are named players
    (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
 3. Every ``eval_every`` steps a duplicate-deal evaluation against ``eval_against``.
-4. Checkpoints every ``checkpoint_every`` steps; ``resume`` continues from one (with the
-   checkpoint's model settings, which ``config.json`` then records).
-5. At the end: the model (``model.zip``), its NumPy policy (``policy.npz``, playable with
-   ``tressette eval <path>``), ``history.json``, a learning curve (``curve.png``) and the
-   final table against the baselines.
+4. Checkpoints every ``checkpoint_every`` steps, between rollouts (``checkpoint``: the model
+   and everything a resume needs). ``resume`` continues a run from one of them as if it had
+   never stopped: in the checkpoint's run folder (unless ``run_name`` is given), with its
+   self-play pool, its history up to the checkpoint, its clocks, its environments (the deals in
+   progress) and its random streams; ``total_timesteps`` is the whole run's total. The model
+   settings come from the checkpoint, which ``config.json`` then records. Only checkpoints
+   written here are taken, and they must be trusted: SB3's ``load`` unpickles them.
+5. At the end: the model (``model.zip``, a checkpoint too, so a finished run can be made
+   longer), its NumPy policy (``policy.npz``; ``tressette eval <path>`` plays either, without
+   unpickling), ``history.json``, a learning curve (``curve.png``) and the final table against
+   the baselines.
+
+SB3 trains in whole rollouts (``n_steps`` times the number of environments), so the run ends
+at ``total_timesteps`` rounded up to whole rollouts; it says so when it rounds.
 """
 
 from __future__ import annotations
@@ -31,6 +40,9 @@ from functools import partial
 from pathlib import Path
 
 from ..engine.rules import make_rules
+from ..learned.loading import TRAIN_HINT
+from ..learned.mlp import ModelFileError, _reason
+from .checkpoint import checkpoint_path, read_info
 
 MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
 """The fields that shape the model: a resumed run takes them from its checkpoint, not from the config."""
@@ -60,29 +72,36 @@ def _require(modules: tuple[str, ...], what: str) -> None:
 class TrainConfig:
     """Everything a training run needs; every field is a ``tressette train`` option.
 
+    The field docstrings are the command's help, so they are written in plain words, with
+    values as they are typed on the command line.
+
     With ``resume``, the model settings (``MODEL_SETTINGS``: ``learning_rate``, ``n_steps``,
     ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``, ``ent_coef``, ``net_arch``) come
     from the checkpoint and the values given here are ignored; the run's ``config.json`` and
     its ``policy.npz`` record the checkpoint's values (and ``imitate=None``: no warm start).
+    ``total_timesteps`` is the whole run's total, the checkpoint's steps included.
     ``check()`` names a bad setting or a missing package; ``train`` calls it before any work.
     """
 
     total_timesteps: int = 50_000
-    """Learner decisions to train for."""
+    """Learner decisions to train for, in the whole run: with --resume too (the run stops when its
+    step count reaches this, so the first run's command with --resume finishes that run). PPO
+    trains in whole rollouts (--n-steps times the environments), so this is rounded up to them."""
     seed: int = 0
     """Seeds the environments, the network and the evaluations."""
     opponents: tuple[str, ...] = ("heuristic",)
-    """Opponents' player specs, given to the environments in turn; ``self`` draws frozen
-    snapshots of the learner from the pool (self-play): ``("self",)`` is pure self-play."""
+    """The opponents' players, given to the environments in turn; self draws frozen
+    snapshots of the learner from the pool (self-play): --opponents self is pure self-play."""
     partner: str = "self"
-    """``"self"`` (a copy of the learner) or a player spec."""
+    """self (a copy of the learner) or a player."""
     dense_reward: bool = True
-    """Pay each trick's thirds as they are taken (``episode="hand"``; see ``SingleSeatEnv``)."""
+    """Pay each trick's thirds as they are taken (one hand per episode only; see SingleSeatEnv)."""
     imitate: str | None = "heuristic"
-    """Before PPO, clone this player's play (a warm start; ``none`` to start from scratch)."""
+    """Before PPO, clone this player's play (a warm start; none to start from scratch)."""
     imitation_decisions: int = 300_000
     """Teacher decisions to clone."""
     imitation_epochs: int = 8
+    """Passes over the teacher's decisions."""
     pool_size: int = 8
     """Snapshots kept in the self-play pool."""
     snapshot_every: int = 20_000
@@ -92,24 +111,29 @@ class TrainConfig:
     subproc: bool = False
     """Step the environments in subprocesses (SubprocVecEnv) instead of in this one."""
     batched: int = 0
-    """Train on one batched environment of this many deals instead (``SB3VecEnv``; 0: the
-    n_envs single-deal environments). Its opponents are one built-in player (random or
-    heuristic), its partner self, random or heuristic; n_steps then counts steps per deal."""
+    """Train on one batched environment of this many deals instead (SB3VecEnv; 0: the
+    --n-envs single-deal environments). Its opponents are one built-in player (random or
+    heuristic), its partner self, random or heuristic; --n-steps then counts steps per deal."""
     rules: dict = field(default_factory=dict)
     """Rule switches of the environment (default: the standard rules, one hand per episode)."""
     net_arch: tuple[int, ...] = (256, 256)
     """Hidden layers of the policy and value networks."""
     learning_rate: float = 3e-4
+    """Adam's step size."""
     n_steps: int = 128
     """Steps per environment per rollout."""
     batch_size: int = 1024
+    """Minibatch size of PPO's update."""
     n_epochs: int = 4
+    """Passes over each rollout in PPO's update."""
     gamma: float = 1.0
-    """No discount: a hand is ten decisions and only its result counts."""
+    """Discount; 1 is none: a hand is ten decisions and only its result counts."""
     gae_lambda: float = 0.95
+    """The lambda of PPO's advantage estimate (GAE)."""
     ent_coef: float = 0.01
+    """Weight of the entropy bonus."""
     reward_scale: float = 1 / 11
-    """Rewards are points; scaled so that a hand is worth about 1."""
+    """Rewards are points, times this: 1/11 makes a hand worth about 1."""
     eval_every: int = 25_000
     """Steps between duplicate evaluations (0: only at the end)."""
     eval_boards: int = 200
@@ -117,25 +141,36 @@ class TrainConfig:
     final_boards: int = 1000
     """Boards per baseline in the final evaluation."""
     eval_against: tuple[str, ...] = ("random", "heuristic")
+    """The players the learner is evaluated against."""
     checkpoint_every: int = 100_000
+    """Steps between checkpoints (checkpoints/model_<steps>_steps.zip, taken at the first rollout
+    boundary at or after each multiple, so that a resume continues exactly)."""
     run_dir: str = "runs"
-    """Where runs are written: ``<run_dir>/<run_name>/``."""
+    """Where runs are written: <run_dir>/<run_name>/."""
     run_name: str | None = None
-    """Default: ``tressette__ppo__<seed>__<unix time>``."""
+    """The run's folder (default: tressette__ppo__<seed>__<unix time>; with --resume, the folder of
+    the checkpoint's run, so that the resumed run goes on writing there)."""
     resume: str | None = None
-    """A checkpoint (``.zip``) to continue from, without a warm start. The model settings
-    (learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, ent_coef, net_arch)
-    come from the checkpoint: their options are ignored, and config.json records the checkpoint's."""
+    """Continue a run from one of its checkpoints (checkpoints/model_<steps>_steps.zip, or its model.zip).
+    The file must be trusted: it is loaded with stable-baselines3, which unpickles it and so can run
+    code stored in it; files that tressette train did not write are refused. The run goes on as if it
+    had never stopped (the self-play pool, the history up to the checkpoint, the clocks, the
+    environments' deals and every random stream), given the first run's options again. No warm start;
+    the model settings (learning-rate, n-steps, batch-size, n-epochs, gamma, gae-lambda, ent-coef,
+    net-arch) come from the checkpoint, and their options are ignored."""
     tensorboard: bool = False
-    """Also log to TensorBoard (``<run>/tensorboard``)."""
+    """Also log to TensorBoard (<run>/tensorboard)."""
     progress_bar: bool = True
+    """Show a progress bar of the PPO steps."""
     torch_threads: int = 1
-    """Torch threads. On 2 cores a second one sped up batched training 1.6x and left single-deal training as it was."""
+    """Torch threads; the README's training section measures what a second one does."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming a bad setting, or ``ImportError`` naming a missing package.
 
-        Plays no game and writes nothing; ``train`` calls it first.
+        Plays no game and writes nothing; ``train`` calls it first. A ``resume`` file that is
+        damaged or not a checkpoint of ours raises ``ModelFileError`` (a ``ValueError``); only
+        its JSON entry is read here.
         """
         from ..agents.registry import make_player
 
@@ -195,12 +230,21 @@ class TrainConfig:
                     f"n_envs={self.n_envs}: the number of single-deal environments; with batched={self.batched} "
                     "the batched environment's deals take its place (leave n_envs out)"
                 )
-        if self.resume is not None and not any(Path(p).is_file() for p in (self.resume, self.resume + ".zip")):
-            raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
+        if self.resume is not None:
+            path = checkpoint_path(self.resume)
+            if path is None:
+                raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
+            done = read_info(path)["num_timesteps"]  # plain JSON: refuses files that are not our checkpoints
+            if self.total_timesteps <= done:
+                raise ValueError(
+                    f"total_timesteps={self.total_timesteps}: the whole run's total, and {path} is already at "
+                    f"{done} steps; give more (e.g. --total-timesteps {done + self.total_timesteps} for "
+                    f"{self.total_timesteps} more)"
+                )
         os.environ.setdefault("OMP_NUM_THREADS", str(self.torch_threads))  # before torch is first imported
         _require(
             ("torch", "stable_baselines3", "sb3_contrib"),
-            'training needs torch, stable-baselines3 and sb3-contrib: pip install "tressette-env[train]"',
+            f"training needs torch, stable-baselines3 and sb3-contrib: {TRAIN_HINT}",
         )
         if self.progress_bar:
             _require(
@@ -221,19 +265,29 @@ class TrainResult:
     history: list = field(default_factory=list)
 
 
+ENV_SETTINGS = ("seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale")
+"""The settings that make the environments and the random streams: a resume restores a checkpoint's
+environments and streams when these are the checkpoint's, and starts new ones (seeded apart from the
+first run's) when they are not."""
+
+PLAYER_SETTINGS = ("opponents", "partner", "pool_size")
+"""The settings that choose the environments' players: changed on a resume, players are dealt anew."""
+
+
 def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool):
     import gymnasium
     from stable_baselines3.common.monitor import Monitor
 
     from ..wrappers.single_seat import SingleSeatEnv
+    from .checkpoint import Resumable
 
     # The players are set by SelfPlayCallback before the first step.
     env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
     env.reset(seed=seed)
-    return gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale)
+    return Resumable(gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale))
 
 
-def _make_batched_env(config: TrainConfig, dense_reward: bool):
+def _make_batched_env(config: TrainConfig, dense_reward: bool, seed: int):
     """One ``SB3VecEnv`` of ``config.batched`` deals, with SB3's episode statistics, rewards times ``reward_scale``."""
     from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 
@@ -253,10 +307,71 @@ def _make_batched_env(config: TrainConfig, dense_reward: bool):
         partner="heuristic" if config.partner == "self" else config.partner,  # SelfPlayCallback sets the copy
         learner_seat="random",
         dense_reward=dense_reward,
-        seed=config.seed,
+        seed=seed,
         **config.rules,
     )
     return ScaledRewards(VecMonitor(env))
+
+
+def _env_seeds(seed: int, count: int, resumed_at: int | None) -> list[int]:
+    """Seeds of ``count`` environments: ``seed + i`` for a new run.
+
+    For new environments of a resumed run, seeds drawn from ``(seed, resumed_at)``, so that
+    they do not replay the deals the run has already played.
+    """
+    if resumed_at is None:
+        return [seed + i for i in range(count)]
+    import numpy as np
+
+    return [int(x) for x in np.random.SeedSequence([seed, resumed_at]).generate_state(count, np.uint32)]
+
+
+def _capture_envs(venv, batched: bool):
+    """The environments' whole state (see ``checkpoint.py``).
+
+    One pickle per single-deal environment, or the batched environment and its episode statistics.
+    """
+    if not batched:
+        return venv.env_method("get_resume_state")
+    import cloudpickle
+
+    monitor = venv.venv  # ScaledRewards(VecMonitor(SB3VecEnv))
+    counters = {k: getattr(monitor, k) for k in ("episode_returns", "episode_lengths", "episode_count")}
+    return {"vector": cloudpickle.dumps(monitor.venv.env), "monitor": counters}
+
+
+def _restore_envs(venv, batched: bool, saved, pool) -> None:
+    import pickle
+
+    if not batched:
+        by_key = {player.pool_key: player for player in pool}
+        for i, blob in enumerate(saved):
+            venv.env_method("set_resume_state", blob, by_key, indices=[i])
+        return
+    monitor = venv.venv
+    monitor.venv.env = pickle.loads(saved["vector"])
+    for key, value in saved["monitor"].items():
+        setattr(monitor, key, value)
+
+
+def _rng_states() -> dict:
+    import random
+
+    import numpy as np
+    import torch
+
+    return {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()}
+
+
+def _set_rng_states(states: dict) -> None:
+    import random
+
+    import numpy as np
+    import torch
+
+    torch.set_rng_state(states["torch"])
+    np.random.set_state(states["numpy"])
+    random.setstate(states["python"])
 
 
 def _model_settings(model) -> dict:
@@ -275,46 +390,94 @@ def _model_settings(model) -> dict:
     }
 
 
+def _as_json(value):
+    """A value as ``config.json`` holds it (tuples as lists), to compare settings with a checkpoint's."""
+    return json.loads(json.dumps(value))
+
+
+def whole_rollouts(total: int, start: int, rollout: int) -> int:
+    """The step count a run reaches: ``start`` plus whole rollouts, the fewest that reach ``total``.
+
+    Example:
+        >>> whole_rollouts(250_000, 0, 4096), whole_rollouts(1024, 512, 256), whole_rollouts(300, 0, 64)
+        (253952, 1024, 320)
+    """
+    return start + -(-(total - start) // rollout) * rollout
+
+
 def train(config: TrainConfig) -> TrainResult:
     """Run a training as configured; see the module docstring for what it writes.
 
-    Raises ``ValueError`` or ``ImportError`` (``TrainConfig.check``) before writing anything.
+    Raises ``ValueError`` or ``ImportError`` (``TrainConfig.check``) before writing anything,
+    and ``ModelFileError`` (a ``ValueError``) for a ``resume`` checkpoint that cannot be loaded.
     """
     config.check()
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
+    from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from ..evaluation.baselines import against_baselines
     from ..evaluation.report import results_table
     from ..learned.mlp import MLPPlayer
-    from .callbacks import DuplicateEvalCallback, SelfPlayCallback
+    from . import checkpoint
+    from .callbacks import DuplicateEvalCallback, RolloutCheckpointCallback, SelfPlayCallback
     from .curves import plot_curve
     from .export import policy_from_sb3
     from .masking import MaskablePolicy
 
     torch.set_num_threads(config.torch_threads)
     rules = make_rules(**config.rules)
-    name = config.run_name or f"tressette__ppo__{config.seed}__{int(time.time())}"
-    run = Path(config.run_dir) / name
+    resume_path = checkpoint_path(config.resume) if config.resume else None
+    info = checkpoint.read_info(resume_path) if resume_path else None
+    if resume_path and config.run_name is None:
+        run = checkpoint.run_folder(resume_path)  # the run goes on in its own folder
+    else:
+        run = Path(config.run_dir) / (config.run_name or f"tressette__ppo__{config.seed}__{int(time.time())}")
+    # A resume continues the checkpoint's environments and random streams when they were made the same way.
+    differ = []
+    if info:
+        mine, theirs = _as_json(asdict(config)), info["config"]
+        differ = [k for k in ENV_SETTINGS if mine.get(k) != theirs.get(k)]
+    continued = info is not None and not differ
+    resumed_at = info["num_timesteps"] if info and not continued else None
 
     dense = config.dense_reward and not rules.is_match
     if config.batched:
-        venv = _make_batched_env(config, dense)
+        venv = _make_batched_env(config, dense, _env_seeds(config.seed, 1, resumed_at)[0])
     else:
-        makers = [
-            partial(_make_env, config.rules, config.seed + i, config.reward_scale, dense) for i in range(config.n_envs)
-        ]
+        seeds = _env_seeds(config.seed, config.n_envs, resumed_at)
+        makers = [partial(_make_env, config.rules, s, config.reward_scale, dense) for s in seeds]
         venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
-    if config.resume:
-        model = MaskablePPO.load(
-            config.resume, env=venv, tensorboard_log=tensorboard, custom_objects={"policy_class": MaskablePolicy}
-        )
+    state = None
+    if resume_path:
+        try:
+            state = checkpoint.read_state(resume_path)  # trusted: --resume takes only our own checkpoints
+            model = MaskablePPO.load(
+                resume_path, env=venv, tensorboard_log=tensorboard, force_reset=not continued,
+                custom_objects={"policy_class": MaskablePolicy},
+            )  # fmt: skip
+            if continued:
+                _restore_envs(venv, config.batched > 0, state["envs"], state["pool"])
+                _set_rng_states(state["rng"])
+            else:
+                model.set_random_seed(_env_seeds(config.seed, 1, resumed_at)[0])
+        except Exception as error:
+            venv.close()
+            if isinstance(error, ModelFileError):
+                raise
+            raise ModelFileError(resume_path, f"a damaged checkpoint ({_reason(error)})") from None
         config = replace(config, **_model_settings(model), imitate=None)
         settings = ", ".join(f"{k}={getattr(config, k)}" for k in MODEL_SETTINGS)
-        print(f"resuming {config.resume}: the model settings come from the checkpoint ({settings})", flush=True)
+        print(f"resuming {resume_path} at step {model.num_timesteps}, in {run}: the model settings come from the "
+              f"checkpoint ({settings})", flush=True)  # fmt: skip
+        if differ:
+            print(
+                f"{', '.join(differ)} differ from the checkpoint's run: new environments and random streams, "
+                "seeded from the seed and the checkpoint's step",
+                flush=True,
+            )
     else:
         model = MaskablePPO(
             MaskablePolicy,
@@ -331,6 +494,17 @@ def train(config: TrainConfig) -> TrainResult:
             seed=config.seed,
             verbose=0,
         )
+    # SB3 trains in whole rollouts: aim at the step count it will reach, so the bar and the run agree.
+    start = model.num_timesteps if resume_path else 0
+    rollout = model.n_steps * venv.num_envs
+    target = whole_rollouts(config.total_timesteps, start, rollout)
+    if target != config.total_timesteps:
+        what = f"{config.batched} deals" if config.batched else f"{venv.num_envs} environments"
+        print(
+            f"total_timesteps={config.total_timesteps} rounded up to {target}: PPO trains in whole rollouts "
+            f"of {model.n_steps} steps x {what} ({rollout} steps)",
+            flush=True,
+        )
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
     if not config.resume and config.imitate and config.imitate.lower() != "none":
@@ -342,39 +516,64 @@ def train(config: TrainConfig) -> TrainResult:
         )  # fmt: skip
         (run / "imitation.json").write_text(json.dumps(fit, indent=2))
         print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
-    history_path = run / "history.json"
     evaluator = DuplicateEvalCallback(
-        config.eval_every or config.total_timesteps + 1,
+        config.eval_every or target + 1,
         list(config.eval_against),
         config.eval_boards,
         rules,
         config.seed,
-        history_path,
+        run / "history.json",
     )
-    if config.resume and history_path.exists():
-        from .callbacks import EvalPoint
+    selfplay = SelfPlayCallback(
+        config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed, config.batched > 0
+    )
 
-        evaluator.history = [EvalPoint(**p) for p in json.loads(history_path.read_text())]
-    callbacks = [
-        SelfPlayCallback(
-            config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed, config.batched > 0
-        ),
-        evaluator,
-        CheckpointCallback(max(config.checkpoint_every // venv.num_envs, 1), str(run / "checkpoints"), "model"),
-    ]
-    if config.batched and config.partner == "self":  # already for the deals dealt when learn() resets
-        venv.set_attr("partner", policy_from_sb3(model).best_actions)
+    def save(path: Path) -> None:
+        """The model (SB3) and everything else a resume needs (``checkpoint.py``)."""
+        model.save(path)
+        clocks = {
+            "evaluated_at": evaluator._last,
+            "eval_seconds": evaluator.seconds(),
+            "snapshot_at": selfplay._last,
+            "checkpoint_at": checkpoints.last,
+        }
+        run_info = {
+            "num_timesteps": model.num_timesteps,
+            "config": _as_json(asdict(config)),
+            "history": [asdict(p) for p in evaluator.history],
+            "clocks": clocks,
+        }
+        state = {
+            "pool": selfplay.pool,
+            "selfplay_rng": selfplay.rng.getstate(),
+            "envs": _capture_envs(venv, config.batched > 0),
+            "rng": _rng_states(),
+        }
+        checkpoint.write(path, run_info, state)
+
+    checkpoints = RolloutCheckpointCallback(config.checkpoint_every, run / "checkpoints", save)
+    if info:
+        clocks = info["clocks"]
+        evaluator.restore(info["history"], clocks["evaluated_at"], clocks["eval_seconds"])
+        theirs = info["config"]
+        players_changed = any(_as_json(getattr(config, k)) != theirs.get(k) for k in PLAYER_SETTINGS)
+        selfplay.restore(state["pool"], state["selfplay_rng"], clocks["snapshot_at"], not continued or players_changed)
+        checkpoints.last = clocks["checkpoint_at"]
+    if config.batched and config.partner == "self" and not continued:  # already for the deals learn() deals
+        partner = selfplay.pool[-1].policy if info else policy_from_sb3(model)
+        venv.set_attr("partner", partner.best_actions)
     model.learn(
-        config.total_timesteps,
-        callback=CallbackList(callbacks),
+        target - start,
+        callback=CallbackList([selfplay, evaluator, checkpoints]),
         progress_bar=config.progress_bar,
-        reset_num_timesteps=not config.resume,
+        reset_num_timesteps=not resume_path,
         tb_log_name="ppo",
     )
+    checkpoints.save_if_due()
+    model_path = run / "model.zip"
+    save(model_path)  # resumable: a resume from it goes on as one longer run
     venv.close()
 
-    model_path = run / "model.zip"
-    model.save(model_path)
     evaluator.evaluate_now()
     history = [asdict(p) for p in evaluator.history]
     plot_curve(history, run / "curve.png", list(config.eval_against))

@@ -35,7 +35,8 @@ def _build() -> type:
         from stable_baselines3.common.vec_env.base_vec_env import VecEnv
     except ImportError as e:  # pragma: no cover - depends on the installation
         raise ImportError(
-            "SB3VecEnv needs stable-baselines3 (and sb3-contrib for MaskablePPO): pip install 'tressette-env[train]'"
+            "SB3VecEnv needs stable-baselines3 (and sb3-contrib for MaskablePPO): "
+            'pip install -e ".[train]" (from a clone) or pip install "tressette-env[train]"'
         ) from e
     import numpy as np
 

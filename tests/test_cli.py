@@ -34,6 +34,7 @@ def test_eval_prints_the_table_and_writes_json(tmp_path, capsys):
 
 
 def test_round_robin_with_rules_and_a_png(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
     png = tmp_path / "rr.png"
     status = main(
         [

@@ -72,15 +72,16 @@ def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path, capsys):
     checkpoints = sorted((run / "checkpoints").glob("*.zip"))
     assert checkpoints
     assert json.loads((run / "config.json").read_text())["learning_rate"] == 3e-4
-    # The model settings given with resume are ignored: the run records the checkpoint's.
+    # The model settings given with resume are ignored: the run records the checkpoint's. total_timesteps is
+    # the whole run's: 256 more steps after the checkpoint's 512.
     other = {"learning_rate": 0.01, "ent_coef": 0.5, "n_steps": 16, "batch_size": 32, "n_epochs": 2,
              "gamma": 0.5, "gae_lambda": 0.5, "net_arch": (8,)}  # fmt: skip
     resumed = train(
-        TrainConfig(**{**config.__dict__, **other, "total_timesteps": 256, "resume": str(checkpoints[-1]),
+        TrainConfig(**{**config.__dict__, **other, "total_timesteps": 768, "resume": str(checkpoints[-1]),
                        "run_name": "resumed"})
     )  # fmt: skip
     model = MaskablePPO.load(resumed.model_path)
-    assert model.num_timesteps > 512 - 1 and model.n_steps == 64 and model.learning_rate == 3e-4
+    assert model.num_timesteps == 768 and model.n_steps == 64 and model.learning_rate == 3e-4
     kept = {"learning_rate": 3e-4, "ent_coef": 0.01, "n_steps": 64, "batch_size": 128, "n_epochs": 4,
             "gamma": 1.0, "gae_lambda": 0.95, "net_arch": [32, 32], "imitate": None}  # fmt: skip
     for recorded in (
@@ -179,3 +180,18 @@ def test_mlp_policy_round_trips_and_rejects_bad_shapes(tmp_path):
         MLPPolicy([(np.zeros((161, 10)), np.zeros(161))])
     player = MLPPlayer(path, deterministic=False)
     assert player.name == "mlp"
+
+
+def test_an_exported_policy_does_not_follow_later_training():
+    """A self-play snapshot is the learner as it was: its arrays are copies, not views of the live weights."""
+    model = MaskablePPO(
+        "MlpPolicy", DummyVecEnv([make_env(0)]), n_steps=32, batch_size=32, policy_kwargs={"net_arch": [8]}
+    )
+    snapshot = policy_from_sb3(model)
+    before = [(w.copy(), b.copy()) for w, b in snapshot.layers]
+    model.learn(64)
+    assert all(
+        np.array_equal(w, w0) and np.array_equal(b, b0)
+        for (w, b), (w0, b0) in zip(snapshot.layers, before, strict=True)
+    )
+    assert not np.array_equal(policy_from_sb3(model).layers[0][0], before[0][0])

@@ -100,7 +100,10 @@ def policy_from_sb3_zip(path: str | Path) -> MLPPolicy:
     try:
         state = torch.load(io.BytesIO(raw_weights), map_location="cpu", weights_only=True)
     except Exception as error:  # weights_only refuses anything but tensors and plain containers
-        raise ModelFileError(path, f"policy.pth is not a plain state dict of tensors ({_reason(error)})") from None
+        # torch's message advises loading with weights_only=False, the very thing never to do here: name the object only.
+        found = re.search(r"Unsupported global: GLOBAL (\S+)", str(error))
+        what = f"it holds a pickled {found.group(1)}, refused unread" if found else "torch.load refused it"
+        raise ModelFileError(path, f"policy.pth is not a plain state dict of tensors ({what})") from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise ModelFileError(path, "policy.pth is not a state dict of tensors")
     arrays = {str(k): v.detach().to(torch.float32).cpu().numpy() for k, v in state.items()}

@@ -57,6 +57,18 @@ def _reason(error: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def _entry(path: Path, data, name: str) -> np.ndarray:
+    """One array of an ``.npz``; an object array (a pickle) is refused unread."""
+    try:
+        return data[name]
+    except ValueError as error:
+        if "allow_pickle" not in str(error):
+            raise
+        raise ModelFileError(
+            path, f"entry {name!r} holds pickled objects, refused unread (a policy is numbers)"
+        ) from None
+
+
 def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
     """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play."""
     if not isinstance(layers, (list, tuple)) or not layers:
@@ -153,11 +165,18 @@ class MLPPolicy:
         """
         path = Path(path)
         try:
+            with open(path, "rb") as f:
+                head = f.read(4)
+        except OSError as error:
+            raise ModelFileError(path, f"cannot be read ({_reason(error)})") from None
+        if head != b"PK\x03\x04":  # NumPy would take anything else for a pickle, and refuse it with unsafe advice
+            raise ModelFileError(
+                path, "an empty file" if not head else "not an .npz archive (it does not start as a zip)"
+            )
+        try:
             data = np.load(path, allow_pickle=False)
         except Exception as error:  # BadZipFile, EOFError, OSError, ValueError (pickled data): all "unreadable"
             raise ModelFileError(path, f"not a readable .npz archive ({_reason(error)})") from None
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ModelFileError(path, "a single .npy array, not an .npz archive of a policy's layers")
         try:
             with data:
                 return cls._from_arrays(path, data)
@@ -170,7 +189,7 @@ class MLPPolicy:
     def _from_arrays(cls, path: Path, data) -> MLPPolicy:
         if "meta" not in data.files:
             raise ModelFileError(path, "no 'meta' entry (a policy file holds meta, w0, b0, w1, b1, ...)")
-        meta_array = data["meta"]
+        meta_array = _entry(path, data, "meta")
         if meta_array.shape != () or meta_array.dtype.kind != "U":
             raise ModelFileError(path, "'meta' must be one JSON string")
         try:
@@ -187,7 +206,7 @@ class MLPPolicy:
         missing = [name for i in range(count) for name in (f"w{i}", f"b{i}") if name not in data.files]
         if missing:
             raise ModelFileError(path, f"meta says {count} layers but entries {', '.join(missing)} are missing")
-        layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        layers = [(_entry(path, data, f"w{i}"), _entry(path, data, f"b{i}")) for i in range(count)]
         try:
             return cls(layers, activation, info)
         except ValueError as error:

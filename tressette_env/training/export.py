@@ -13,11 +13,15 @@ def policy_from_sb3(model, info: dict | None = None) -> MLPPolicy:
     """
     import torch.nn as nn
 
+    def array(tensor):
+        # A copy: on CPU .numpy() shares the live parameter's memory, and a snapshot must not follow training.
+        return tensor.detach().cpu().numpy().copy()
+
     policy = model.policy
     layers, activation = [], None
     for module in policy.mlp_extractor.policy_net:
         if isinstance(module, nn.Linear):
-            layers.append((module.weight.detach().cpu().numpy(), module.bias.detach().cpu().numpy()))
+            layers.append((array(module.weight), array(module.bias)))
         elif isinstance(module, nn.Tanh):
             activation = activation or "tanh"
         elif isinstance(module, nn.ReLU):
@@ -25,5 +29,5 @@ def policy_from_sb3(model, info: dict | None = None) -> MLPPolicy:
         else:
             raise ValueError(f"cannot export a policy layer of type {type(module).__name__}: only Linear, Tanh, ReLU")
     head = policy.action_net
-    layers.append((head.weight.detach().cpu().numpy(), head.bias.detach().cpu().numpy()))
+    layers.append((array(head.weight), array(head.bias)))
     return MLPPolicy(layers, activation or "tanh", dict(info or {}))

@@ -21,10 +21,19 @@ torch = pytest.importorskip("torch")
 
 from tressette_env.cli import main  # noqa: E402
 from tressette_env.learned import MLPPolicy  # noqa: E402
-from tressette_env.training import TrainConfig, checkpoint, train  # noqa: E402
-from tressette_env.training.train import _env_seeds  # noqa: E402
+from tressette_env.training import TrainConfig, train  # noqa: E402
 
 from ..learned.sb3_files import data_with_payload  # noqa: E402
+
+INFO_ENTRY, STATE_ENTRY = "tressette_env/checkpoint.json", "tressette_env/state.pkl"
+
+
+def checkpoint():
+    """The module that reads checkpoints (imported late, so that each test fails alone where it is missing)."""
+    from tressette_env.training import checkpoint as module
+
+    return module
+
 
 TINY = dict(
     total_timesteps=256, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, net_arch=(16,), eval_every=64,
@@ -75,7 +84,7 @@ def env_facts(state, batched):
     pool = {p.pool_key: p for p in state["pool"]}
     facts = []
     for blob in state["envs"]:
-        env = checkpoint._PoolPickler.loads(blob, pool).unwrapped
+        env = checkpoint()._PoolPickler.loads(blob, pool).unwrapped
         facts.append((str(env.np_random.bit_generator.state), str(env.game), env.action_masks().tobytes()))
     return facts
 
@@ -108,7 +117,7 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     for entry in ("policy.pth", "policy.optimizer.pth"):
         assert same_tensors(weights(whole.model_path, entry), weights(resumed.model_path, entry)), entry
     # The same pool, environments and random streams at the end.
-    states = [checkpoint.read_state(run / "model.zip") for run in (whole.run_path, stopped)]
+    states = [checkpoint().read_state(run / "model.zip") for run in (whole.run_path, stopped)]
     assert [p.name for p in states[0]["pool"]] == [p.name for p in states[1]["pool"]]
     assert len(states[0]["pool"]) == 3
     for a, b in zip(states[0]["pool"], states[1]["pool"], strict=True):
@@ -118,7 +127,7 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     assert torch.equal(states[0]["rng"]["torch"], states[1]["rng"]["torch"])
     assert str(states[0]["rng"]["numpy"]) == str(states[1]["rng"]["numpy"])
     assert states[0]["rng"]["python"] == states[1]["rng"]["python"]
-    clocks = [checkpoint.read_info(run / "model.zip")["clocks"] for run in (whole.run_path, stopped)]
+    clocks = [checkpoint().read_info(run / "model.zip")["clocks"] for run in (whole.run_path, stopped)]
     for clock in clocks:
         clock.pop("eval_seconds")
     assert clocks[0] == clocks[1]
@@ -127,7 +136,7 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
 def test_the_checkpoint_holds_the_pool_and_the_clocks(tmp_path):
     run = train(TrainConfig(**TINY, run_dir=str(tmp_path), run_name="r")).run_path
     path = run / "checkpoints" / "model_128_steps.zip"
-    info, state = checkpoint.read_info(path), checkpoint.read_state(path)
+    info, state = checkpoint().read_info(path), checkpoint().read_state(path)
     assert info["num_timesteps"] == 128 and info["config"]["n_envs"] == 2
     assert info["clocks"] == {
         "evaluated_at": 66, "eval_seconds": info["clocks"]["eval_seconds"], "snapshot_at": 128, "checkpoint_at": 128,
@@ -183,9 +192,9 @@ def damage(kind, good, path):
         path.write_bytes(np.random.default_rng(0).bytes(4000))
     elif kind in ("marker not JSON", "sb3 data damaged", "state damaged"):
         entry = {
-            "marker not JSON": checkpoint.INFO_ENTRY,
+            "marker not JSON": INFO_ENTRY,
             "sb3 data damaged": "data",
-            "state damaged": checkpoint.STATE_ENTRY,
+            "state damaged": STATE_ENTRY,
         }[kind]
         with zipfile.ZipFile(good) as src, zipfile.ZipFile(path, "w") as dst:
             for item in src.infolist():
@@ -197,9 +206,9 @@ def damage(kind, good, path):
     [
         ("truncated", "not a readable checkpoint zip"),
         ("random bytes", "not a readable checkpoint zip"),
-        ("marker not JSON", f"a damaged checkpoint: {checkpoint.INFO_ENTRY} is not JSON"),
+        ("marker not JSON", f"a damaged checkpoint: {INFO_ENTRY} is not JSON"),
         ("sb3 data damaged", "a damaged checkpoint ("),
-        ("state damaged", f"a damaged checkpoint: its {checkpoint.STATE_ENTRY} cannot be read"),
+        ("state damaged", f"a damaged checkpoint: its {STATE_ENTRY} cannot be read"),
     ],
 )
 def test_a_damaged_checkpoint_is_one_line_and_exit_1(kind, problem, finished_run, tmp_path, capsys):
@@ -221,6 +230,8 @@ def test_total_timesteps_is_the_whole_runs_total(finished_run, capsys):
 
 
 def test_other_environment_settings_get_new_deals(finished_run, tmp_path, capsys):
+    from tressette_env.training.train import _env_seeds
+
     # Seeds of the new environments are drawn apart from the first run's seed + i.
     assert _env_seeds(0, 4, None) == [0, 1, 2, 3]
     fresh = _env_seeds(0, 4, 128)
@@ -231,7 +242,7 @@ def test_other_environment_settings_get_new_deals(finished_run, tmp_path, capsys
     assert "n_envs differ from the checkpoint's run: new environments and random streams" in out
     assert [p["timesteps"] for p in result.history][:2] == [2, 66]  # the checkpoint's history goes on
     assert result.history[-1]["timesteps"] == 384
-    state = checkpoint.read_state(result.model_path)
+    state = checkpoint().read_state(result.model_path)
     assert [p.name for p in state["pool"]] == ["snapshot@256", "snapshot@320", "snapshot@384"]
 
 
@@ -261,9 +272,9 @@ def test_the_progress_bar_and_the_total_agree(tmp_path, monkeypatch, capsys):
     Bar.made.clear()
     settings = {**TINY, "total_timesteps": 300, "progress_bar": True, "run_dir": str(tmp_path)}  # rollouts of 64
     result = train(TrainConfig(**settings, run_name="bar"))
+    assert [(b.total, b.done) for b in Bar.made] == [(320, 320)]
     out = capsys.readouterr().out
     assert out.count("total_timesteps=300 rounded up to 320: PPO trains in whole rollouts of 32 steps x 2") == 1
-    assert [(b.total, b.done) for b in Bar.made] == [(320, 320)]
     assert result.history[-1]["timesteps"] == 320
     # A resume's bar counts the steps left.
     train(

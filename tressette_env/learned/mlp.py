@@ -4,7 +4,8 @@ Training (``tressette_env.training``, stable-baselines3) exports the policy part
 MaskablePPO model, the hidden layers and the action head, to an ``.npz`` file: the
 weights, the activation and a note of how it was trained. Playing then needs only
 NumPy: ``MLPPlayer("model.npz")``, or ``make_player("ppo")`` for the model shipped
-with the package.
+with the package. ``MLPPolicy.load`` reads arrays and a JSON string only (no pickle) and
+checks every layer; a file that is not such a policy raises ``ModelFileError``.
 
 Example:
     >>> import random

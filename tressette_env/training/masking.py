@@ -53,11 +53,13 @@ Example:
     >>> type(model.policy.action_dist).__name__
     'LogSoftmaxMaskableCategoricalDistribution'
 
-``tressette train`` uses ``MaskablePolicy``, also when it resumes a checkpoint: ``--resume``
-loads any checkpoint's weights into ``MaskablePolicy`` (``custom_objects={"policy_class":
-MaskablePolicy}``), so one saved with ``"MlpPolicy"`` trains on with it. Models saved with it
-load with ``MaskablePPO.load`` wherever ``tressette_env`` is installed, and without it with
-``custom_objects={"policy_class": MaskableActorCriticPolicy}`` (the weights are the same).
+``tressette train`` uses ``MaskablePolicy``, also when it resumes one of its checkpoints
+(``--resume`` takes only those, see ``checkpoint``, and loads them with ``custom_objects=
+{"policy_class": MaskablePolicy}``). Models saved with it load with ``MaskablePPO.load``
+wherever ``tressette_env`` is installed, and without it with ``custom_objects={"policy_class":
+MaskableActorCriticPolicy}`` (the weights are the same); ``MaskablePPO.load`` unpickles the
+file, so only for trusted files: ``tressette eval`` plays any of them without unpickling
+(``tressette_env.learned.loading``).
 """
 
 from __future__ import annotations

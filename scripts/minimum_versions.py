@@ -8,6 +8,7 @@ to prove those bounds::
     python scripts/minimum_versions.py > .ci/minimum-versions.txt
     python scripts/minimum_versions.py --check .ci/minimum-versions.txt      # exit 1 if it drifted
     python scripts/minimum_versions.py --installed .ci/minimum-versions.txt  # exit 1 unless installed
+    python scripts/minimum_versions.py --installed .ci/minimum-versions.txt --some  # those that are
 
 Standard library only; reading pyproject.toml needs ``tomllib`` (Python 3.11 or newer), ``--installed`` does not.
 """
@@ -52,8 +53,12 @@ def constraints(pyproject: Path = PYPROJECT) -> str:
     return HEADER + "".join(f"{name}=={version}\n" for name, version in sorted(lower_bounds(pyproject).items()))
 
 
-def not_installed(constraints_file: Path) -> list[str]:
-    """The pins of ``constraints_file`` that this environment does not satisfy exactly, as sentences."""
+def not_installed(constraints_file: Path, require_all: bool = True) -> list[str]:
+    """The pins of ``constraints_file`` that this environment does not satisfy exactly, as sentences.
+
+    With ``require_all`` false, a package that is not installed at all is no problem (an install of
+    some extras only); one installed at another version still is.
+    """
     problems = []
     for line in constraints_file.read_text().splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
@@ -62,7 +67,8 @@ def not_installed(constraints_file: Path) -> list[str]:
         try:
             installed = metadata.version(name.strip())
         except metadata.PackageNotFoundError:
-            problems.append(f"{name.strip()} is not installed (wanted {version.strip()})")
+            if require_all:
+                problems.append(f"{name.strip()} is not installed (wanted {version.strip()})")
             continue
         if installed != version.strip():
             problems.append(f"{name.strip()} {installed} is installed, not {version.strip()}")
@@ -77,9 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--installed", type=Path, metavar="FILE", help="check that this environment has exactly FILE's versions"
     )
+    parser.add_argument(
+        "--some", action="store_true", help="with --installed: a package that is not installed at all is no problem"
+    )
     args = parser.parse_args(argv)
     if args.installed is not None:
-        problems = not_installed(args.installed)
+        problems = not_installed(args.installed, require_all=not args.some)
         for problem in problems:
             print(f"{args.installed}: {problem}", file=sys.stderr)
         if not problems:

@@ -62,3 +62,4 @@ def test_installed_check_names_what_differs(tmp_path):
     assert len(problems) == 2
     assert problems[0].startswith("pytest ") and problems[0].endswith("is installed, not 0.0.1")
     assert problems[1] == "no-such-package-xyz is not installed (wanted 1.0)"
+    assert minimum_versions.not_installed(pins, require_all=False) == problems[:1]

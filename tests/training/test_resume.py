@@ -96,6 +96,7 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     settings = {**TINY, **KINDS[kind], "run_dir": str(tmp_path)}
     whole = train(TrainConfig(**settings, run_name="whole"))
     stopped = stopped_copy(whole.run_path, 128)
+    at_checkpoint = checkpoint().read_info(stopped / "checkpoints" / "model_128_steps.zip")
     resumed = train(TrainConfig(**settings, resume=str(stopped / "checkpoints" / "model_128_steps.zip")))
     assert "resuming" in capsys.readouterr().out
 
@@ -110,6 +111,9 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     assert [p["timesteps"] for p in history[1]] == [p["timesteps"] for p in history[0]]
     assert [p["results"] for p in history[1]] == [p["results"] for p in history[0]]
     assert history[0][-1]["timesteps"] == settings["total_timesteps"]  # the whole run's total, no more
+    # The evaluation clock goes on from the checkpoint's seconds, it does not start again at 0.
+    later = [p["seconds"] for p in history[1] if p["timesteps"] > 128]
+    assert later and min(later) >= at_checkpoint["clocks"]["eval_seconds"] > 0
     # The same weights, bit for bit, and the same optimizer state.
     policies = [MLPPolicy.load(run / "policy.npz") for run in (whole.run_path, stopped)]
     for (w0, b0), (w1, b1) in zip(policies[0].layers, policies[1].layers, strict=True):

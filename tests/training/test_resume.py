@@ -184,7 +184,7 @@ def test_a_zip_not_written_by_tressette_train_is_refused_unread(finished_run, tm
         err = resume_error(["train", "--resume", str(path), "--run-dir", str(tmp_path / "runs")], capsys)
         assert err.count("\n") == 1
         assert err.startswith(f"tressette train: error: {path}: not a checkpoint written by tressette train")
-        assert "runs code stored in it" in err
+        assert "unpickles it and so can run code stored in it" in err
     assert not marker.exists() and not (tmp_path / "runs").exists()
 
 

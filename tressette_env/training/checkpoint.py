@@ -76,7 +76,7 @@ def read_info(path: Path) -> dict:
                 raise ModelFileError(
                     path,
                     f"not a checkpoint written by tressette train (no {INFO_ENTRY} entry): --resume loads the "
-                    "whole file with stable-baselines3, which runs code stored in it, so it takes only this "
+                    "whole file with stable-baselines3, which unpickles it and so can run code stored in it; it takes only this "
                     "package's own checkpoints (checkpoints/model_<steps>_steps.zip or model.zip of a run)",
                 )
             for entry in ("data", "policy.pth"):

@@ -133,7 +133,7 @@ def test_reading_a_zip_without_torch_says_what_to_install(tmp_path, monkeypatch)
 
 
 def test_make_player_is_exported_from_agents():
-    from tressette_env.agents.registry import make_player
+    from tressette_env.agents import make_player
     from tressette_env.agents.registry import make_player as registry_make_player
 
     assert make_player is registry_make_player and make_player("random").name == "random"

@@ -71,7 +71,7 @@ def test_a_payload_that_is_not_a_policy_runs_nothing_and_is_named(how, where, tm
         problem = "its 'data' entry is not JSON"
     elif where == "policy.pth is a pickle":
         path = sb3_zip(tmp_path / "model.zip", weights=torch_bytes({"w": Payload(marker)}))
-        problem = "policy.pth is not a plain state dict of tensors (it holds a pickled io.open, refused unread)"
+        problem = "policy.pth is not a plain state dict of tensors ("  # then the object torch names, if it does
     else:
         state = actor_state()
         state["action_net.weight"] = state["action_net.weight"][:, :8]  # does not take the hidden layer's 16

@@ -26,7 +26,7 @@ def test_view_takes_numpy_seats():
 
 @pytest.mark.parametrize("rules", ["x", {"accusi": False}, 3])
 def test_new_game_takes_rules_or_none(rules):
-    with pytest.raises(TypeError, match="rules must be a Rules record"):
+    with pytest.raises(TypeError, match="rules must be a game.s rules record"):
         new_game(rules)
 
 

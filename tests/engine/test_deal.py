@@ -71,8 +71,14 @@ def test_the_dealer_moves_one_seat_every_hand():
             [list(range(10)), list(range(10, 20)), list(range(20, 30)), list(range(31, 41))],
             "card id 40; card ids are 0",
         ),
-        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]], r"card 0 is dealt in hands 0 and 3"),
-        ([[0, 0, *range(2, 10)], list(range(10, 20)), list(range(20, 30)), list(range(30, 40))], r"card 0 is dealt twice in hand 0"),
+        (
+            [list(range(10)), list(range(10, 20)), list(range(20, 30)), [0, *range(31, 40)]],
+            r"card 0 is dealt in hand 0 and in hand 3",
+        ),
+        (
+            [[0, 0, *range(2, 10)], list(range(10, 20)), list(range(20, 30)), list(range(30, 40))],
+            r"card 0 is dealt twice in hand 0",
+        ),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [30.0, *range(31, 40)]], "holds 30.0; card ids"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [True, *range(31, 40)]], "holds True"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), -1], "hand 3 of the deal has no cards"),

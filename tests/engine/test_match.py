@@ -39,7 +39,7 @@ def test_a_hand_episode_ends_after_one_hand():
     assert state.public.status == GAME_OVER and state.public.winner is None
     with pytest.raises(GameOverError):
         next_hand(state, seed=1)
-    with pytest.raises(GameOverError, match="no card is being played"):
+    with pytest.raises(GameOverError, match="nobody is to act"):
         apply(state, 0)
 
 

@@ -61,7 +61,9 @@ def test_a_mistyped_reset_option_is_an_error_naming_the_options():
     env = tressette_v0.raw_env()
     env.reset(seed=1)
     game = env.game
-    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['hand'\]; the options are \['hands', 'dealer'\]"):
+    with pytest.raises(
+        ValueError, match=r"unknown reset option\(s\) \['hand'\]; the options are \['hands', 'dealer'\]"
+    ):
         env.reset(seed=0, options={"hand": SUITS_DEAL})
     assert env.game is game
     single = SingleSeatEnv()
@@ -254,7 +256,9 @@ def test_unknown_or_bad_rule_switches_fail_at_construction():
     with pytest.raises(ValueError, match="target_score=-5"):
         tressette_v0.raw_env(target_score=-5)
     for make in (tressette_v0.raw_env, SingleSeatEnv):
-        with pytest.raises(ValueError, match=r"render_mode='rgb_array' is not supported: None or one of \['ansi', 'human'\]"):
+        with pytest.raises(
+            ValueError, match=r"render_mode='rgb_array' is not supported: None or one of \['ansi', 'human'\]"
+        ):
             make(render_mode="rgb_array")
 
 

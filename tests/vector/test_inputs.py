@@ -13,7 +13,9 @@ def test_a_dealer_is_an_int_seat(dealer):
 
 
 def test_a_dealer_array_has_one_seat_per_deal():
-    with pytest.raises(ValueError, match=r"dealer must be one seat or 3 seats \(one per deal reset\); got shape \(2,\)"):
+    with pytest.raises(
+        ValueError, match=r"dealer must be one seat or 3 seats \(one per deal reset\); got shape \(2,\)"
+    ):
         TressetteBatch(3, seed=0).reset(dealer=[0, 1])
 
 

@@ -1,6 +1,8 @@
-"""The rules of Tressette, pure and fast, with no RL dependency (standard library only).
+"""The rules of the Tressette family, pure and fast, with no RL dependency (standard library only).
 
-Import what you need from here::
+The core plays the cards of every game (``game``, ``tricks``, ``state``); each game is a
+``Game`` (``variant``): the four-seat game here (``classic``), the others in
+``tressette_env.games``. Import what you need from here::
 
     from tressette_env.engine import Rules, new_game, legal_actions, apply, view
 """
@@ -31,11 +33,13 @@ from .cards import (
     parse_cards,
     suit_of,
 )
+from .classic import TRESSETTE
 from .game import (
     GameOverError,
     IllegalActionError,
     apply,
     check_deal,
+    current_agent,
     current_seat,
     is_over,
     legal_actions,
@@ -48,7 +52,9 @@ from .game import (
 )
 from .render import render_state, render_view
 from .rules import SWITCHES, Rules, make_rules
-from .scoring import Accuso, Declarations, HandScore, declare, find_accusi, score_hand, thirds_to_points, trick_winner
-from .state import GAME_OVER, HAND_OVER, PLAYING, GameState, PublicState, SeatView, rotate_seats
+from .scoring import Accuso, Declarations, HandScore, declare, find_accusi, score_hand, thirds_to_points
+from .state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, SeatView, Table, rotate_seats
+from .tricks import follow_suit, trick_thirds, trick_winner, winning_position
+from .variant import Game
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 EPISODES = ("hand", "match")
 STRISCI = ("keeps_suit", "no_honours")
@@ -36,6 +36,9 @@ ILLEGAL_ACTIONS = ("renuncio", "raise")
 @dataclass(frozen=True)
 class Rules:
     """A rule set. Every field is a rule switch of RULES.md; build with keywords."""
+
+    game: ClassVar[Any] = None
+    """The game these rules are for (``classic.TRESSETTE``, set where it is defined)."""
 
     target_score: int = 21
     episode: str = "hand"

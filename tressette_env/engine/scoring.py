@@ -1,4 +1,4 @@
-"""Trick winner, points in thirds, declarations (accusi) and the score of a hand.
+"""Points in thirds, declarations (accusi) and the score of a hand (the trick winner's home is ``tricks``).
 
 Points are counted in thirds of a point so that the arithmetic stays exact:
 asso 3, the 3, 2, re, cavallo, fante 1 each, the last trick 3. A team's thirds
@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import ASSO, DUE, STRENGTH, SUITS, TRE, Card, CardMask
+from .cards import ASSO, DUE, SUITS, TRE, CardMask
+from .tricks import trick_winner  # noqa: F401  (its home is tricks; importable from here as before)
 
 LAST_TRICK_THIRDS = 3
 HAND_THIRDS = 35  # 32 in the cards + 3 for the last trick
@@ -79,44 +80,36 @@ def find_accusi(hand: CardMask) -> tuple[Accuso, ...]:
 
 
 class Declarations(NamedTuple):
-    """The declarations of a hand, fixed at the deal and public from the first lead."""
+    """The declarations of a hand: public once declared (in the four-seat game, from the first lead)."""
 
     by_seat: tuple[tuple[Accuso, ...], ...]
     """Each seat's combinations (all empty when ``accusi`` is off)."""
     revealed: int
-    """The cards they reveal, 4 blocks of 40 bits by seat (see ``state``)."""
-    points: tuple[int, int]
-    """Declared points by team, before a cappotto voids them."""
+    """The cards they reveal, N blocks of 40 bits by seat (see ``state``)."""
+    points: tuple[int, ...]
+    """Declared points by side, before a cappotto voids them."""
 
 
 NO_DECLARATIONS = Declarations(((), (), (), ()), 0, (0, 0))
 
 
-def declare(hands: tuple[CardMask, ...]) -> Declarations:
-    """Every seat's declarations from the dealt hands."""
+def no_declarations(seats: int, sides: int) -> Declarations:
+    """The declarations of a hand without any."""
+    if (seats, sides) == (4, 2):
+        return NO_DECLARATIONS
+    return Declarations(((),) * seats, 0, (0,) * sides)
+
+
+def declare(hands: tuple[CardMask, ...], sides: tuple[int, ...] = (0, 1, 0, 1)) -> Declarations:
+    """Every seat's declarations from the dealt hands; ``sides[seat]`` is the side each seat's points go to."""
     by_seat = tuple(find_accusi(h) for h in hands)
     revealed = 0
-    points = [0, 0]
+    points = [0] * (max(sides) + 1)
     for seat, found in enumerate(by_seat):
         for accuso in found:
             revealed |= accuso.cards << (40 * seat)
-            points[seat % 2] += accuso.points
-    return Declarations(by_seat, revealed, (points[0], points[1]))
-
-
-def trick_winner(leader: int, cards: tuple[Card, ...] | list[Card]) -> int:
-    """The seat that takes a trick: the highest card of the led suit.
-
-    ``cards`` are in play order, the first led by ``leader``; the i-th card was
-    played by seat ``(leader + i) % 4``.
-    """
-    led = cards[0] // 10
-    best = 0
-    for i in range(1, len(cards)):
-        card = cards[i]
-        if card // 10 == led and STRENGTH[card] > STRENGTH[cards[best]]:
-            best = i
-    return (leader + best) % 4
+            points[sides[seat]] += accuso.points
+    return Declarations(by_seat, revealed, tuple(points))
 
 
 def thirds_to_points(thirds: int) -> int:
@@ -125,16 +118,16 @@ def thirds_to_points(thirds: int) -> int:
 
 
 class HandScore(NamedTuple):
-    """The outcome of one hand, by team (team 0 = seats 0 and 2)."""
+    """The outcome of one hand, by side (in the four-seat game: team 0 = seats 0 and 2)."""
 
-    points: tuple[int, int]
-    """Points each team scores for the hand: cards, last trick, declarations, bonus."""
-    card_thirds: tuple[int, int]
-    """Thirds each team took in cards, the last trick's 3 included."""
-    accusi: tuple[int, int]
-    """Declaration points each team scores (0 for a team that made no card point)."""
+    points: tuple[int, ...]
+    """Points each side scores for the hand: cards, last trick, declarations, bonus."""
+    card_thirds: tuple[int, ...]
+    """Thirds each side took in cards, the last trick's 3 included."""
+    accusi: tuple[int, ...]
+    """Declaration points each side scores (0 for a side that made no card point)."""
     cappotto: int | None = None
-    """The team that made every point, if one did."""
+    """The side that made every point, if one did."""
     renuncio: int | None = None
     """The seat whose illegal play ended the hand, if one did."""
     called_out: int | None = None
@@ -165,7 +158,10 @@ def score_hand(
     return HandScore((points[0], points[1]), card_thirds, accusi, cappotto)
 
 
-def renuncio_score(seat: int, card_thirds: tuple[int, int]) -> HandScore:
-    """The hand lost by ``seat``'s team for an illegal play: the opponents score 11."""
-    points = (0, RENUNCIO_POINTS) if seat % 2 == 0 else (RENUNCIO_POINTS, 0)
-    return HandScore(points, card_thirds, (0, 0), renuncio=seat)
+def renuncio_score(side: int, card_thirds: tuple[int, int]) -> HandScore:
+    """The hand lost by ``side`` for an illegal play (two sides): the other side scores 11.
+
+    The caller records the offending seat in ``renuncio``.
+    """
+    points = (0, RENUNCIO_POINTS) if side == 0 else (RENUNCIO_POINTS, 0)
+    return HandScore(points, card_thirds, (0, 0))

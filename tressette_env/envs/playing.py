@@ -3,8 +3,7 @@
 - ``action_id``: checks that an action is an integer id in range (a clear error otherwise).
 - ``take_action``: applies a legal action, or the ``illegal_action`` rule to an illegal one
   (``"renuncio"``: the hand is lost 11-0 with a ``RenuncioWarning``; ``"raise"``: an error, nothing changes).
-- ``hand_info``: the info every agent receives when a hand ends.
-- ``team_rewards``: each team's reward when the episode ends.
+- ``hand_info``: the info every agent receives when a hand ends (``Game.hand_info`` and how it ended).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ import numpy as np
 
 from ..engine.actions import NUM_ACTIONS, action_to_string, actions_of
 from ..engine.game import IllegalActionError, apply, renuncio
-from ..engine.rules import Rules
 from ..engine.state import GameState, PublicState
 
 
@@ -62,23 +60,23 @@ def check_render_mode(render_mode: object, modes: list[str]) -> None:
         raise RenderModeError(f"render_mode={render_mode!r} is not supported: None or one of {modes}")
 
 
-def action_id(action: Any) -> int:
+def action_id(action: Any, num_actions: int = NUM_ACTIONS) -> int:
     """The int action id of ``action`` (an int, NumPy integer or 0-d integer array).
 
     Raises:
         TypeError: it is not an integer.
-        ValueError: it is outside 0..160.
+        ValueError: it is outside 0..num_actions-1.
     """
     if type(action) is not int:
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = action.item()
         elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(
-                f"an action is an integer id 0..{NUM_ACTIONS - 1}; got {action!r} ({type(action).__name__})"
+                f"an action is an integer id 0..{num_actions - 1}; got {action!r} ({type(action).__name__})"
             )
         action = int(action)
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is out of range: action ids are 0..{NUM_ACTIONS - 1}")
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action {action} is out of range: action ids are 0..{num_actions - 1}")
     return action
 
 
@@ -94,33 +92,19 @@ def take_action(game: GameState, action: int, legal: int, who: str) -> tuple[Gam
         return apply(game, action), None
     legal_ids = actions_of(legal)
     what = f"{who} took illegal action {action} ({action_to_string(action)}); legal: {legal_ids}"
-    if game.public.rules.illegal_action == "raise":
+    rules = game.public.rules
+    if rules.illegal_action == "raise":
         raise IllegalActionError(what)
-    warnings.warn(f"renuncio: {what}; its team loses the hand 11-0", RenuncioWarning, stacklevel=3)
+    warnings.warn(f"renuncio: {what}; {rules.game.renuncio_text}", RenuncioWarning, stacklevel=3)
     return renuncio(game), {"agent": who, "action": action, "legal_actions": legal_ids}
 
 
-def hand_info(p: PublicState, penalty: dict | None, names: tuple[str, ...]) -> dict[str, Any]:
-    """The info of a finished hand: its number, scores by team, and how it ended if not by play."""
+def hand_info(p: PublicState, penalty: dict | None, agent_of_seat: tuple[str, ...]) -> dict[str, Any]:
+    """The info of a finished hand: its number, scores by side, and how it ended if not by play."""
+    info = p.rules.game.hand_info(p)
     result = p.result
-    info: dict[str, Any] = {
-        "hand": p.hand_number,
-        "hand_score": list(result.points),
-        "card_thirds": list(result.card_thirds),
-        "accusi": list(result.accusi),
-    }
-    if p.rules.is_match:
-        info["match_score"] = list(p.match_score)
     if result.renuncio is not None:
         info["renuncio"] = penalty
     if result.called_out is not None:
-        info["called_out"] = names[result.called_out]
+        info["called_out"] = agent_of_seat[result.called_out]
     return info
-
-
-def team_rewards(p: PublicState, rules: Rules) -> tuple[float, float]:
-    """Each team's reward at the end of the episode: points difference of the hand, or +1/-1 for the match."""
-    if rules.is_match:
-        return (1.0, -1.0) if p.winner == 0 else (-1.0, 1.0)
-    diff = float(p.result.points[0] - p.result.points[1])
-    return diff, -diff

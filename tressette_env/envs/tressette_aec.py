@@ -112,161 +112,36 @@ later hands are shuffled); any other key is a `ValueError` naming the options
 
 from __future__ import annotations
 
-import random
-import warnings
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from ..encoders.global_state import STATE_SIZE, encode_state
-from ..encoders.observation import SIZE, encode_seat_bits, unpack
-from ..engine.actions import NUM_ACTIONS
-from ..engine.game import check_deal, check_seat, legal_actions_mask, new_game, next_hand, view
-from ..engine.render import render_state
+from ..encoders.global_state import CLASSIC_STATE
+from ..encoders.observation import CLASSIC
 from ..engine.rules import make_rules
-from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .playing import action_id, check_render_mode, hand_info, reset_options, take_action, team_rewards
+from .aec import FamilyEnv, wrap
+from .spec import GameSpec
 
+SPEC = GameSpec(
+    name="tressette",
+    env_name="tressette_v0",
+    make_rules=make_rules,
+    observation=lambda rules: CLASSIC,
+    state=lambda rules: CLASSIC_STATE,
+    gym_id="tressette_env/Tressette-v0",
+    pettingzoo_id="tressette_env/tressette-v0",
+)
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
-# observe() unpacks the observation and the mask from one int: mask bits start at the next whole byte.
-_MASK_AT = (SIZE + 7) // 8 * 8
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:
     """The Tressette AEC environment wrapped as PettingZoo's classic environments are."""
-    wrapped = raw_env(render_mode=render_mode, **rules)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrap(raw_env(render_mode=render_mode, **rules))
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(FamilyEnv):
     """The Tressette AEC environment without PettingZoo's wrappers (see the module docstring)."""
 
+    spec_of_game = SPEC
     metadata = {"name": "tressette_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
-
-    def __init__(self, render_mode: str | None = None, **rules: Any):
-        EzPickle.__init__(self, render_mode=render_mode, **rules)
-        super().__init__()
-        check_render_mode(render_mode, self.metadata["render_modes"])
-        self.rules = make_rules(**rules)
-        self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0, 1, shape=(SIZE,), dtype=np.int8),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in AGENTS
-        }
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
-        self.state_space = spaces.Box(0, 1, shape=(STATE_SIZE,), dtype=np.int8)
-        self._rng: random.Random | None = None
-        self.game: GameState | None = None
-        """The engine state (hidden hands included); read it for analysis, never show it to an agent."""
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        options = reset_options(options, ("hands", "dealer"))
-        hands, dealer = options.get("hands"), options.get("dealer")
-        # Check a chosen deal before anything changes.
-        if hands is not None:
-            check_deal(hands)
-        if dealer is not None:
-            check_seat(dealer)
-        if seed is not None or self._rng is None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-            self._rng = random.Random(int(self.np_random.integers(2**63)))
-        self.game = new_game(self.rules, self._rng, dealer=dealer, hands=hands)
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {agent: {} for agent in AGENTS}
-        self._legal = legal_actions_mask(self.game)
-        self.agent_selection = AGENTS[self.game.public.turn]
-
-    def step(self, action: Any) -> None:
-        if self.game is None:
-            raise RuntimeError("step() before reset(): call reset() first")
-        if not self.agents:
-            raise RuntimeError("step() after the episode ended: every agent is done; call reset()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        action = action_id(action)
-        game, penalty = take_action(self.game, action, self._legal, agent)
-        self._cumulative_rewards[agent] = 0.0
-        if game.public.status != PLAYING:
-            game = self._end_hand(game, penalty)
-        self.game = game
-        self._legal = legal_actions_mask(game)
-        if game.public.turn >= 0:
-            self.agent_selection = AGENTS[game.public.turn]
-        if self.render_mode == "human":
-            self.render()
-
-    def _end_hand(self, game: GameState, penalty: dict | None) -> GameState:
-        """Report the finished hand in the infos; deal the next one or end the episode."""
-        p = game.public
-        info = hand_info(p, penalty, AGENTS)
-        for agent in AGENTS:
-            self.infos[agent] = dict(info)
-        if p.status == HAND_OVER:
-            return next_hand(game, self._rng)
-        rewards = team_rewards(p, self.rules)
-        for seat, agent in enumerate(AGENTS):
-            self.rewards[agent] = rewards[seat % 2]
-            self.terminations[agent] = True
-        self._accumulate_rewards()
-        return game
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        if game is None:
-            raise RuntimeError("observe() before reset(): call reset() first")
-        if agent not in self.agents:
-            if agent not in SEAT:
-                raise ValueError(f"agents are {list(AGENTS)}; got {agent!r}")
-            raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
-        seat = SEAT[agent]
-        bits = encode_seat_bits(game.public, seat, game.hands[seat])
-        if game.public.turn == seat:
-            bits |= self._legal << _MASK_AT
-        both = unpack(bits, _MASK_AT + NUM_ACTIONS)
-        return {"observation": both[:SIZE], "action_mask": both[_MASK_AT:]}
-
-    def view(self, agent: str) -> SeatView:
-        """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
-        if agent not in SEAT:
-            raise ValueError(f"agents are {list(AGENTS)}; got {agent!r}")
-        return view(self.game, SEAT[agent])
-
-    def state(self) -> np.ndarray:
-        return encode_state(self.game)
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
-            return None
-        text = render_state(self.game, AGENTS)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass

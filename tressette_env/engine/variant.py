@@ -1,0 +1,215 @@
+"""What makes one game of the family: ``Game``, the part of the rules that is a game's own.
+
+The core (``game``) plays the cards the same way in every game: follow suit, signals,
+tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
+
+| member | what it is |
+| --- | --- |
+| ``name``, ``rules_type`` | the game's name (``"tressette_in_due"``) and its rule-switch record |
+| ``agents(rules)`` | how many agents play (a dummy's seat is played by a live agent) |
+| ``competitors(rules)`` | who keeps a match score: teams in the four-seat game, players elsewhere |
+| ``deal_options``, ``check_deal_options`` | the keys of a chosen deal (``hands``, ``dealer``, ``stock``...) and their check |
+| ``new_game``, ``next_hand`` | the deal of a hand: the cards, the dealer, the table (``state.Table``), the first phase |
+| ``legal_phase``, ``apply_phase`` | the phases before (or instead of) the plain card play, with their actions |
+| ``end_hand`` | the score of a finished hand (``HandScore``) and the match |
+| ``renuncio``, ``call_out`` | the penalty for an illegal action; a claim of the match |
+| ``returns(public)`` | each agent's reward when the episode ends |
+
+The defaults below are those of a game of two sides whose competitors are its sides (the
+four-seat game, Tressette in due, col morto for two); a game overrides what differs.
+
+Example:
+    >>> from tressette_env.engine import Rules
+    >>> game = type(Rules()).game
+    >>> game.name, game.agents(Rules()), game.competitors(Rules())
+    ('tressette', 4, 2)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import NUM_ACTIONS
+from .scoring import RENUNCIO_POINTS, HandScore, score_hand
+from .state import GAME_OVER, HAND_OVER, GameState, PublicState
+
+
+def with_public(state: GameState, public: PublicState) -> GameState:
+    """``state`` with another public record (faster than ``_replace``)."""
+    return tuple.__new__(GameState, (public, state.hands, state.dealt, state.hidden))
+
+
+class Game:
+    """One game of the family (see the module docstring); subclass it and override what differs."""
+
+    name = "game"
+    rules_type: type = object
+    num_actions = NUM_ACTIONS
+    """The size of the game's action space (the family's action table, ``actions``, up to what it uses)."""
+    deal_options: tuple[str, ...] = ("hands", "dealer")
+    renuncio_text = "its side loses the hand 11-0"
+    """What a renuncio costs, for the environments' warning."""
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+    # ------------------------------------------------------------------ who plays
+
+    def agents(self, rules: Any) -> int:
+        """How many agents play."""
+        raise NotImplementedError
+
+    def sides(self, rules: Any) -> int:
+        """How many sides a hand has (for a game whose sides change from hand to hand, the usual number)."""
+        return 2
+
+    def competitors(self, rules: Any) -> int:
+        """How many scores a match keeps (``PublicState.match_score``)."""
+        return 2
+
+    # ------------------------------------------------------------------ dealing
+
+    def check_deal_options(self, rules: Any, options: dict, first: bool = True) -> dict:
+        """Check a chosen deal before anything is drawn: unknown keys, then the game's own checks."""
+        unknown = [key for key in options if key not in self.deal_options]
+        if unknown:
+            raise TypeError(
+                f"unknown deal option(s) {unknown} for {self.name}; the options are {list(self.deal_options)}"
+            )
+        return self.checked_deal(rules, {k: v for k, v in options.items() if v is not None}, first)
+
+    def checked_deal(self, rules: Any, options: dict, first: bool) -> dict:
+        """The game's checks of a chosen deal (``options`` has no None values); returns what ``deal`` reads."""
+        return options
+
+    def new_game(self, rules: Any, rng: random.Random, options: dict) -> GameState:
+        """The first hand of an episode (match score 0, hand 0)."""
+        raise NotImplementedError
+
+    def next_hand(self, state: GameState, rng: random.Random, options: dict) -> GameState:
+        """The next hand of a match."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ phases
+
+    def legal_phase(self, state: GameState) -> int:
+        """Legal actions in the game's own phase ``state.public.phase`` (nonzero)."""
+        raise NotImplementedError(f"{self.name} has no phase {state.public.phase}")
+
+    def apply_phase(self, state: GameState, action: int) -> GameState:
+        """``action`` in the game's own phase ``state.public.phase`` (nonzero)."""
+        raise NotImplementedError(f"{self.name} has no phase {state.public.phase}")
+
+    # ------------------------------------------------------------------ the end of a hand
+
+    def end_hand(self, state: GameState) -> GameState:
+        """The hand's last trick is taken: score it and close it."""
+        return with_public(state, self.close_hand(state.public, self.score(state)))
+
+    def score(self, state: GameState) -> HandScore:
+        """The score of a finished hand: each side's thirds rounded down, declarations, cappotto."""
+        p = state.public
+        return score_hand(p.thirds, p.accusi.points, getattr(p.rules, "cappotto_bonus", 0))
+
+    def competitor_points(self, p: PublicState, result: HandScore) -> tuple[int, ...]:
+        """What each competitor adds to its match score for the hand (default: its side's points)."""
+        return result.points
+
+    def close_hand(self, p: PublicState, result: HandScore, winner: int | None = None) -> PublicState:
+        """Close a hand with ``result``: add it to the match and decide whether the episode ends.
+
+        ``winner`` ends the match for that competitor at once (a claim); otherwise, in a
+        match, the first competitor at the target wins; several there: the highest, and an
+        exact tie for the highest plays on (``match_winner``).
+        """
+        gained = self.competitor_points(p, result)
+        score = tuple(a + b for a, b in zip(p.match_score, gained, strict=True))
+        status = GAME_OVER
+        if winner is None and p.rules.episode == "match":
+            winner = self.match_winner(p.rules, score)
+            if winner is None:
+                status = HAND_OVER
+        return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner)
+
+    def match_winner(self, rules: Any, score: tuple[int, ...]) -> int | None:
+        """The competitor that wins the match at this score, or None to play on."""
+        top = max(score)
+        if top >= rules.target_score and score.count(top) == 1:
+            return score.index(top)
+        return None
+
+    def renuncio(self, state: GameState) -> GameState:
+        """An illegal action by the seat on turn: its side loses the hand, the other side scores 11."""
+        p = state.public
+        side = p.table.sides[p.turn]
+        points = (0, RENUNCIO_POINTS) if side == 0 else (RENUNCIO_POINTS, 0)
+        result = HandScore(points, p.thirds, (0, 0), renuncio=p.turn)
+        return with_public(state, self.close_hand(p, result))
+
+    def call_out(self, state: GameState) -> GameState:
+        """Chiamarsi fuori: the seat on lead claims that its side has reached the target.
+
+        The claim counts the match score plus this hand's points so far (card points, and
+        declarations once the side has a card point). True: the side wins the match; false:
+        it loses it. Either way the episode ends there.
+        """
+        p = state.public
+        side = p.table.sides[p.turn]
+        result = score_hand(p.thirds, p.accusi.points, complete=False)._replace(called_out=p.turn)
+        claim_true = p.match_score[side] + result.points[side] >= p.rules.target_score
+        return with_public(state, self.close_hand(p, result, side if claim_true else 1 - side))
+
+    def returns(self, p: PublicState) -> tuple[float, ...]:
+        """Each agent's reward when the episode ends (by agent index)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ words for the text pictures
+
+    side_word = "side"
+    """What a side is called in the text pictures (``"team"`` in the four-seat game)."""
+
+    def side_name(self, p: PublicState, side: int) -> str:
+        """A side's name: ``side 0``."""
+        return f"{self.side_word} {side}"
+
+    def competitor_name(self, p: PublicState, competitor: int) -> str:
+        """A competitor's name (the one that won the match)."""
+        return f"{self.side_word} {competitor}"
+
+    def seat_names(self, table: Any, agents: Any) -> tuple[str, ...]:
+        """Each seat's name in the text pictures, from the agents' names (default: the agent that plays it)."""
+        return tuple(agents[c] for c in table.controllers)
+
+    def seat_label(self, p: PublicState, seat: int, names: Any) -> str:
+        """A seat as the text pictures show it: ``player_1 (side 1)``."""
+        return f"{names[seat]} ({self.side_word} {p.table.sides[seat]})"
+
+    def hand_size(self, p: PublicState, seat: int) -> int:
+        """How many cards ``seat`` holds now (public)."""
+        return p.table.tricks - p.played_by(seat).bit_count()
+
+    def phase_name(self, p: PublicState) -> str:
+        """The name of the game's own phase ``p.phase``."""
+        return f"phase {p.phase}"
+
+    def render_lines(self, p: PublicState, names: Any) -> list[str]:
+        """Public lines of the game's own (the stock, the packets...)."""
+        return []
+
+    def render_hidden(self, state: GameState) -> list[str]:
+        """Lines of the game's hidden record for the whole-table picture (the stock's order...)."""
+        return []
+
+    def hand_info(self, p: PublicState) -> dict[str, Any]:
+        """What every agent's info holds when a hand ends (beyond how it ended)."""
+        result = p.result
+        info: dict[str, Any] = {
+            "hand": p.hand_number,
+            "hand_score": list(result.points),
+            "card_thirds": list(result.card_thirds),
+            "accusi": list(result.accusi),
+        }
+        if p.rules.episode == "match":
+            info["match_score"] = list(p.match_score)
+        return info

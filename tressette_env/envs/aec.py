@@ -1,0 +1,183 @@
+"""One PettingZoo AEC environment for every game of the family: ``FamilyEnv``, a thin adapter over the engine.
+
+Each game's module (``tressette_v0``, ``tressette_in_due_v0``, ...) subclasses it with the
+game's ``GameSpec`` and its docstring. ``step`` does four things: handle a finished agent,
+call ``engine.apply``, copy rewards and terminations out of the engine, and set
+``agent_selection`` from the engine: the agent that plays the seat on turn
+(``Table.controllers``; a live agent plays a dummy's seat).
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..encoders.observation import unpack
+from ..engine.game import legal_actions_mask, new_game, next_hand, view
+from ..engine.render import render_state
+from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
+from .playing import action_id, check_render_mode, hand_info, reset_options, take_action
+from .spec import GameSpec
+
+
+def wrap(env: AECEnv) -> AECEnv:
+    """PettingZoo's classic wrappers: actions checked against the space, calls checked for order."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+class FamilyEnv(AECEnv, EzPickle):
+    """The AEC environment of one game of the family (set ``spec`` in a subclass)."""
+
+    spec_of_game: GameSpec
+    metadata = {"name": "", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, render_mode: str | None = None, **rules: Any):
+        EzPickle.__init__(self, render_mode=render_mode, **rules)
+        super().__init__()
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        spec = self.spec_of_game
+        self.rules = spec.make_rules(**rules)
+        self.render_mode = render_mode
+        self._encoder = spec.observation(self.rules)
+        self._state_encoder = spec.state(self.rules)
+        self._num_actions = self.rules.game.num_actions
+        names = spec.agent_names(self.rules)
+        self.possible_agents = list(names)
+        self._names = names
+        self._index = {agent: i for i, agent in enumerate(names)}
+        size = self._encoder.size
+        # observe() unpacks the observation and the mask from one int: mask bits start at the next whole byte.
+        self._mask_at = (size + 7) // 8 * 8
+        self._unpacked = self._mask_at + self._num_actions
+        self._obs_slice, self._mask_slice = slice(0, size), slice(self._mask_at, None)
+        self._bits = self._encoder.bits
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in names
+        }
+        self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in names}
+        self.state_space = spaces.Box(0, 1, shape=(self._state_encoder.size,), dtype=np.int8)
+        self._rng: random.Random | None = None
+        self.game: GameState | None = None
+        """The engine state (hidden hands included); read it for analysis, never show it to an agent."""
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        game = self.rules.game
+        options = reset_options(options, game.deal_options)
+        deal = {key: value for key, value in options.items() if key in game.deal_options}
+        game.check_deal_options(self.rules, deal)  # a bad deal changes nothing
+        if seed is not None or self._rng is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            self._rng = random.Random(int(self.np_random.integers(2**63)))
+        self.game = new_game(self.rules, self._rng, **deal)
+        names = self._names
+        self.agents = list(names)
+        self.rewards = dict.fromkeys(names, 0.0)
+        self._cumulative_rewards = dict.fromkeys(names, 0.0)
+        self.terminations = dict.fromkeys(names, False)
+        self.truncations = dict.fromkeys(names, False)
+        self.infos = {agent: {} for agent in names}
+        self._seat_table()
+        self._legal = legal_actions_mask(self.game)
+        self.agent_selection = self._agent_of_seat[self.game.public.turn]
+
+    def _seat_table(self) -> None:
+        """Who plays which seat in this hand (a dummy's seat is played by its holder)."""
+        table = self.game.public.table
+        self._agent_of_seat = tuple(self._names[c] for c in table.controllers)
+        self._seat_names = self.rules.game.seat_names(table, self._names)
+        self._seat_of_agent = {agent: table.seat_of[i] for i, agent in enumerate(self._names)}
+
+    def step(self, action: Any) -> None:
+        if self.game is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise RuntimeError("step() after the episode ended: every agent is done; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = action_id(action, self._num_actions)
+        game, penalty = take_action(self.game, action, self._legal, agent)
+        self._cumulative_rewards[agent] = 0.0
+        if game.public.status != PLAYING:
+            game = self._end_hand(game, penalty)
+        self.game = game
+        self._legal = legal_actions_mask(game)
+        if game.public.turn >= 0:
+            self.agent_selection = self._agent_of_seat[game.public.turn]
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_hand(self, game: GameState, penalty: dict | None) -> GameState:
+        """Report the finished hand in the infos; deal the next one or end the episode."""
+        p = game.public
+        info = hand_info(p, penalty, self._agent_of_seat)
+        for agent in self._names:
+            self.infos[agent] = dict(info)
+        if p.status == HAND_OVER:
+            game = next_hand(game, self._rng)
+            self.game = game
+            self._seat_table()
+            return game
+        rewards = p.rules.game.returns(p)
+        for i, agent in enumerate(self._names):
+            self.rewards[agent] = rewards[i]
+            self.terminations[agent] = True
+        self._accumulate_rewards()
+        return game
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        if game is None:
+            raise RuntimeError("observe() before reset(): call reset() first")
+        if agent not in self.agents:
+            if agent not in self._index:
+                raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
+            raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
+        seat = self._seat_of_agent[agent]
+        bits = self._bits(game.public, seat, game.hands[seat])
+        if agent == self.agent_selection:  # the agent to act (the mask is 0 once the episode is over)
+            bits |= self._legal << self._mask_at
+        both = unpack(bits, self._unpacked)
+        return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
+
+    def view(self, agent: str) -> SeatView:
+        """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
+        if agent not in self._index:
+            raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
+        return view(self.game, self._seat_of_agent[agent])
+
+    def state(self) -> np.ndarray:
+        return self._state_encoder.encode(self.game)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
+            return None
+        text = render_state(self.game, self._seat_names)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

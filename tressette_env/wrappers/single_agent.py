@@ -1,0 +1,244 @@
+"""One learning agent as a Gymnasium environment, for any game of the family; the other agents are given players.
+
+The learner is one agent (fixed, or drawn at every reset); every other agent is any
+``Player`` (a baseline by name, a saved model, a frozen copy of the learner). ``step``
+plays the learner's action, then lets the others play until it is the learner's turn
+again or the episode ends. A live agent that holds a dummy plays the dummy's seat in its
+turn (col morto): the learner then acts for the dummy too, and its observation says so.
+
+- Observation: the game's observation vector of the learner's own seat (int8 zeros and
+  ones, see the game's layout in ``tressette_env.encoders``).
+- Action: ``Discrete(game.num_actions)``, the family's action ids; ``action_masks()`` gives
+  the legal ones (sb3-contrib's MaskablePPO finds it through any VecEnv).
+- Reward: the learner's reward from ``Game.returns`` when the episode ends (a hand: its
+  side's points minus the other side's; a match: +1 for the winner), 0 before; with
+  ``dense_reward=True`` (two sides, ``episode="hand"``) each step also pays the thirds the
+  sides took since the learner's last step, as points (its side's minus the other's,
+  divided by 3), and the last step the difference to the hand's result, so an episode
+  still adds up to exactly the hand's points difference.
+- An illegal action follows ``illegal_action`` (a renuncio by default), so Gymnasium's and
+  SB3's environment checkers, which send unmasked random actions, run.
+- ``reset(options=...)`` takes the game's chosen-deal keys (``hands``, ``dealer``, ...) and
+  ``"agent"``; another key is a ``ValueError``. ``reset`` always returns a position where
+  the learner is to act: an episode that the others end before its first action (a claim
+  with ``calling_out``) is dealt again.
+
+Example:
+    >>> env = SingleAgentEnv("tressette", others="random")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs.shape == env.observation_space.shape, bool(env.action_masks().any())
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..agents.base import Player
+from ..agents.registry import make_player
+from ..encoders.observation import unpack
+from ..engine.actions import actions_of
+from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, view
+from ..engine.render import render_state
+from ..engine.state import HAND_OVER, PLAYING, GameState
+from ..envs.playing import action_id, check_render_mode, hand_info, reset_options, take_action
+from ..envs.spec import GameSpec, game_spec
+
+PlayerLike = Player | str
+_REDEALS = 1000
+
+
+def as_player(spec: PlayerLike) -> Player:
+    """A ``Player`` from a player or a player spec (``"heuristic"``, a model's path...)."""
+    return make_player(spec) if isinstance(spec, str) else spec
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One game of the family from one agent's side, the other agents played by ``others``.
+
+    Args:
+        game: the game's name (``"tressette_in_due"``, ``"tressette_col_morto"``...) or its ``GameSpec``.
+        agent: the learner's agent index, or ``"random"`` to draw it at every reset.
+        others: one player for every other agent, or one per other agent in play order
+            from the learner (the agent after it first).
+        render_mode: None, ``"ansi"`` or ``"human"``.
+        dense_reward: pay the thirds as they are taken (see the module docstring).
+        **rules: the game's rule switches.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str | GameSpec = "tressette",
+        agent: int | str = "random",
+        others: PlayerLike | Sequence[PlayerLike] = "heuristic",
+        render_mode: str | None = None,
+        dense_reward: bool = False,
+        **rules: Any,
+    ):
+        self.game_spec = game_spec(game) if isinstance(game, str) else game
+        self.rules = self.game_spec.make_rules(**rules)
+        engine_game = self.rules.game
+        self.agent_count = engine_game.agents(self.rules)
+        if dense_reward and self.rules.episode == "match":
+            raise ValueError('dense_reward=True needs episode="hand": a match pays only its result')
+        if dense_reward and engine_game.sides(self.rules) != 2:
+            raise ValueError("dense_reward=True needs a game of two sides")
+        self.dense_reward = dense_reward
+        if agent != "random":
+            agent = check_seat(agent, self._agent_option, self.agent_count)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        self.agent_choice = agent
+        self.render_mode = render_mode
+        self.names = self.game_spec.agent_names(self.rules)
+        self._encoder = self.game_spec.observation(self.rules)
+        self._num_actions = engine_game.num_actions
+        self.set_others(others)
+        self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)
+        self.action_space = spaces.Discrete(self._num_actions)
+        self._rng: random.Random | None = None
+        self.game: GameState | None = None
+        self.agent = 0
+        self._legal = 0
+
+    def set_others(self, others: PlayerLike | Sequence[PlayerLike]) -> None:
+        """Change who plays the other agents (from the next reset on); e.g. new self-play snapshots."""
+        if isinstance(others, (str, Player)):
+            others = (others,) * (self.agent_count - 1)
+        if len(others) != self.agent_count - 1:
+            raise ValueError(f"others is one player or {self.agent_count - 1} (one per other agent); got {len(others)}")
+        self.others = tuple(as_player(p) for p in others)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        deal_keys = self.rules.game.deal_options
+        options = reset_options(options, (*deal_keys, self._agent_option))
+        deal = {key: value for key, value in options.items() if key in deal_keys}
+        self.rules.game.check_deal_options(self.rules, deal)  # a bad deal changes nothing
+        agent = options.get(self._agent_option)
+        if agent is not None:
+            agent = check_seat(agent, self._agent_option, self.agent_count)
+        super().reset(seed=seed)
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(int(self.np_random.integers(2**63)))
+        if agent is None:
+            agent = self._rng.randrange(self.agent_count) if self.agent_choice == "random" else self.agent_choice
+        self.agent = agent
+        self._players: list[Player | None] = [None] * self.agent_count
+        for k, player in enumerate(self.others, start=1):
+            self._players[(agent + k) % self.agent_count] = player
+        for _ in range(_REDEALS):
+            self.game = new_game(self.rules, self._rng, **deal)
+            self._seat_table()
+            _, info = self._play_others()
+            if self.game.public.status == PLAYING:
+                break
+            # The others ended the episode before the learner acted (a claim with calling_out):
+            # that episode had nothing to learn from, so a new one is dealt, as the batched
+            # environment does.
+        else:
+            raise RuntimeError(f"the other agents ended {_REDEALS} episodes in a row before the learner's first action")
+        self._paid = self._thirds_lead()  # what dense rewards have paid so far this hand
+        return self._observe(), info
+
+    _agent_option = "agent"
+    """The reset option that chooses the learner (``"seat"`` in the four-seat ``SingleSeatEnv``)."""
+
+    def _seat_table(self) -> None:
+        """Who plays which seat in this hand."""
+        table = self.game.public.table
+        players, own = self._players, table.seat_of
+        # By seat: who plays it (None: the learner), from which seat's view, under which name.
+        self._player_at = tuple(None if c == self.agent else players[c] for c in table.controllers)
+        self._view_seat = tuple(own[c] for c in table.controllers)
+        self._agent_of_seat = tuple(self.names[c] for c in table.controllers)
+        self.seat = own[self.agent]
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self.game is None or self.game.public.status != PLAYING:
+            raise RuntimeError("step() after the episode ended: call reset()")
+        action = action_id(action, self._num_actions)
+        game, penalty = take_action(self.game, action, self._legal, self._agent_of_seat[self.game.public.turn])
+        self.game = game
+        info: dict = {}
+        reward = 0.0
+        if game.public.status != PLAYING:
+            reward, info = self._finish_hand(penalty)
+        if self.game.public.status == PLAYING:
+            more, more_info = self._play_others()
+            reward += more
+            info = {**info, **more_info}
+        terminated = self.game.public.status != PLAYING
+        if self.dense_reward and not terminated:
+            lead = self._thirds_lead()
+            reward, self._paid = lead - self._paid, lead
+        elif self.dense_reward:
+            reward -= self._paid  # the final step settles the difference with the hand's result
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner now, as a bool vector (all False once over)."""
+        return unpack(self._legal, self._num_actions).astype(bool)
+
+    def _play_others(self) -> tuple[float, dict]:
+        """Let the other agents play until the learner is to act or the episode ends."""
+        reward, info = 0.0, {}
+        rng = self._rng
+        while True:
+            game = self.game
+            p = game.public
+            if p.status != PLAYING:
+                break
+            seat = p.turn
+            player = self._player_at[seat]
+            if player is None:
+                break
+            legal = legal_actions_mask(game)
+            action = player.act(view(game, self._view_seat[seat]), actions_of(legal), rng)
+            self.game, penalty = take_action(game, action, legal, self._agent_of_seat[seat])
+            if self.game.public.status != PLAYING:
+                reward, info = self._finish_hand(penalty)
+        return reward, info
+
+    def _finish_hand(self, penalty: dict | None) -> tuple[float, dict]:
+        """Report a finished hand; deal the next one of a match, or compute the final reward."""
+        p = self.game.public
+        info = hand_info(p, penalty, self._agent_of_seat)
+        if p.status == HAND_OVER:
+            self.game = next_hand(self.game, self._rng)
+            self._seat_table()
+            return 0.0, info
+        return p.rules.game.returns(p)[self.agent], info
+
+    def _thirds_lead(self) -> float:
+        """The learner side's thirds minus the other side's, in points."""
+        p = self.game.public
+        thirds = p.thirds
+        side = p.table.sides[self.seat]
+        return (thirds[side] - thirds[1 - side]) / 3
+
+    def _observe(self) -> np.ndarray:
+        """The learner's observation; also notes its legal actions for ``action_masks``."""
+        self._legal = legal_actions_mask(self.game)
+        game = self.game
+        seat = self.seat
+        return unpack(self._encoder.bits(game.public, seat, game.hands[seat]), self._encoder.size)
+
+    def render(self) -> str | None:
+        if self.render_mode not in self.metadata["render_modes"]:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        names = self.rules.game.seat_names(self.game.public.table, self.names)
+        text = render_state(self.game, names) + f"\nlearner: {self.names[self.agent]}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

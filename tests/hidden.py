@@ -48,10 +48,6 @@ RULE_SETS = [
 ]
 if "striscio" in SWITCHES:  # the narrow striscio (no 3, 2 or asso left in the suit)
     RULE_SETS.append(Rules(striscio="no_honours"))
-# DealSampler does not know that under first_lead="four_of_denari" the first leader holds the 4 di
-# denari until it plays it (test_search.py pins that with a strict xfail): its deals are tried on
-# the other rule sets only. rejection_deal covers them all.
-SAMPLER_RULE_SETS = [r for r in RULE_SETS if r.first_lead != "four_of_denari"]
 
 
 class Position(NamedTuple):

@@ -12,8 +12,6 @@ the dealer leads. Strength in a suit: 3 > 2 > asso > re > cavallo > fante > 7 > 
 
 import random
 
-import pytest
-
 from tests.helpers import SUITS_DEAL, action, fill, hands, play
 from tressette_env.agents import HeuristicPlayer
 from tressette_env.engine import CALL_OUT, Rules, legal_actions, new_game, view
@@ -66,6 +64,14 @@ def test_rule_3_leads_a_master_card():
     deal = fill(seat_1="3d 5d 7d 4c 6c 4s 6s 4b 6b Fb")
     state = new_game(PLAIN, hands=deal, dealer=0)
     assert decide(state) == action("3d")
+
+
+def test_rule_3_keeps_a_lone_master_before_the_last_two_tricks():
+    # The first lead: seat 0's 3 di denari is a master, but its only denaro. Rule 3 keeps it (it is
+    # the entry to win the lead back) and rule 6 leads low from coppe, the longest suit.
+    deal = fill(seat_0="3d 4c 5c 6c 7c 4s 5s 6s 4b 5b")
+    state = new_game(PLAIN, hands=deal, dealer=3)
+    assert decide(state) == action("4c")
 
 
 def test_rule_4_leads_a_master_asso():
@@ -241,6 +247,20 @@ def test_rule_15_void_gives_a_partner_sure_to_take_an_asso_from_the_shortest_sui
     assert decide(state) == action("Fs")
 
 
+def test_rule_15_never_gives_an_asso_that_is_already_master():
+    # Seat 1 takes the first trick with the 3 di bastoni (the 2 falls too), so seat 3's lone asso
+    # di bastoni is master. Seat 1 then leads the 3 di coppe (sure); seat 3, void in coppe, gives
+    # the asso di denari (the 3 and 2 di denari are out) though bastoni is its shortest suit.
+    deal = fill(seat_0="5b", seat_1="3b 3c", seat_2="2b 4c", seat_3="4b Ab Ad 4d 5d 4s 5s 6s 7s Fs")
+    state = play(new_game(PLAIN, hands=deal, dealer=0), "3b", "2b", "4b", "5b", "3c", "4c")
+    assert state.public.turn == 3
+    assert decide(state) == action("Ad")
+    # With no other asso: a figure, the cheapest (the fante di spade), not the master asso.
+    deal = fill(seat_0="5b", seat_1="3b 3c", seat_2="2b 4c", seat_3="4b Ab Rd 4d 5d 4s 5s 6s 7s Fs")
+    state = play(new_game(PLAIN, hands=deal, dealer=0), "3b", "2b", "4b", "5b", "3c", "4c")
+    assert decide(state) == action("Fs")
+
+
 def test_rule_16_void_throws_a_worthless_card_from_a_suit_without_an_asso():
     # Seat 1's 3 di coppe wins (an opponent ahead: not rule 15); seat 0 has no coppe. Its shortest
     # suit with a liscio is denari, but the 4 di denari guards the asso: it throws the 4 di bastoni,
@@ -291,21 +311,15 @@ def late_position(tricks):
     return state
 
 
-def test_fights_for_the_last_trick():
+def test_fights_for_the_last_tricks_from_the_ninth_trick_on():
+    # The eighth trick (seven done): not yet. On lead it keeps the lone master 3 di spade and rule 6
+    # leads the 4 di coppe; second hand, with no points on the table, seat 0 plays low (the 6).
+    state = late_position(7)
+    assert state.public.tricks_done == 7 and state.public.turn == 3
+    assert decide(state) == action("4c")
+    assert decide(play(state, "4c")) == action("6c")
+    # The ninth trick (eight done): on lead the lone master goes, and second hand takes with the re.
     state = late_position(8)
     assert state.public.tricks_done == 8 and state.public.turn == 3
-    # On lead: the lone master is led (earlier it is kept as an entry: rule 6 would lead the 4c).
-    assert decide(state) == action("3s")
-    # Second hand, no points on the table: it takes with the re (earlier: low, the 6; rule 12).
-    assert decide(play(state, "4c")) == action("Rc")
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the docstring says 'from the eighth trick on'; the code fights from the ninth (tricks_done >= 8)",
-)
-def test_fights_from_the_eighth_trick_as_documented():
-    state = late_position(7)
-    assert state.public.tricks_done == 7  # the eighth trick
     assert decide(state) == action("3s")
     assert decide(play(state, "4c")) == action("Rc")

@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
-from tests.helpers import fill, play
-from tests.hidden import RULE_SETS, SAMPLER_RULE_SETS, random_positions, rejection_deal, replay, sampler_deal
+from tests.helpers import fill, play, play_out
+from tests.hidden import random_positions, rejection_deal, replay, sampler_deal
 from tressette_env.agents.random_player import RandomPlayer
 from tressette_env.agents.sampling import DealSampler, InconsistentViewError, sample_deal
 from tressette_env.agents.search import SearchPlayer
@@ -26,6 +26,7 @@ from tressette_env.engine import (
     find_accusi,
     legal_actions,
     new_game,
+    next_hand,
     view,
 )
 
@@ -74,6 +75,10 @@ def check_deal(v: SeatView, hands):
         if p.rules.accusi:
             declared = {(a.kind, a.cards) for a in p.accusi.by_seat[s]}
             assert {(a.kind, a.cards) for a in find_accusi(h | p.played_by(s))} == declared
+        if p.rules.first_lead == "four_of_denari" and p.hand_number == 0:
+            # The match's first leader was dealt the 4 di denari (card 3); nobody else was.
+            dealt = h | p.played_by(s)
+            assert dealt >> 3 & 1 == (s == p.first_leader), f"seat {s} and the 4 di denari"
 
 
 def random_states(count, rules, seed=0):
@@ -94,7 +99,11 @@ def random_states(count, rules, seed=0):
 # The sampler
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(accusi=False, signals=False)], ids=["all rules", "plain"])
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(accusi=False, signals=False), Rules(first_lead="four_of_denari")],
+    ids=["all rules", "plain", "four_of_denari"],
+)
 def test_every_sample_fits_the_public_record(rules):
     rng = random.Random(1)
     for state in random_states(60, rules, seed=hash(rules.accusi) % 7):
@@ -245,8 +254,7 @@ def test_hidden_cards_make_no_difference(method):
     players = [SearchPlayer(samples=2, exact_tricks=4, horizon=2), SearchPlayer(samples=2, exact_tricks=3, early=None)]
     rng = random.Random(7)
     compared = differed = 0
-    rule_sets = SAMPLER_RULE_SETS if method == "sampler" else RULE_SETS
-    for position in random_positions(400, seed=21, rule_sets=rule_sets):
+    for position in random_positions(400, seed=21):
         state = position.state
         if rng.random() > 0.02:  # a few positions from all over the hands, the last tricks included
             continue
@@ -264,17 +272,42 @@ def test_hidden_cards_make_no_difference(method):
     assert compared >= 8 and differed >= 0.6 * compared
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DealSampler ignores that, under first_lead='four_of_denari', the seat that led the first trick "
-    "holds the 4 di denari until it plays it",
-)
 def test_sampled_deals_replay_under_four_of_denari():
+    # The first leader of a match was dealt the 4 di denari: every sampled deal must give it that card.
     rng = random.Random(0)
     rules = [Rules(first_lead="four_of_denari")]
     for position in random_positions(200, seed=5, rule_sets=rules):
         for seat in range(4):
             replay(position, sampler_deal(position, seat, rng))  # raises on a deal the record rules out
+
+
+def holders_of_the_4_di_denari(state, seat, draws=200):
+    """The seats that hold the 4 di denari (card 3) in some of ``draws`` deals sampled for ``seat``."""
+    v = view(state, seat)
+    rng = random.Random(0)
+    holders = set()
+    for _ in range(draws):
+        hands = sample_deal(v, rng)
+        check_deal(v, hands)
+        holders |= {s for s in range(4) if hands[s] >> 3 & 1}
+    return holders
+
+
+def test_the_4_di_denari_binds_the_first_leader_of_a_match_only():
+    rules = Rules(first_lead="four_of_denari", episode="match", target_score=1000, accusi=False)
+    # The first hand: seat 1 holds the 4 di denari, so it leads. It leads the 3 di coppe and keeps
+    # the 4 di denari: no deal that seat 2 can imagine gives it to anybody else.
+    state = play(new_game(rules, hands=fill(seat_1="3c 4d"), dealer=2), "3c", "4s", "4b", "Ac")
+    assert state.public.first_leader == 1 and state.public.turn == 1
+    assert holders_of_the_4_di_denari(state, 2) == {1}
+    # Once played, it is in no hand (and no longer forced on seat 1).
+    state = play(state, "4d", "5s", "5b", "5d")
+    assert holders_of_the_4_di_denari(state, 2) == set()
+    # The second hand: seat 0, after the dealer, leads whoever holds the 4 di denari (seat 3 here).
+    state = next_hand(play_out(state), hands=fill(seat_0="4c", seat_3="4d"))
+    assert state.public.hand_number == 1 and state.public.first_leader == 0
+    state = play(state, "4c")
+    assert holders_of_the_4_di_denari(state, 2) == {0, 1, 3}
 
 
 def test_reproducible_under_a_seed():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import fill, play
-from tests.hidden import RULE_SETS, SAMPLER_RULE_SETS, random_positions, rejection_deal, replay, sampler_deal
+from tests.hidden import random_positions, rejection_deal, replay, sampler_deal
 from tressette_env import tressette_v0
 from tressette_env.encoders import LAYOUT, SIZE, SLICES, encode, encode_state, layout_table, unflatten
 from tressette_env.encoders.observation import THERMOMETERS, thermometer
@@ -73,15 +73,15 @@ def test_inline_encoder_matches_the_plain_helpers():
 # game is rebuilt on it from scratch by replaying the public actions (tests/hidden.py), and the
 # seat's view, observation vector and AEC observation must not change.
 
-DEAL_METHODS = {"sampler": (sampler_deal, SAMPLER_RULE_SETS), "rejection": (rejection_deal, RULE_SETS)}
+DEAL_METHODS = {"sampler": sampler_deal, "rejection": rejection_deal}
 
 
 @pytest.mark.parametrize("method", DEAL_METHODS)
 def test_no_hidden_card_reaches_an_observation(method):
-    make_deal, rule_sets = DEAL_METHODS[method]
+    make_deal = DEAL_METHODS[method]
     rng = random.Random(3)
     compared = differed = 0
-    for position in random_positions(150, seed=11, rule_sets=rule_sets):
+    for position in random_positions(150, seed=11):
         state = position.state
         for seat in range(4):
             dealt = make_deal(position, seat, rng)
@@ -111,10 +111,10 @@ def aec_observation(rules, dealer, dealt, history, agent):
 
 @pytest.mark.parametrize("method", DEAL_METHODS)
 def test_no_hidden_card_reaches_the_aec_observation(method):
-    make_deal, rule_sets = DEAL_METHODS[method]
+    make_deal = DEAL_METHODS[method]
     rng = random.Random(4)
     compared = 0
-    for position in random_positions(60, seed=12, rule_sets=rule_sets):
+    for position in random_positions(60, seed=12):
         if position.before is not None:  # the environment deals a chosen deal in the first hand only
             continue
         p = position.state.public

@@ -9,6 +9,7 @@ On lead:
 1. Call out when the claim is true (``calling_out``).
 2. Return the suit of a partner's busso: lead the highest card of it.
 3. Lead a master card (a 3, a 2, a figure whose betters are out): it takes for sure.
+   Before the last two tricks, never a master that is the only card of its suit (kept as an entry).
 4. Lead a master asso: its point is safe now.
 5. Return the suit the partner opened.
 6. Otherwise lead low from the longest suit, never an unguarded asso.
@@ -27,8 +28,9 @@ Following suit, when an opponent is ahead:
 14. Otherwise play the cheapest card (no points, lowest).
 Void in the led suit:
 15. Partner sure to take: give it an asso, from the suit with fewest guards, else a figure.
+    Never an asso that is already master (it takes its own point later): another asso, else a figure.
 16. Otherwise throw a worthless card (4-7), from a suit without an asso to guard.
-It fights for the last trick: from the eighth trick on it plays for every trick it can win.
+It fights for the last trick: from the ninth trick on it plays for every trick it can win.
 
 Example:
     >>> import random

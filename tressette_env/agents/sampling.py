@@ -15,7 +15,10 @@ public record constrains them:
   its hand, and, declarations being automatic, the seat's dealt hand (its played cards
   and its hand) holds exactly the combinations it declared: for a tris, the fourth card
   of the rank is not in that hand; a seat that declared nothing held no napoletana and
-  no three of a kind of 3s, 2s or assi.
+  no three of a kind of 3s, 2s or assi;
+- the first lead (``first_lead="four_of_denari"``, first hand of a match only): the seat
+  that led the first trick was dealt the 4 di denari, so until it has played it, it still
+  holds it, and no other seat can hold it.
 
 ``DealSampler(view)`` reads these constraints once; ``sample(rng)`` draws a full deal
 (``(hand_0, hand_1, hand_2, hand_3)``, card masks, the viewer's own hand included) that
@@ -45,7 +48,7 @@ import random
 from collections.abc import Sequence
 
 from ..engine.actions import BUSSO, STRISCIO, VOLO
-from ..engine.cards import HONOURS, SUIT_MASK, CardMask
+from ..engine.cards import FOUR_OF_DENARI, HONOURS, SUIT_MASK, CardMask
 from ..engine.scoring import find_accusi
 from ..engine.state import SeatView
 
@@ -64,9 +67,12 @@ class SeatConstraints:
     Attributes:
         seat: the seat.
         count: how many cards it holds now.
-        forced: cards it must hold (declared, not yet played).
+        forced: cards it must hold (declared, not yet played; the 4 di denari of the first
+            leader of a match under ``first_lead="four_of_denari"``, not yet played).
         allowed: cards it may hold (forced ones included): not its voids, not the
-            cards a tris says it lacks, nothing the viewer has seen elsewhere.
+            cards a tris says it lacks, not the 4 di denari when another seat led the
+            match's first trick with ``first_lead="four_of_denari"``, nothing the viewer has
+            seen elsewhere.
         must_suits: suits of which it must hold at least one card (a busso or striscio
             not yet followed by a card of that suit).
         played: the cards it has played this hand.
@@ -166,6 +172,15 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
                     rank %= 10
                     missing = sum(1 << (10 * suit + rank) for suit in range(4)) & ~a.cards
                     c.allowed &= ~missing
+    # The first lead: in the first hand of a match the holder of the 4 di denari leads (later
+    # hands, the seat after the dealer), so the first leader holds it until it plays it.
+    if p.rules.first_lead == "four_of_denari" and p.hand_number == 0:
+        four = 1 << FOUR_OF_DENARI
+        for s, c in seats.items():
+            if s != p.first_leader:
+                c.allowed &= ~four
+            elif not c.played & four:
+                c.forced |= four
     for c in seats.values():
         c.allowed &= unseen | c.forced
     return [seats[s] for s in sorted(seats)], unseen
@@ -192,7 +207,9 @@ class DealSampler:
         self.free = self.unseen & ~forced  # the cards to deal at random
         for c in self.seats:
             if c.forced & ~c.allowed or c.forced.bit_count() > c.count:
-                raise InconsistentViewError(f"seat {c.seat}'s declared cards contradict the record: {c!r}")
+                raise InconsistentViewError(
+                    f"seat {c.seat}'s forced cards (declared, or the 4 di denari) contradict the record: {c!r}"
+                )
         need = sum(c.count - c.forced.bit_count() for c in self.seats)
         if need != self.free.bit_count():
             raise InconsistentViewError(

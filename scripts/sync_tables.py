@@ -10,21 +10,52 @@ from __future__ import annotations
 from pathlib import Path
 
 from tressette_env.encoders import STATE_LAYOUT, layout_table, table_of
-from tressette_env.engine.actions import action_table
+from tressette_env.encoders import col_morto as col_morto_obs
+from tressette_env.encoders import in_due as in_due_obs
+from tressette_env.engine.actions import action_table, family_action_table
 from tressette_env.engine.rules import rules_table
+from tressette_env.games import col_morto, in_due
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Header line -> the generated table. The observation and state tables share a header;
-# they are told apart by their first row.
-TABLES = {
-    "| switch | default | allowed | meaning |": [rules_table()],
-    "| action id | meaning |": [action_table()],
-    "| piece | shape | slice | meaning |": [layout_table(), table_of(STATE_LAYOUT)],
-}
+
+def _tables() -> list[str]:
+    """Every generated table: rule switches, actions, observations and states of every game."""
+    three, two = col_morto.ColMortoRules(), col_morto.ColMortoRules(players=2)
+    return [
+        rules_table(),
+        in_due.rules_table(),
+        col_morto.rules_table(),
+        action_table(),
+        family_action_table(),
+        layout_table(),
+        table_of(STATE_LAYOUT),
+        in_due_obs.OBSERVATION.table(),
+        table_of(in_due_obs.STATE.layout),
+        col_morto_obs.observation(three).table(),
+        col_morto_obs.observation(two).table(),
+        table_of(col_morto_obs.state_encoder(three).layout),
+        table_of(col_morto_obs.state_encoder(two).layout),
+    ]
+
+
+TABLES: dict[str, list[str]] = {}
+for _table in _tables():
+    TABLES.setdefault(_table.split("\n")[0], []).append(_table)
+
+
+def _keys(rows: list[str]) -> list[str]:
+    """The first cell of each row below a table's header: what tells tables with one header apart."""
+    return [row.split("|")[1].strip() for row in rows[2:]]
 
 
 def sync(text: str) -> str:
+    """``text`` with every copy of a generated table replaced by the table the code makes now.
+
+    A copy is matched to the generated table whose rows start with the same cells (the pieces,
+    switches or action ids), or, when none does, whose first and last rows do (a table that
+    gained or lost rows).
+    """
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -34,11 +65,17 @@ def sync(text: str) -> str:
             j = i
             while j < len(lines) and lines[j].startswith("|"):
                 j += 1
-            first_row = lines[i + 2] if i + 2 < j else ""
-            for table in TABLES[header]:
-                if table.split("\n")[2].split("|")[1] == first_row.split("|")[1]:
-                    out.extend(table.split("\n"))
-                    break
+            keys = _keys(lines[i:j])
+            candidates = TABLES[header]
+            same = [t for t in candidates if _keys(t.split("\n")) == keys]
+            if not same and keys:
+                same = [
+                    t
+                    for t in candidates
+                    if _keys(t.split("\n"))[:1] == keys[:1] and _keys(t.split("\n"))[-1:] == keys[-1:]
+                ]
+            if len(same) >= 1:
+                out.extend(same[0].split("\n"))
             else:
                 out.extend(lines[i:j])
             i = j

@@ -48,6 +48,7 @@ import random
 
 from ..engine.actions import BUSSO, CALL_OUT, STRISCIO, VOLO
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
+from ..engine.classic import TRESSETTE
 from ..engine.scoring import team_points
 from ..engine.state import SeatView
 
@@ -70,6 +71,14 @@ class HeuristicPlayer:
     name = "heuristic"
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        """The four-seat game's rules (``play``); in another game of the family, that game's heuristic."""
+        game = view.public.rules.game
+        if game is TRESSETTE:
+            return self.play(view, legal, rng)
+        return family_heuristic(game.name).act(view, legal, rng)
+
+    def play(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        """The rules of the module docstring, for a seat of the four-seat game (or one that plays like it)."""
         if len(legal) == 1:
             return legal[0]
         p = view.public
@@ -283,3 +292,23 @@ def _claim_is_true(view: SeatView) -> bool:
     team = view.seat % 2
     points = team_points(p.thirds[team], p.accusi.points[team])
     return p.match_score[team] + points >= p.rules.target_score
+
+
+_FAMILY = {
+    "tressette_in_due": "tressette_env.agents.in_due_heuristic:InDueHeuristic",
+    "tressette_col_morto": "tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
+}
+_FAMILY_PLAYERS: dict = {}
+
+
+def family_heuristic(game: str):
+    """The heuristic player of a game of the family other than the four-seat one (imported on first use)."""
+    player = _FAMILY_PLAYERS.get(game)
+    if player is None:
+        if game not in _FAMILY:
+            raise ValueError(f"no heuristic for the game {game!r}; there is one for: tressette, {', '.join(_FAMILY)}")
+        import importlib
+
+        module, _, cls = _FAMILY[game].partition(":")
+        player = _FAMILY_PLAYERS[game] = getattr(importlib.import_module(module), cls)()
+    return player

@@ -11,6 +11,7 @@ public record constrains them:
   it still holds one. With ``striscio="no_honours"`` a striscio also says that none of
   them was the 3, 2 or asso of ``x``, so ``s`` holds none of those. A volo says it was
   ``s``'s last card of ``x``: ``s`` is void in ``x`` from then on;
+- cards lying face up (a dummy's hand in Tressette col morto) are in that seat's hand;
 - declarations (``accusi``): the cards of a seat's declarations not yet played are in
   its hand, and, declarations being automatic, the seat's dealt hand (its played cards
   and its hand) holds exactly the combinations it declared: for a tris, the fourth card
@@ -181,6 +182,9 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
                 c.allowed &= ~four
             elif not c.played & four:
                 c.forced |= four
+    # Cards lying face up (a dummy's hand in col morto) are where everyone sees them.
+    for s, c in seats.items():
+        c.forced |= p.exposed_by(s)
     for c in seats.values():
         c.allowed &= unseen | c.forced
     return [seats[s] for s in sorted(seats)], unseen

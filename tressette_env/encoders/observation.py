@@ -88,7 +88,8 @@ class Observation:
         extras: the game's own pieces, after the others.
         competitor_of: for each seat, whose match score it plays for (in the ``PublicState``,
             a function of the table and the seat); default: its side.
-        side_word: "team" or "side", for the meanings in the table.
+        side_word, competitor_word: what a side and a competitor are called in the table
+            ("team" in the four-seat game).
     """
 
     def __init__(
@@ -104,9 +105,13 @@ class Observation:
         extras: Sequence[ExtraPiece] = (),
         competitor_of: Callable[[PublicState, int], int] | None = None,
         side_word: str = "side",
+        competitor_word: str = "player",
     ):
         self.seats, self.sides, self.tricks, self.competitors = seats, sides, tricks, competitors
-        yours = "your team, the other" if side_word == "team" and sides == 2 else f"your {side_word} first"
+        if sides == 2:
+            yours = "your team, the other" if side_word == "team" else "yours, the other's"
+        else:
+            yours = f"your {side_word} first"
         pieces = [
             Piece("hand", (40,), "1 for each card id in your hand"),
             Piece("trick", (seats, 40), "the cards on the table in the current trick, by relative seat"),
@@ -146,7 +151,7 @@ class Observation:
                 )
             )
         pieces.append(Piece("thirds", (sides, 35), f"thirds of a point taken this hand ({yours}) as thermometers"))
-        whose = "team" if side_word == "team" and competitors == sides else "competitor"
+        whose = competitor_word
         ours = "yours, the other" if competitors == 2 else "yours first"
         pieces.append(
             Piece(
@@ -292,7 +297,7 @@ def _side_order(n: int) -> Callable[[PublicState, int], tuple[int, ...]]:
     return side_order
 
 
-CLASSIC = Observation(4, 2, 10, 2, side_word="team")
+CLASSIC = Observation(4, 2, 10, 2, side_word="team", competitor_word="team")
 """The four-seat game's observation (the table in the module docstring)."""
 LAYOUT: tuple[Piece, ...] = CLASSIC.layout
 

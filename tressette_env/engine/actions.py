@@ -1,4 +1,8 @@
-"""Action ids, the same for every rule set.
+"""Action ids: one table for the whole family, the same id meaning the same thing in every game.
+
+The four-seat game uses ids 0..160 (``NUM_ACTIONS``; its table below); the family's
+table (``family_action_table()``, in the docs) appends the phase actions of the other
+games: calling a card, giving or discarding one, the auction, choosing a packet.
 
 | action id | meaning |
 | --- | --- |
@@ -24,7 +28,7 @@ from __future__ import annotations
 from .cards import CardMask, card_code, cards_of
 
 Action = int
-"""An action id, 0..160."""
+"""An action id, 0..254 (0..160 in the four-seat game)."""
 ActionMask = int
 """A set of action ids: bit ``id`` set for each legal action."""
 
@@ -54,28 +58,75 @@ def cards_with_signal(cards: CardMask, signal: int) -> ActionMask:
     return cards << (40 * signal)
 
 
-def action_table() -> str:
-    """The Markdown table of action ids (the README and docstrings show it)."""
-    return "\n".join(
-        [
-            "| action id | meaning |",
-            "| --- | --- |",
-            "| `0..39` | play card `id` with no signal |",
-            "| `40..79` | play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit) |",
-            "| `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of "
-            'the suit, with `striscio="no_honours"` none of them a 3, 2 or asso) |',
-            "| `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |",
-            f"| `{CALL_OUT}` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |",
-        ]
-    )
+CALL: Action = 161
+"""``CALL + c``: call the card ``c`` (161..200)."""
+GIVE: Action = 201
+"""``GIVE + c``: part with card ``c`` in an exchange (201..240)."""
+PASS, CHIAMO, SOLO, SOLISSIMO, DIVIDETE, SCEGLIETE = 241, 242, 243, 244, 245, 246
+"""The auction: pass, then the contracts in rank order."""
+PACKET: Action = 247
+"""``PACKET + k``: choose packet ``k`` (247..254)."""
+FAMILY_NUM_ACTIONS = 255
+"""The family's action table: every game's ids lie in 0..254 (the four-seat game's in 0..160)."""
+
+ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
+    (0, 39, "play card `id` with no signal"),
+    (40, 79, "play card `id - 40` and signal **busso** (lead only; the leader keeps another card of the suit)"),
+    (
+        80,
+        119,
+        "play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of "
+        'the suit, with `striscio="no_honours"` none of them a 3, 2 or asso)',
+    ),
+    (120, 159, "play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit)"),
+    (CALL_OUT, CALL_OUT, "**chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead)"),
+    (CALL, CALL + 39, "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner)"),
+    (
+        GIVE,
+        GIVE + 39,
+        "part with card `id - 201` in an exchange: return it face up to the giver, or discard it face down "
+        "(the phase says which)",
+    ),
+    (PASS, PASS, "pass (the auction)"),
+    (CHIAMO, CHIAMO, "bid **chiamo** (call a card)"),
+    (SOLO, SOLO, "bid **solo** (sóla: play alone)"),
+    (SOLISSIMO, SOLISSIMO, "bid **solissimo** (alone, the monte untouched)"),
+    (DIVIDETE, DIVIDETE, "bid **solissimo dividete**"),
+    (SCEGLIETE, SCEGLIETE, "bid **solissimo scegliete**"),
+    (PACKET, PACKET + 7, "choose packet `id - 247` (Tressette in due's packet form)"),
+)
+"""The family's action table, one row per block of ids: the same id means the same thing in every game."""
+
+
+def action_table(up_to: int = NUM_ACTIONS) -> str:
+    """The Markdown table of action ids below ``up_to`` (default: the four-seat game's, 0..160)."""
+    rows = ["| action id | meaning |", "| --- | --- |"]
+    for first, last, meaning in ACTION_BLOCKS:
+        if first < up_to:
+            ids = f"{first}" if first == last else f"{first}..{last}"
+            rows.append(f"| `{ids}` | {meaning} |")
+    return "\n".join(rows)
+
+
+def family_action_table() -> str:
+    """The Markdown table of the whole family's action ids (0..254)."""
+    return action_table(FAMILY_NUM_ACTIONS)
 
 
 def action_to_string(action: Action) -> str:
-    """Short human-readable form of an action, e.g. ``'Ad'``, ``'3c striscio'``."""
+    """Short human-readable form of an action, e.g. ``'Ad'``, ``'3c striscio'``, ``'chiama 3d'``, ``'passo'``."""
     if action == CALL_OUT:
         return "chiamarsi fuori"
-    if not 0 <= action < CALL_OUT:
-        raise ValueError(f"no action {action!r}: actions are 0..{NUM_ACTIONS - 1}")
-    code = card_code(card_of(action))
-    signal = signal_of(action)
-    return f"{code} {SIGNAL_NAMES[signal]}" if signal else code
+    if 0 <= action < CALL_OUT:
+        code = card_code(card_of(action))
+        signal = signal_of(action)
+        return f"{code} {SIGNAL_NAMES[signal]}" if signal else code
+    if CALL <= action < GIVE:
+        return f"chiama {card_code(action - CALL)}"
+    if GIVE <= action < PASS:
+        return f"dà {card_code(action - GIVE)}"
+    if PASS <= action <= SCEGLIETE:
+        return ("passo", "chiamo", "solo", "solissimo", "solissimo dividete", "solissimo scegliete")[action - PASS]
+    if PACKET <= action < FAMILY_NUM_ACTIONS:
+        return f"pacchetto {action - PACKET}"
+    raise ValueError(f"no action {action!r}: actions are 0..{FAMILY_NUM_ACTIONS - 1}")

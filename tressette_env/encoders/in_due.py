@@ -1,0 +1,140 @@
+"""Tressette in due's observation and state vector (pieces as in ``observation``, plus the game's own).
+
+Seats are relative: 0 = you, 1 = your opponent. The layout is the same for every switch
+(pieces a form does not use stay 0), so one policy fits them all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..engine.cards import cards_of
+from ..engine.state import GameState, PublicState
+from ..games.in_due import PLAY_PACKETS, PLAY_STOCK, SELECT_PACKETS, STOCK_SIZE, TURN_PACKETS, InDueRules
+from .global_state import ExtraStatePiece, StateEncoder
+from .layout import Piece
+from .observation import ExtraPiece, Observation
+
+_M40 = (1 << 40) - 1
+_PHASE_BIT = {SELECT_PACKETS: 0, TURN_PACKETS: 1, PLAY_STOCK: 2, PLAY_PACKETS: 3}
+
+
+def _stock(p: PublicState, me: int, hand: int) -> int:
+    return (1 << p.table.extra.stock) - 1
+
+
+def _opponent_hand(p: PublicState, me: int, hand: int) -> int:
+    """The opponent's cards that the observer knows: those face up, and all of them once the stock is gone."""
+    other = 1 - me
+    known = p.exposed_by(other)
+    if p.rules.deal == "stock" and p.table.extra.stock == 0 and p.status == 0:
+        known |= _M40 & ~(hand | p.all_played)  # ten cards each, twenty played: the rest is his
+    return known
+
+
+def _phase(p: PublicState, me: int, hand: int) -> int:
+    bit = _PHASE_BIT.get(p.table.phase)
+    return 0 if bit is None or p.status != 0 else 1 << bit
+
+
+def _own_packets(p: PublicState, me: int, hand: int) -> int:
+    """While turning packets up: the bottom card of each of your four packets (numbered by card id)."""
+    if p.table.phase != TURN_PACKETS:
+        return 0
+    bits = 0
+    for k, card in enumerate(cards_of(hand)):  # the hand holds the four bottom cards
+        bits |= 1 << (40 * k + card)
+    return bits
+
+
+def _turned(p: PublicState, me: int, hand: int) -> int:
+    return sum(1 << k for k in p.table.extra.turned[me]) if p.table.phase == TURN_PACKETS else 0
+
+
+def _packet_sizes(p: PublicState, me: int, hand: int) -> int:
+    bits = 0
+    sizes = p.table.extra.sizes
+    for rel in (0, 1):
+        for j, n in enumerate(sizes[(me + rel) % 2]):
+            bits |= ((1 << n) - 1) << (5 * (2 * rel + j))
+    return bits
+
+
+EXTRAS = (
+    ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock),
+    ExtraPiece(
+        Piece(
+            "opponent_hand", (40,), "the opponent's cards you know: face up, and all of them once the stock is empty"
+        ),
+        _opponent_hand,
+    ),
+    ExtraPiece(
+        Piece(
+            "phase", (4,), "one-hot: select packets, turn packets up, play with a stock, play with packets (0 after)"
+        ),
+        _phase,
+    ),
+    ExtraPiece(
+        Piece("own_packets", (4, 40), "while turning packets up: the bottom card of each of your four packets"),
+        _own_packets,
+    ),
+    ExtraPiece(Piece("turned", (4,), "while turning packets up: the packets you have turned face up"), _turned),
+    ExtraPiece(
+        Piece("packet_sizes", (2, 2, 5), "cards left in each relative seat's two face-up packets, as thermometers"),
+        _packet_sizes,
+    ),
+)
+
+
+@cache
+def observation(rules: InDueRules) -> Observation:
+    """The observation of a seat of Tressette in due (the same layout for every rule set)."""
+    return OBSERVATION
+
+
+OBSERVATION = Observation(2, 2, 20, 2, signals=False, accusi=True, exposed=True, extras=EXTRAS, side_word="player")
+
+
+def _stock_order(state: GameState) -> int:
+    bits = 0
+    for i, card in enumerate(state.hidden.stock):
+        bits |= 1 << (40 * i + card)
+    return bits
+
+
+def _under_packets(state: GameState) -> int:
+    """The cards still face down under each seat's face-up packets."""
+    bits = 0
+    packets = state.hidden.packets
+    for s in (0, 1):
+        if state.public.table.phase in (SELECT_PACKETS, TURN_PACKETS):
+            continue
+        for j, under in enumerate(packets[s]):
+            for card in under:
+                bits |= 1 << (40 * (2 * s + j) + card)
+    return bits
+
+
+STATE = StateEncoder(
+    2,
+    2,
+    20,
+    2,
+    signals=False,
+    accusi=True,
+    side_word="player",
+    extras=(
+        ExtraStatePiece(
+            Piece("stock_order", (STOCK_SIZE, 40), "the stock's cards in order, the next drawn first"), _stock_order
+        ),
+        ExtraStatePiece(
+            Piece("under_packets", (2, 2, 40), "seat x face-up packet: the cards still face down under it"),
+            _under_packets,
+        ),
+    ),
+)
+
+
+def state_encoder(rules: InDueRules) -> StateEncoder:
+    """``env.state()``'s vector for Tressette in due."""
+    return STATE

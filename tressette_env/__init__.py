@@ -1,9 +1,15 @@
-"""tressette-env: Tressette, the Italian partnership trick-taking game, as a reinforcement-learning environment.
+"""tressette-env: Tressette and its family of Italian trick-taking games as reinforcement-learning environments.
 
-Importing the package registers its environments: ``gymnasium.make("tressette_env/Tressette-v0")``
-(one learning seat, see ``tressette_env.wrappers.SingleSeatEnv``) and, with PettingZoo's registry,
-``pettingzoo.make("aec", "tressette_env/tressette-v0")``. The rules engine (``tressette_env.engine``)
-needs neither library.
+| game | PettingZoo module | Gymnasium id (one learner) |
+| --- | --- | --- |
+| Tressette, four seats in two partnerships | ``tressette_v0`` | ``tressette_env/Tressette-v0`` |
+| Tressette in due, two players | ``tressette_in_due_v0`` | ``tressette_env/TressetteInDue-v0`` |
+| Tressette col morto, two or three players with dummies | ``tressette_col_morto_v0`` | ``tressette_env/TressetteColMorto-v0`` |
+
+Importing the package registers the Gymnasium ids (see ``tressette_env.wrappers``) and,
+with PettingZoo's registry, ``pettingzoo.make("aec", "tressette_env/tressette-v0")`` and
+the other games' ids. The rules (``tressette_env.engine``, ``tressette_env.games``) need
+neither library.
 
 Example:
     >>> from tressette_env import tressette_v0
@@ -15,20 +21,44 @@ __version__ = "0.1.0"
 GYMNASIUM_ID = "tressette_env/Tressette-v0"
 PETTINGZOO_ID = "tressette_env/tressette-v0"
 
+# game name -> (Gymnasium id, PettingZoo id, PettingZoo entry point)
+GAMES = {
+    "tressette": (GYMNASIUM_ID, PETTINGZOO_ID, "tressette_env.tressette_v0:env"),
+    "tressette_in_due": (
+        "tressette_env/TressetteInDue-v0",
+        "tressette_env/tressette_in_due-v0",
+        "tressette_env.tressette_in_due_v0:env",
+    ),
+    "tressette_col_morto": (
+        "tressette_env/TressetteColMorto-v0",
+        "tressette_env/tressette_col_morto-v0",
+        "tressette_env.tressette_col_morto_v0:env",
+    ),
+}
+
 
 def _register() -> None:
     try:
         import gymnasium
     except ImportError:  # the engine works without it
         return
-    if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(GYMNASIUM_ID, entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv")
+    for game, (gym_id, _, _) in GAMES.items():
+        if gym_id in gymnasium.registry:
+            continue
+        if game == "tressette":
+            gymnasium.register(gym_id, entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv")
+        else:
+            gymnasium.register(
+                gym_id, entry_point="tressette_env.wrappers.single_agent:SingleAgentEnv", kwargs={"game": game}
+            )
     try:
         import pettingzoo
     except ImportError:
         return
-    if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in getattr(pettingzoo, "aec_registry", {}):
-        pettingzoo.register("aec", PETTINGZOO_ID, entry_point="tressette_env.tressette_v0:env")
+    if hasattr(pettingzoo, "register"):
+        for _, pz_id, entry in GAMES.values():
+            if pz_id not in getattr(pettingzoo, "aec_registry", {}):
+                pettingzoo.register("aec", pz_id, entry_point=entry)
 
 
 _register()

@@ -28,25 +28,36 @@ from pathlib import Path
 
 from . import __version__
 from .agents.registry import PLAYERS, make_player, parse_spec
-from .engine.rules import SWITCHES, Rules, make_rules
+from .engine.rules import SWITCHES, Rules
+from .envs.spec import GAME_NAMES
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
 
-_BOOL_SWITCHES = {f.name for f in dataclasses.fields(Rules) if isinstance(f.default, bool)}
 
-
-def _rule_switches(items: Sequence[str]) -> dict[str, object]:
+def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, object]:
+    """``--rule name=value`` options as keyword switches of ``rules_type`` (a game's rules record)."""
+    names = tuple(f.name for f in dataclasses.fields(rules_type))
+    booleans = {f.name for f in dataclasses.fields(rules_type) if isinstance(f.default, bool)}
     switches: dict[str, object] = {}
     for item in items:
         name, eq, text = item.partition("=")
         if not eq:
-            raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(SWITCHES)})")
+            raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(names)})")
         value = parse_spec(f"x:v={text}")[1]["v"]
-        if name in _BOOL_SWITCHES and not isinstance(value, bool):
+        if name in booleans and not isinstance(value, bool):
             raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
         switches[name] = value
     return switches
+
+
+def _game_rules(game: str, items: Sequence[str]) -> object:
+    """The rules record of ``game`` with the ``--rule`` switches."""
+    from .envs.spec import game_spec
+
+    spec = game_spec(game)
+    rules_type = type(spec.make_rules())
+    return spec.make_rules(**_rule_switches(items, rules_type))
 
 
 def _at_least(least: int, why: str = "") -> Callable[[str], int]:
@@ -69,7 +80,10 @@ def _eval(args: argparse.Namespace) -> int:
     from .evaluation.round_robin import round_robin
 
     try:
-        rules = make_rules(**_rule_switches(args.rule))
+        rules = _game_rules(args.game, args.rule)
+        from .evaluation.duplicate import check_two_sided
+
+        check_two_sided(rules)
         players = {spec: make_player(spec) for spec in args.players}
     except ModelFileError as error:
         _file_error(args.parser, error)
@@ -86,7 +100,10 @@ def _eval(args: argparse.Namespace) -> int:
     results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress)
     seconds = time.perf_counter() - start
     print(results_table(results))
-    print(f"\n{args.deals} boards per pair (each deal played twice, seats swapped), seed {args.seed}, {seconds:.1f} s")
+    game = "" if args.game == "tressette" else f"{args.game}, "
+    print(
+        f"\n{game}{args.deals} boards per pair (each deal played twice, seats swapped), seed {args.seed}, {seconds:.1f} s"
+    )
     if args.json:
         if len(results) == 1:
             out = results[0].to_json()
@@ -207,6 +224,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="boards per pair, at least 2 (default 1000)",
     )
     evaluate.add_argument("--seed", type=int, default=0, help="seed of the deals and the players (default 0)")
+    evaluate.add_argument(
+        "--game",
+        choices=GAME_NAMES,
+        default="tressette",
+        help="the game (default tressette, the four-seat game); its rule switches are --rule's",
+    )
     evaluate.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
     evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
     evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")

@@ -279,8 +279,10 @@ _TABLE_LIMIT = 1 << 19
 
 
 def _search(sides: Sequence[int]) -> _Open:
-    """A search for these sides whose table of bounds lives on between calls (positions recur
-    from one decision of a hand to the next); emptied when it grows past ``_TABLE_LIMIT``.
+    """A search for these sides whose table of bounds lives on between calls.
+
+    Positions recur from one decision of a hand to the next; the table is emptied when it
+    grows past ``_TABLE_LIMIT``.
     """
     key = tuple(sides)
     search = _SEARCHES.get(key)

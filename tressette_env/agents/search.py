@@ -27,6 +27,11 @@ about 0.1 s per decision, see the README's strength table):
   tricks instead of the horizon search: there PIMC's estimate is rough and slow, while the
   endgame is solved exactly. Default ``"heuristic"``; None: search throughout.
 
+In Tressette col morto it plays its dummy's cards in the dummy's turn (searching from the
+dummy's seat, the face-up cards known to the sampler); in Tressette in due, whose early
+tricks draw from a stock, it solves the endgame exactly once every card is known and lets
+``early`` decide before (which makes it the in-due heuristic's equal).
+
 Signals and calling out: the player picks a card. ``signal_policy(view, card, legal)``
 may turn it into an action with a signal (it must return one of ``legal`` that plays
 ``card``); the default ``"club"`` gives the heuristic's signals, None none. It never
@@ -166,6 +171,13 @@ class SearchPlayer:
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """The action for ``view``: the card with the best average value, with the signal policy's signal."""
+        game = view.public.rules.game
+        if game.name == "tressette_in_due":
+            return self._in_due(view, legal, rng)
+        if game.name == "tressette_col_morto" and view.public.turn != view.seat:
+            # The dummy's turn: search from the dummy's seat, whose cards lie face up.
+            p = view.public
+            view = SeatView(p.turn, p.exposed_by(p.turn) or sum(1 << (a % 40) for a in legal if a < CALL_OUT), p)
         if self.early is not None and view.hand.bit_count() > self.exact_tricks:
             return self.early.act(view, legal, rng)
         cards = sorted({a % 40 for a in legal if a != CALL_OUT})
@@ -181,3 +193,15 @@ class SearchPlayer:
         if action not in legal or action == CALL_OUT or action % 40 != card:
             raise ValueError(f"signal_policy returned {action!r} for card {card}: not a legal action playing it")
         return action
+
+    def _in_due(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        """Tressette in due: once every card is known (the stock or the packets gone) the endgame is solved
+        exactly, on the one deal there is; before, the ``early`` player (the heuristic) decides."""
+        from ..engine.state import PLAY
+        from .in_due_heuristic import InDueHeuristic
+
+        if view.public.table.phase == PLAY and len(legal) > 1:
+            cards = [a for a in legal if a != CALL_OUT]
+            if CALL_OUT not in legal:
+                return InDueHeuristic._endgame(view, cards, view.public.rules.objective == "avoid")
+        return (self.early or InDueHeuristic()).act(view, legal, rng)

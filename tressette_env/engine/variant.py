@@ -68,6 +68,10 @@ class Game:
         """How many scores a match keeps (``PublicState.match_score``)."""
         return 2
 
+    def competitor_of(self, table: Any, agent: int) -> int:
+        """Whose match score ``agent`` plays for (default: its own seat's side)."""
+        return table.sides[table.seat_of[agent]]
+
     # ------------------------------------------------------------------ dealing
 
     def check_deal_options(self, rules: Any, options: dict, first: bool = True) -> dict:

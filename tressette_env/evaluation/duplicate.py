@@ -28,9 +28,10 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from ..agents.base import Player
-from ..engine.game import apply, legal_actions, new_game, next_hand
+from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
 from .stats import mean_ci95
@@ -44,13 +45,34 @@ def _board_seed(seed: int, board: int, stream: int = 0) -> int:
 
 
 def play_hand(players: Sequence[Player], state: GameState, rng: random.Random) -> GameState:
-    """Play the hand in ``state`` to its end, ``players[seat]`` choosing for each seat."""
-    from ..engine.game import view
+    """Play the hand in ``state`` to its end, ``players[agent]`` choosing for each agent.
 
+    An agent plays every seat it controls (its own, and its dummy's in col morto), from its
+    own seat's view.
+    """
     while state.public.status == PLAYING:
-        seat = state.public.turn
-        state = apply(state, players[seat].act(view(state, seat), legal_actions(state), rng))
+        p = state.public
+        table = p.table
+        agent = table.controllers[p.turn]
+        state = apply(state, players[agent].act(view(state, table.seat_of[agent]), legal_actions(state), rng))
     return state
+
+
+def teams(state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two teams of agents a duplicate board swaps, from the first hand's table.
+
+    The four-seat game: the partnerships (agents 0 and 2, 1 and 3); two players: one each;
+    col morto for three: the dealer (with his dummy) against the pair.
+    """
+    table = state.public.table
+    agents = range(len(table.seat_of))
+    sides = [table.sides[table.seat_of[a]] for a in agents]
+    x = tuple(a for a in agents if sides[a] == sides[0])
+    y = tuple(a for a in agents if sides[a] != sides[0])
+    if len(table.seat_of) == 3:  # col morto: the dealer's side (his own seat and his dummy) first
+        dealer = table.controllers[state.public.dealer]
+        x, y = (dealer,), tuple(a for a in agents if a != dealer)
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -62,27 +84,35 @@ class EpisodeRecord:
 
 
 def play_episode(
-    players: Sequence[Player], rules: Rules, deal_seed: int, play_seed: int, a_seats: int, max_hands: int = 100
+    players: Sequence[Player], rules: Any, deal_seed: int, play_seed: int, a_team: int, max_hands: int = 100
 ) -> EpisodeRecord:
     """Play one episode (a hand, or a match) from the deals of ``deal_seed``.
 
-    ``a_seats`` is 0 when team A holds seats 0 and 2, 1 when it holds seats 1 and 3.
-    The deals depend on ``deal_seed`` only, so the two plays of a board see the same
-    cards in the same seats, hand after hand.
+    ``players`` holds a player per agent; ``a_team`` is the index (0 or 1, see ``teams``)
+    of the team of agents player A plays: in the four-seat game 0 when team A holds seats 0
+    and 2, 1 when it holds seats 1 and 3. The deals depend on ``deal_seed`` only, so the two
+    plays of a board see the same cards in the same seats, hand after hand.
     """
     deal_rng = random.Random(deal_seed)
     rng = random.Random(play_seed)
     state = new_game(rules, deal_rng)
+    a_agents = teams(state)[a_team]
+    game = rules.game
     diffs = []
     for _ in range(max_hands):
         state = play_hand(players, state, rng)
-        points = state.public.result.points
-        diffs.append(points[a_seats] - points[1 - a_seats])
-        if state.public.status != HAND_OVER:
+        p = state.public
+        points = p.result.points
+        side = p.table.sides[p.table.seat_of[a_agents[0]]]
+        diffs.append(points[side] - points[1 - side])
+        if p.status != HAND_OVER:
             break
         state = next_hand(state, deal_rng)
     winner = state.public.winner
-    return EpisodeRecord(tuple(diffs), None if winner is None else winner == a_seats)
+    if winner is None:
+        return EpisodeRecord(tuple(diffs), None)
+    table = state.public.table
+    return EpisodeRecord(tuple(diffs), winner == game.competitor_of(table, a_agents[0]))
 
 
 @dataclass(frozen=True)
@@ -100,16 +130,30 @@ class BoardRecord:
         return statistics.fmean(statistics.fmean(p.diffs) for p in plays)
 
 
-def play_board(player_a: Player, player_b: Player, rules: Rules, seed: int, board: int) -> BoardRecord:
-    """Play board ``board``: team A in seats 0 and 2, then the same deals with A in seats 1 and 3."""
+def play_board(player_a: Player, player_b: Player, rules: Any, seed: int, board: int) -> BoardRecord:
+    """Play board ``board``: A as the first team (``teams``; seats 0 and 2 in the four-seat game), then as the second."""
     deal_seed = _board_seed(seed, board)
-    first = play_episode(
-        [player_a, player_b, player_a, player_b], rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[0]), 0
+    x, y = teams(new_game(rules, random.Random(deal_seed)))
+    agents = len(x) + len(y)
+    first = [player_a if a in x else player_b for a in range(agents)]
+    second = [player_b if a in x else player_a for a in range(agents)]
+    return BoardRecord(
+        board,
+        play_episode(first, rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[0]), 0),
+        play_episode(second, rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[1]), 1),
     )
-    second = play_episode(
-        [player_b, player_a, player_b, player_a], rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[1]), 1
-    )
-    return BoardRecord(board, first, second)
+
+
+def check_two_sided(rules: Any) -> None:
+    """Raise ``ValueError`` unless a duplicate evaluation can swap two teams in this game and episode."""
+    game = rules.game
+    if game.sides(rules) != 2:
+        raise ValueError(f"{game.name} has more than two sides: a duplicate board swaps two teams")
+    if game.agents(rules) == 3 and rules.episode == "match":
+        raise ValueError(
+            f"{game.name} for three players changes partnerships from hand to hand: "
+            'evaluate single hands (episode="hand")'
+        )
 
 
 @dataclass(frozen=True)
@@ -184,12 +228,13 @@ def duplicate(
         player_b: plays team B.
         boards: the number of boards (each deal, or match, played twice).
         seed: the evaluation's seed: the same seed gives the same deals and result.
-        rules: the rule set (default ``Rules()``).
+        rules: the rule set (default ``Rules()``); its type names the game (any game of two sides).
         workers: processes to play in (default: the CPU count); players must pickle.
         progress: show a tqdm progress bar (when tqdm is installed).
         names: the players' names for the report (default: their ``name`` attribute).
     """
     rules = rules or Rules()
+    check_two_sided(rules)
     if boards < 2:
         raise ValueError(f"boards={boards}: a duplicate evaluation needs at least 2 boards")
     workers = workers or os.cpu_count() or 1
@@ -224,7 +269,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
     }
     hands = sum(len(r.a_as_team0.diffs) + len(r.a_as_team1.diffs) for r in records)
     win_rate = win_ci = None
-    if rules.is_match:
+    if rules.episode == "match":
         wins = [(r.a_as_team0.a_won + r.a_as_team1.a_won) / 2 for r in records]
         win_rate = statistics.fmean(wins)
         win_ci = mean_ci95(wins)
@@ -235,7 +280,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         ci95=(low, high),
         per_seat=per_seat,
         hands=hands,
-        rules=asdict(rules),
+        rules={"game": rules.game.name, **asdict(rules)},
         seed=seed,
         match_win_rate=win_rate,
         match_win_ci95=win_ci,

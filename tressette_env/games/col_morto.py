@@ -140,6 +140,10 @@ class TressetteColMorto(Game):
     def competitors(self, rules: ColMortoRules) -> int:
         return rules.players
 
+    def competitor_of(self, table: Table, agent: int) -> int:
+        """Every player keeps his own match score."""
+        return agent
+
     # ------------------------------------------------------------------ seating
 
     def seating(self, rules: ColMortoRules, dealer_player: int, holder: int) -> tuple[int, tuple, tuple]:

@@ -505,7 +505,8 @@ class TressetteInDue(Game):
         lines = []
         for s in (0, 1):
             packets = [
-                f"{card_code(t)} ({n} cards)" if t >= 0 else "gone" for t, n in zip(extra.tops[s], extra.sizes[s])
+                f"{card_code(t)} ({n} cards)" if t >= 0 else "gone"
+                for t, n in zip(extra.tops[s], extra.sizes[s], strict=True)
             ]
             lines.append(f"{names[s]} face-up packets: " + " · ".join(packets))
         return lines

@@ -9,6 +9,7 @@ checks every layer; a file that is not such a policy raises ``ModelFileError``.
 
 Example:
     >>> import random
+from functools import lru_cache
     >>> from tressette_env.engine import new_game, legal_actions, view
     >>> player = MLPPlayer(MLPPolicy.random(hidden=(16,), seed=0))
     >>> state = new_game(seed=0)
@@ -22,11 +23,12 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..encoders.observation import SIZE, encode_bits, unpack
+from ..encoders.observation import SIZE, unpack
 from ..engine.actions import NUM_ACTIONS
 from ..engine.state import SeatView
 
@@ -70,12 +72,29 @@ def _entry(path: Path, data, name: str) -> np.ndarray:
         ) from None
 
 
+@lru_cache(maxsize=1)
+def family_shapes() -> dict[tuple[int, int], str]:
+    """(observation entries, actions) -> the game whose policies have those input and output sizes."""
+    from ..encoders.family import observation_of
+    from ..games.col_morto import ColMortoRules
+    from ..games.in_due import InDueRules
+
+    shapes = {(SIZE, NUM_ACTIONS): "tressette"}
+    for rules in (InDueRules(), ColMortoRules(), ColMortoRules(players=2)):
+        shapes[(observation_of(rules).size, rules.game.num_actions)] = f"{rules.game.name}"
+    return shapes
+
+
 def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play."""
+    """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play.
+
+    The first layer takes a game's observation and the last gives its action logits: the
+    four-seat game's 790 entries and 161 actions, or another game's (``family_shapes``).
+    """
     if not isinstance(layers, (list, tuple)) or not layers:
         raise ValueError("a policy has at least one layer (weight, bias)")
     checked = []
-    expected_in = SIZE
+    arrays = []
     for i, layer in enumerate(layers):
         if not isinstance(layer, (list, tuple)) or len(layer) != 2:
             raise ValueError(f"layer {i}: must be a pair (weight, bias)")
@@ -87,20 +106,27 @@ def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
                 raise ValueError(f"layer {i}: the {name} must have {ndim} dimension(s), has shape {array.shape}")
             if not np.isfinite(array).all():
                 raise ValueError(f"layer {i}: the {name} holds NaN or infinite values")
+        arrays.append((w, b))
+    shapes = family_shapes()
+    size, actions = arrays[0][0].shape[1], arrays[-1][0].shape[0]
+    if (size, actions) not in shapes:
+        size, actions = SIZE, NUM_ACTIONS  # name the four-seat game's shapes in the errors below
+    expected_in = size
+    for i, (w, b) in enumerate(arrays):
         if w.shape[1] != expected_in:
-            source = f"the {SIZE} observation entries" if i == 0 else f"layer {i - 1}'s {expected_in} outputs"
+            source = f"the {size} observation entries" if i == 0 else f"layer {i - 1}'s {expected_in} outputs"
             raise ValueError(
                 f"layer {i}: weight of shape {w.shape} takes {w.shape[1]} inputs, but it is fed {source}"
-                + (f" (a policy maps the {SIZE} observation entries to {NUM_ACTIONS} action logits)" if i == 0 else "")
+                + (f" (a policy maps the {size} observation entries to {actions} action logits)" if i == 0 else "")
             )
         if b.shape[0] != w.shape[0]:
             raise ValueError(f"layer {i}: bias of {b.shape[0]} entries for a weight of {w.shape[0]} outputs")
         checked.append((w, b))
         expected_in = w.shape[0]
-    if expected_in != NUM_ACTIONS:
+    if expected_in != actions:
         raise ValueError(
-            f"the last layer gives {expected_in} outputs: a policy maps the {SIZE} observation entries "
-            f"to {NUM_ACTIONS} action logits"
+            f"the last layer gives {expected_in} outputs: a policy maps the {size} observation entries "
+            f"to {actions} action logits"
         )
     return checked
 
@@ -238,11 +264,36 @@ class MLPPlayer:
         self.policy = policy if isinstance(policy, MLPPolicy) else MLPPolicy.load(policy)
         self.deterministic = deterministic
         self.name = name
+        self._rules = None
+        self._observation = None
+
+    def __getstate__(self) -> dict:
+        # The observation's encoder is compiled code: a copy (in a worker process) makes its own.
+        return {**self.__dict__, "_rules": None, "_observation": None}
+
+    def _observation_for(self, rules):
+        """The observation of the game these rules belong to, checked against the policy's input size."""
+        from ..encoders.family import observation_of
+
+        observation = observation_of(rules)
+        size = self.policy.layers[0][0].shape[1]
+        if observation.size != size:
+            game = family_shapes().get((size, self.policy.layers[-1][0].shape[0]), "another game")
+            raise ValueError(
+                f"the policy {self.name!r} takes {size} observation entries ({game}); {rules.game.name} gives "
+                f"{observation.size}: a policy plays the game it was trained on"
+            )
+        return observation
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
-        logits = self.policy.logits(unpack(encode_bits(view), SIZE))[legal]
+        rules = view.public.rules
+        if rules is not self._rules:
+            self._observation = self._observation_for(rules)
+            self._rules = rules
+        obs = self._observation
+        logits = self.policy.logits(unpack(obs.bits(view.public, view.seat, view.hand), obs.size))[legal]
         if self.deterministic:
             return legal[int(np.argmax(logits))]
         weights = np.exp(logits - logits.max())

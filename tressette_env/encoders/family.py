@@ -1,0 +1,41 @@
+"""Each game's observation and state vector, by its rules record: ``observation_of(rules)``, ``state_of(rules)``.
+
+Example:
+    >>> from tressette_env.engine import Rules
+    >>> observation_of(Rules()).size
+    790
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .global_state import CLASSIC_STATE, StateEncoder
+from .observation import CLASSIC, Observation
+
+_MODULES = {
+    "tressette_in_due": "tressette_env.encoders.in_due",
+    "tressette_col_morto": "tressette_env.encoders.col_morto",
+}
+
+
+def _module(rules: Any):
+    name = rules.game.name
+    if name not in _MODULES:
+        raise ValueError(f"no observation for the game {name!r}")
+    return importlib.import_module(_MODULES[name])
+
+
+def observation_of(rules: Any) -> Observation:
+    """The observation of a seat in the game ``rules`` belongs to."""
+    if rules.game.name == "tressette":
+        return CLASSIC
+    return _module(rules).observation(rules)
+
+
+def state_of(rules: Any) -> StateEncoder:
+    """``env.state()``'s vector for the game ``rules`` belongs to."""
+    if rules.game.name == "tressette":
+        return CLASSIC_STATE
+    return _module(rules).state_encoder(rules)

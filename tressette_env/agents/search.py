@@ -195,8 +195,11 @@ class SearchPlayer:
         return action
 
     def _in_due(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
-        """Tressette in due: once every card is known (the stock or the packets gone) the endgame is solved
-        exactly, on the one deal there is; before, the ``early`` player (the heuristic) decides."""
+        """Tressette in due: the exact endgame once every card is known, the ``early`` player before.
+
+        Every card is known once the stock (or the packets) is gone: the endgame is solved on
+        the one deal there is.
+        """
         from ..engine.state import PLAY
         from .in_due_heuristic import InDueHeuristic
 

@@ -9,7 +9,6 @@ checks every layer; a file that is not such a policy raises ``ModelFileError``.
 
 Example:
     >>> import random
-from functools import lru_cache
     >>> from tressette_env.engine import new_game, legal_actions, view
     >>> player = MLPPlayer(MLPPolicy.random(hidden=(16,), seed=0))
     >>> state = new_game(seed=0)

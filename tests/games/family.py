@@ -1,0 +1,31 @@
+"""The games of the family and rule sets to test each under (every test module of tests/games uses them)."""
+
+from tressette_env import tressette_col_morto_v0, tressette_in_due_v0, tressette_v0
+
+MODULES = {
+    "tressette": tressette_v0,
+    "tressette_in_due": tressette_in_due_v0,
+    "tressette_col_morto": tressette_col_morto_v0,
+}
+
+RULE_SETS = {
+    "tressette": [{}, {"episode": "match", "target_score": 11, "calling_out": True}],
+    "tressette_in_due": [
+        {},
+        {"follow_suit_with_stock": False, "show_drawn": False, "accusi": "dealt_and_drawn"},
+        {"accusi": "dealt", "objective": "avoid", "episode": "match", "target_score": 11},
+        {"episode": "match", "target_score": 11, "calling_out": True, "cappotto_bonus": 11},
+        {"deal": "packets"},
+        {"deal": "packets", "packet_deal": "choose", "pizzichi_pickup": True, "episode": "match", "target_score": 11},
+    ],
+    "tressette_col_morto": [
+        {},
+        {"players": 2},
+        {"dummy_exposed": "after_first_card", "first_lead": "four_of_denari", "episode": "match", "target_score": 11},
+        {"dummy_holder": "fixed", "signals": False, "accusi": False, "episode": "match", "target_score": 11},
+        {"players": 2, "dummy_exposed": "after_first_card", "striscio": "no_honours"},
+    ],
+}
+
+CASES = [(game, rules) for game, sets in RULE_SETS.items() for rules in sets]
+IDS = [f"{game}-" + (",".join(f"{k}={v}" for k, v in rules.items()) or "default") for game, rules in CASES]

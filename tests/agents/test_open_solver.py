@@ -76,3 +76,19 @@ def test_bad_positions_are_named():
         solve_open([1, 1], 0, sides=(0, 1))
     with pytest.raises(ValueError, match="do not fit the trick"):
         solve_open([1, 6], 0, sides=(0, 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), cards=st.integers(1, 6), least=st.booleans())
+def test_the_best_move_is_the_preferred_of_the_best_valued(seed, cards, least):
+    from tressette_env.agents.open_solver import best_open_move
+
+    rng = random.Random(seed)
+    hands = random_position(rng, 2, cards)
+    leader = rng.randrange(2)
+    values = open_moves(hands, leader, sides=(0, 1))
+    target = (min if least else max)(values.values())
+    prefer = lambda c: (THIRDS[c], STRENGTH[c])  # noqa: E731
+    chosen = best_open_move(hands, leader, sides=(0, 1), prefer=prefer, least=least)
+    assert values[chosen] == target
+    assert chosen == min((c for c, v in values.items() if v == target), key=prefer)

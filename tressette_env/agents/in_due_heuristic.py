@@ -40,7 +40,7 @@ from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
 from ..engine.scoring import team_points
 from ..engine.state import SeatView
 from ..games.in_due import PLAY_PACKETS, PLAY_STOCK, SELECT_PACKETS, TURN_PACKETS
-from .open_solver import open_moves
+from .open_solver import best_open_move
 
 _FULL = (1 << 40) - 1
 _HONOURS = tuple(0b111 << (10 * s) for s in range(4))
@@ -131,7 +131,5 @@ class InDueHeuristic:
         hands = [0, 0]
         hands[me] = view.hand
         hands[1 - me] = _FULL & ~(view.hand | p.all_played)
-        values = open_moves(hands, p.leader, p.trick, p.thirds, sides=(0, 1))
-        if avoid:
-            return min(cards, key=lambda c: (values[c], THIRDS[c], STRENGTH[c]))
-        return max(cards, key=lambda c: (values[c], -THIRDS[c], -STRENGTH[c]))
+        cheapest = lambda c: (THIRDS[c], STRENGTH[c])  # noqa: E731  (equal values: the cheapest card)
+        return best_open_move(hands, p.leader, p.trick, sides=(0, 1), prefer=cheapest, least=avoid)

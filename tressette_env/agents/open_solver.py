@@ -26,13 +26,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.tricks import winning_position
 
-__all__ = ["open_moves", "solve_open"]
+__all__ = ["best_open_move", "open_moves", "solve_open"]
 
 
 def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Sequence[int]) -> int:
@@ -67,6 +68,11 @@ _HIGHER = tuple(
     sum(1 << o for o in range(10 * (c // 10), 10 * (c // 10) + 10) if STRENGTH[o] > STRENGTH[c]) for c in range(40)
 )
 """The cards of ``c``'s suit that beat it."""
+_WEAKEST = tuple(
+    tuple(min((10 * s + b for b in range(10) if f >> b & 1), key=STRENGTH.__getitem__, default=0) for f in range(1024))
+    for s in range(4)
+)
+"""``_WEAKEST[suit][field]``: the weakest card of a suit's 10-bit field (bit b: card 10 * suit + b)."""
 _REPS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
@@ -129,7 +135,11 @@ class _Open:
         if entry is None:
             lead_hand = hands[leader]
             others = present & ~lead_hand
-            if all(not others & _HIGHER[c] for c in cards_of(lead_hand)):
+            for suit in range(4):  # a suit's weakest card of the leader is beaten by none of the others
+                field = lead_hand >> (10 * suit) & 1023
+                if field and others & _HIGHER[_WEAKEST[suit][field]]:
+                    break
+            else:
                 # Every card of the leader is the best of its suit: it keeps the lead and takes every trick.
                 value = rem if self.sides[leader] == 0 else 0
                 self.table[key] = (value, value)
@@ -365,3 +375,60 @@ def open_moves(
         mine = value if side == 0 else remaining - value
         out[card] = taken[side] + mine
     return out
+
+
+def best_open_move(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    *,
+    sides: Sequence[int],
+    prefer: Callable[[int], Any] | None = None,
+    least: bool = False,
+) -> int:
+    """The legal card of the seat on turn that is best for its side (the fewest thirds with ``least``).
+
+    Of cards of equal value the one ``prefer`` ranks first (default: lowest id) is chosen.
+    Faster than ``open_moves`` when only the choice is wanted: the first card is valued
+    exactly, then each other card is only asked whether it does better (a zero-width probe).
+    """
+    remaining = _position(hands, leader, trick, sides)
+    n = len(hands)
+    seat = (leader + len(trick)) % n
+    search = _search(sides)
+    work = list(hands)
+    hand = work[seat]
+    present = 0
+    for h in work:
+        present |= h
+    legal = hand & SUIT_MASK[trick[0] // 10] if trick else 0
+    legal = legal or hand
+    # Side 0's thirds after each card: the seat's side maximises it (side 1 minimises), or the reverse with least.
+    maximise = (sides[seat] == 0) != least
+
+    def after(card: int, alpha: int, beta: int) -> int:
+        bit = 1 << card
+        work[seat] = hand ^ bit
+        played = [*trick, card]
+        rest = present ^ bit
+        if len(played) < n:
+            value = search.inside(work, leader, played, alpha, beta, rest, remaining)
+        else:
+            winner = (leader + winning_position(played)) % n
+            taken = sum(THIRDS[c] for c in played) + (LAST_TRICK_THIRDS if not rest else 0)
+            gain = taken if sides[winner] == 0 else 0
+            value = gain + search.boundary(work, winner, alpha - gain, beta - gain, rest, remaining - taken)
+        work[seat] = hand
+        return value
+
+    def better(card: int, than: int) -> bool:
+        return after(card, than, than + 1) > than if maximise else after(card, than - 1, than) < than
+
+    # In the preferred order: of cards as good as one before them, the first stays chosen.
+    cards = sorted(cards_of(legal), key=prefer or (lambda c: c))
+    best_card = cards[0]
+    best = after(best_card, -1, remaining + 1)  # its exact value: one search with the whole window
+    for card in cards[1:]:
+        if better(card, best):
+            best_card, best = card, after(card, -1, remaining + 1)
+    return best_card

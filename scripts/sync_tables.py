@@ -45,8 +45,9 @@ for _table in _tables():
 
 
 def _keys(rows: list[str]) -> list[str]:
-    """The first cell of each row below a table's header: what tells tables with one header apart."""
-    return [row.split("|")[1].strip() for row in rows[2:]]
+    """The first two cells of each row below a table's header: what tells tables with one header apart
+    (the pieces and their shapes, the switches and their defaults, the action ids and what they do)."""
+    return ["|".join(cell.strip() for cell in row.split("|")[1:3]) for row in rows[2:]]
 
 
 def sync(text: str) -> str:
@@ -86,7 +87,7 @@ def sync(text: str) -> str:
 
 
 def main() -> None:
-    paths = [ROOT / "README.md", *sorted((ROOT / "tressette_env").rglob("*.py"))]
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "tressette_env").rglob("*.py"))]
     for path in paths:
         if not path.exists():
             continue

@@ -16,6 +16,7 @@ spec.loader.exec_module(sync_tables)
 
 DOCUMENTED = [
     ROOT / "README.md",
+    *sorted((ROOT / "docs").rglob("*.md")),
     *sorted((ROOT / "tressette_env").rglob("*.py")),
 ]
 

@@ -51,6 +51,7 @@ from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
 from ..engine.classic import TRESSETTE
 from ..engine.scoring import team_points
 from ..engine.state import SeatView
+from ..engine.tricks import winning_position
 
 # Cards of each suit from the strongest to the weakest (3, 2, asso, re, ... 4).
 _BY_STRENGTH = tuple(tuple(sorted(range(10 * s, 10 * s + 10), key=lambda c: -STRENGTH[c])) for s in range(4))
@@ -91,7 +92,7 @@ class HeuristicPlayer:
             return self._lead(view, legal, partner, others, unplayed)
         led = p.trick[0] // 10
         mine = hand & SUIT_MASK[led]
-        winner_pos = _winning_position(p.trick)
+        winner_pos = winning_position(p.trick)
         winner_seat = (p.leader + winner_pos) % 4
         winning_card = p.trick[winner_pos]
         to_play_after_me = 3 - len(p.trick)
@@ -203,15 +204,6 @@ class HeuristicPlayer:
             if any(not partner_known >> c & 1 for c in higher):
                 return False
         return True
-
-
-def _winning_position(trick: tuple[int, ...]) -> int:
-    led = trick[0] // 10
-    best = 0
-    for i in range(1, len(trick)):
-        if trick[i] // 10 == led and STRENGTH[trick[i]] > STRENGTH[trick[best]]:
-            best = i
-    return best
 
 
 def _master(suit: int, unplayed: int) -> int:

@@ -348,7 +348,8 @@ def _lead(batch: TressetteBatch, rows: np.ndarray, t: _Table) -> np.ndarray:
     #    lead of it, and the suits wait in that order.
     waiting = _LOWEST_RANK.take(partner_busso & _AFTER.take(_HIGHEST_RANK.take(mine_led) + 1))
     rule2 = np.where(held & (waiting >= 0), waiting * 4 + _SUIT_COL, _BIG).min(axis=0)
-    # 3. A master (not an asso) of a suit with cards still out; before the eighth trick, not a lone one;
+    # 3. A master (not an asso) of a suit with cards still out; before the ninth trick (tricks_done < 8),
+    #    not a lone one;
     #    the one with the most honours out.
     master = _STRONGEST.take(u)  # per suit the rank of the best unplayed card (-1: none)
     own_master = held & ((h >> np.maximum(master, 0)) & 1 != 0)

@@ -152,6 +152,8 @@ def test_train_help_is_plain_words_with_values_as_typed(capsys):
         "(default: on)",
         "The file must be trusted",
         "in the whole run",
+        "--game GAME The game: tressette (the four-seat game), tressette_in_due or tressette_col_morto",
+        "tressette_col_morto: players, dummy_exposed",  # --rule lists each game's switches
     ):
         assert shown in out, shown
     threads = out[out.index("--torch-threads N") :]
@@ -202,6 +204,27 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
         (["--batched", "64", "--partner", "ppo"], "partner='ppo': a batched environment's partner is self, random or"),
         (["--batched", "64", "--subproc"], "subproc=True: a batched environment runs in this process; drop subproc"),
         (["--batched", "64", "--n-envs", "8"], "n_envs=8: the number of single-deal environments; with batched=64"),
+        (["--game", "tressette_a_perdere"], "argument --game: invalid choice: 'tressette_a_perdere' (choose from"),
+        (
+            ["--game", "tressette_in_due", "--batched", "64"],
+            "batched=64: the batched environment plays the four-seat game only (game=tressette)",
+        ),
+        (
+            ["--game", "tressette_in_due", "--partner", "heuristic"],
+            "partner='heuristic': a fixed partner is the four-seat game's (game=tressette); in tressette_in_due each "
+            "player plays for himself: --opponents plays every other agent",
+        ),
+        (
+            ["--game", "tressette_col_morto", "--partner", "random"],
+            "in tressette_col_morto the two players who do not deal play together, so the partner changes",
+        ),
+        (
+            ["--game", "tressette_in_due", "--rule", "signals=false"],
+            "tressette_in_due: unknown rule switch 'signals'; the switches are: deal, follow_suit_with_stock",
+        ),
+        (["--game", "tressette_col_morto", "--rule", "players=4"], "rule switch players=4: must be one of 3, 2"),
+        (["--game", "tressette_in_due", "--rule", "show_drawn=1"], "show_drawn is true or false"),
+        (["--rule", "players=2"], "tressette: unknown rule switch 'players'; the switches are: target_score"),
     ],
 )
 def test_train_settings_are_checked_before_any_work(flags, message, tmp_path, monkeypatch, capsys):

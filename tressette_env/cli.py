@@ -5,9 +5,10 @@
 
     tressette train --total-timesteps 200000 --opponents heuristic
     tressette train --opponents self --total-timesteps 2000000 --tensorboard
+    tressette train --game tressette_col_morto --rule players=2 --opponents heuristic self
 
 Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more) and
-``train`` (MaskablePPO on the single-seat environment; needs the training extras:
+``train`` (MaskablePPO on one seat of a game; needs the training extras:
 ``pip install -e ".[train]"`` from a clone, or ``pip install "tressette-env[train]"``).
 
 Exit status: 0 done; 2 a mistake on the command line (argparse's usage errors, a bad value, an
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from . import __version__
 from .agents.registry import PLAYERS, make_player, parse_spec
-from .engine.rules import SWITCHES, Rules
+from .engine.rules import Rules
 from .envs.spec import GAME_NAMES
 from .learned.mlp import ModelFileError
 
@@ -170,12 +171,25 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
                 action="append",
                 default=[],
                 metavar="NAME=VALUE",
-                help=f"a rule switch, repeatable: {', '.join(SWITCHES)} (default: the standard rules)",
+                help=f"a rule switch of the game, repeatable (default: its standard rules): {_game_switches()}",
             )
+        elif f.name == "game":
+            parser.add_argument(flag, choices=GAME_NAMES, default=default, metavar="GAME", help=help_text)
         else:
             kind = {int: int, float: float}.get(type(default), str)
             metavar = _METAVARS.get(f.name, {int: "N", float: "X"}.get(kind, "NAME"))
             parser.add_argument(flag, type=kind, default=default, metavar=metavar, help=help_text)
+
+
+def _game_switches() -> str:
+    """Each game's rule switches, for ``--rule``'s help: ``tressette: target_score, ...; tressette_in_due: ...``."""
+    from .envs.spec import game_spec
+
+    games = []
+    for game in GAME_NAMES:
+        names = [f.name for f in dataclasses.fields(game_spec(game).make_rules())]
+        games.append(f"{game}: {', '.join(names)}")
+    return "; ".join(games)
 
 
 def _file_error(parser: argparse.ArgumentParser, error: ModelFileError) -> None:
@@ -188,7 +202,9 @@ def _train(args: argparse.Namespace) -> int:
 
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig)}
     try:
-        values["rules"] = _rule_switches(values["rules"])
+        from .envs.spec import game_spec
+
+        values["rules"] = _rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
         for name in ("net_arch", "eval_against", "opponents"):
             values[name] = tuple(values[name])
         config = TrainConfig(**values)
@@ -240,8 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
         "train",
         usage="%(prog)s [options]  (tressette train --help lists them)",
         help="train a MaskablePPO player (needs the train extras)",
-        description="Train MaskablePPO on the single-seat environment against chosen opponents or in self-play; "
-        "evaluates on duplicate deals as it goes and ends with a table and a learning curve.",
+        description="Train MaskablePPO on one seat of a game (--game: the four-seat game, Tressette in due or col "
+        "morto) against chosen opponents or in self-play; evaluates on duplicate deals as it goes and ends with a "
+        "table and a learning curve.",
     )
     _train_options(training)
     training.set_defaults(run=_train, parser=training)

@@ -44,6 +44,7 @@ KINDS = {
     "single": {},
     "batched": dict(batched=16, n_envs=32, opponents=("heuristic",), n_steps=8, total_timesteps=512),
     "subproc": dict(subproc=True),
+    "col_morto": dict(game="tressette_col_morto"),  # SingleAgentEnv, the other agents' players by set_others
 }
 
 
@@ -90,7 +91,14 @@ def env_facts(state, batched):
 
 
 @pytest.mark.parametrize(
-    "kind", ["single", "batched", pytest.param("subproc", marks=pytest.mark.slow)], ids=["single", "batched", "subproc"]
+    "kind",
+    [
+        "single",
+        "batched",
+        pytest.param("subproc", marks=pytest.mark.slow),
+        pytest.param("col_morto", marks=pytest.mark.slow),
+    ],
+    ids=["single", "batched", "subproc", "col_morto"],
 )
 def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     settings = {**TINY, **KINDS[kind], "run_dir": str(tmp_path)}
@@ -231,6 +239,34 @@ def test_total_timesteps_is_the_whole_runs_total(finished_run, capsys):
     err = resume_error(["train", "--resume", str(path), "--total-timesteps", "100"], capsys, code=2)
     assert "total_timesteps=100: the whole run's total, and" in err and "is already at 128 steps" in err
     assert "--total-timesteps 228 for 100 more" in err
+
+
+def test_a_checkpoint_resumes_only_in_its_game(finished_run, tmp_path, capsys):
+    path = finished_run / "checkpoints" / "model_128_steps.zip"
+    argv = ["train", "--resume", str(path), "--total-timesteps", "512", "--run-dir", str(tmp_path / "runs")]
+    err = resume_error([*argv, "--game", "tressette_in_due"], capsys, code=2)
+    assert err.splitlines()[-1] == (
+        f"tressette train: error: game='tressette_in_due': {path} is a checkpoint of tressette (its policy takes "
+        "that game's observation and actions); resume it with --game tressette"
+    )
+    assert not (tmp_path / "runs").exists()
+    # A checkpoint written before the game was recorded is of the four-seat game: it resumes there.
+    assert checkpoint().read_info(path)["config"]["game"] == "tressette"
+    older = tmp_path / "older.zip"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(older, "w") as dst:
+        for item in src.infolist():
+            raw = src.read(item.filename)
+            if item.filename == INFO_ENTRY:
+                info = json.loads(raw)
+                del info["config"]["game"]
+                raw = json.dumps(info)
+            dst.writestr(item, raw)
+    capsys.readouterr()
+    train(TrainConfig(**TINY, resume=str(older), run_dir=str(tmp_path), run_name="older"))
+    out = capsys.readouterr().out
+    assert "resuming" in out and "differ from the checkpoint's run" not in out  # its environments go on
+    with pytest.raises(ValueError, match="is a checkpoint of tressette"):
+        TrainConfig(**{**TINY, "total_timesteps": 512}, game="tressette_col_morto", resume=str(older)).check()
 
 
 def test_other_environment_settings_get_new_deals(finished_run, tmp_path, capsys):

@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
 from ..agents.registry import make_player
-from ..engine.rules import Rules
 from ..evaluation.baselines import against_baselines
 from ..learned.mlp import MLPPlayer
 from .export import policy_from_sb3
@@ -26,18 +26,35 @@ from .export import policy_from_sb3
 class SelfPlayCallback(BaseCallback):
     """Every ``every`` steps, take a snapshot of the learner and give each environment its players.
 
-    The partner is the latest snapshot when ``partner == "self"``, else the named player.
-    Environment ``i`` plays against ``opponents[i % len(opponents)]``: a player spec, or
-    ``"self"`` for two snapshots drawn from the pool of the last ``pool_size`` (self-play).
+    The four-seat game (``others=None``; ``SingleSeatEnv.set_players``): the partner is the
+    latest snapshot when ``partner == "self"``, else the named player. Environment ``i`` plays
+    against ``opponents[i % len(opponents)]``: a player spec, or ``"self"`` for two snapshots
+    drawn from the pool of the last ``pool_size`` (self-play).
     With ``batched=True`` the environment is one ``SB3VecEnv``, built with its opponents and
     partner: the callback only gives it the snapshot as partner (``partner == "self"``),
     played on all its deals at once by ``MLPPolicy.best_actions``.
+
+    Another game (``others``: its number of agents other than the learner;
+    ``SingleAgentEnv.set_others``): no partner (``partner`` must be ``"self"`` and is unused);
+    ``opponents[i % len(opponents)]`` plays every other agent of environment ``i``, ``"self"``
+    as one snapshot drawn from the pool for each.
     """
 
     def __init__(
-        self, every: int, partner: str, opponents: tuple[str, ...], pool_size: int, seed: int, batched: bool = False
+        self,
+        every: int,
+        partner: str,
+        opponents: tuple[str, ...],
+        pool_size: int,
+        seed: int,
+        batched: bool = False,
+        others: int | None = None,
     ):
         super().__init__()
+        if others is not None and (batched or partner != "self"):
+            raise ValueError(f"a game of {others + 1} agents has no fixed partner and no batched environment: "
+                             f"partner must be 'self' and batched False, got {partner!r} and {batched}")  # fmt: skip
+        self.others = others
         self.batched = batched
         self.every = every
         self.partner = partner
@@ -63,8 +80,15 @@ class SelfPlayCallback(BaseCallback):
                 env.set_attr("partner", snapshot.policy.best_actions)
             return
         for i in range(env.num_envs):
-            partner = snapshot if self.partner == "self" else make_player(self.partner)
             spec = self.opponents[i % len(self.opponents)]
+            if self.others is not None:
+                if spec == "self":
+                    others = [self.rng.choice(self.pool) for _ in range(self.others)]
+                else:
+                    others = [make_player(spec)] * self.others
+                env.env_method("set_others", others, indices=[i])
+                continue
+            partner = snapshot if self.partner == "self" else make_player(self.partner)
             if spec == "self":
                 opponents = [self.rng.choice(self.pool), self.rng.choice(self.pool)]
             else:
@@ -113,14 +137,14 @@ class EvalPoint:
 
 
 class DuplicateEvalCallback(BaseCallback):
-    """Every ``every`` steps, play the learner (both seats of a team) against baselines on duplicate boards.
+    """Every ``every`` steps, play the learner (every seat of a side) against baselines on duplicate boards of ``rules``' game.
 
     Unlike SB3's episode-mean evaluation this cancels the cards' luck, so a few hundred boards
     already give a tight confidence interval. Results go to ``history`` and to the SB3 logger
     (TensorBoard when enabled): ``eval/vs_<baseline>`` is the mean points per hand.
     """
 
-    def __init__(self, every: int, baselines: list[str], boards: int, rules: Rules, seed: int = 0, history_path=None):
+    def __init__(self, every: int, baselines: list[str], boards: int, rules: Any, seed: int = 0, history_path=None):
         super().__init__()
         self.history_path = history_path
         self.every = every

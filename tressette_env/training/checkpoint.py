@@ -5,7 +5,7 @@ the algorithm's counters and its last observations) with two entries of ours add
 
 | entry | holds | read by |
 | --- | --- | --- |
-| ``tressette_env/checkpoint.json`` | the marker (``format``, ``version``), the step count, the run's settings, the evaluation history up to this step, the clocks (last evaluation, last snapshot, last checkpoint, seconds of the evaluation clock) | ``read_info``: plain JSON, safe on any file |
+| ``tressette_env/checkpoint.json`` | the marker (``format``, ``version``), the step count, the run's settings (its ``game`` among them: ``checkpoint_game``), the evaluation history up to this step, the clocks (last evaluation, last snapshot, last checkpoint, seconds of the evaluation clock) | ``read_info``: plain JSON, safe on any file |
 | ``tressette_env/state.pkl`` | the self-play pool, the self-play RNG, every environment's state (the deal in progress, its RNG, its players), torch's, NumPy's and Python's global RNG states | ``read_state``: a pickle, for trusted files only |
 
 Why in the zip and not beside it: a checkpoint is then one file that cannot be separated from
@@ -102,6 +102,11 @@ def read_info(path: Path) -> dict:
         if not isinstance(info.get(key), kind):
             raise ModelFileError(path, f"a damaged checkpoint: no {key} in {INFO_ENTRY}")
     return info
+
+
+def checkpoint_game(info: dict) -> str:
+    """The game a checkpoint's run trained (``read_info``'s dict); checkpoints from before ``game`` are of the four-seat game."""
+    return info["config"].get("game", "tressette")
 
 
 def read_state(path: Path) -> dict:

@@ -5,72 +5,104 @@ gives the learner the teacher's level in about a minute (masked cross-entropy on
 teacher's choices); the value head is fitted to the returns of the same games, so PPO's
 first updates start from a sensible critic. PPO then improves on the teacher.
 
-The games are played by the teacher in every seat (``vs_random`` of them with random
-opponents instead, for a wider spread of positions). Only decisions with more than one
-legal action are kept.
+The games are single hands of any game of the family (of two sides), played by the teacher
+as every agent (``vs_random`` of them with random players on the other side instead, for a
+wider spread of positions). Only decisions with more than one legal action are kept. For
+the four-seat game the data are those of the four-seat-only version this replaced, bit for
+bit, wherever its rule set was the one trained on (``tests/training/test_imitation.py``).
+Note that Tressette in due's heuristic solves the endgame exactly, so its teacher games
+cost far more per decision than the other games'.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from typing import Any
 
 import numpy as np
 
 from ..agents.random_player import RandomPlayer
 from ..agents.registry import make_player
-from ..encoders.observation import SIZE, encode_bits, unpack
-from ..engine.actions import NUM_ACTIONS
+from ..encoders.family import observation_of
+from ..encoders.observation import unpack
 from ..engine.game import apply, legal_actions, new_game, view
-from ..engine.rules import Rules
 from ..engine.state import PLAYING
 
 
+def one_hand(rules: Any) -> Any:
+    """The rules with one hand per episode (``episode="hand"``, and no claim of the match)."""
+    if not rules.is_match:
+        return rules
+    names = {f.name for f in dataclasses.fields(rules)}
+    return dataclasses.replace(rules, episode="hand", **({"calling_out": False} if "calling_out" in names else {}))
+
+
 def teacher_games(
-    teacher: str, decisions: int, rules: Rules, seed: int, vs_random: float = 0.25, reward_scale: float = 1 / 11
+    teacher: str, decisions: int, rules: Any, seed: int, vs_random: float = 0.25, reward_scale: float = 1 / 11
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Observations (int8), masks (bool), the teacher's actions, and value targets of its decisions.
 
-    A value target is what the dense reward still pays from that decision: the team's final
-    points difference minus its thirds lead so far (in points), times ``reward_scale``.
+    The games are single hands of ``rules``' game (any game of the family of two sides) under
+    its switches (``one_hand(rules)``). Each seat is played by the agent that controls it
+    (a live player plays its dummy), from that agent's own seat: the observation is that
+    seat's, as ``SingleAgentEnv`` gives it. A value target is what the dense reward still
+    pays from that decision: the acting agent's return of the hand (its side's points minus
+    the other side's) minus its side's thirds lead so far (in points), times ``reward_scale``.
     """
     rng = random.Random(seed)
     player = make_player(teacher)
-    observations = np.zeros((decisions, SIZE), dtype=np.int8)
-    masks = np.zeros((decisions, NUM_ACTIONS), dtype=bool)
+    hand_rules = one_hand(rules)
+    encoder = observation_of(hand_rules)
+    size = encoder.size
+    observations = np.zeros((decisions, size), dtype=np.int8)
+    masks = np.zeros((decisions, hand_rules.game.num_actions), dtype=bool)
     actions = np.zeros(decisions, dtype=np.int64)
     targets = np.zeros(decisions, dtype=np.float32)
     n = 0
     while n < decisions:
-        state = new_game(Rules(accusi=rules.accusi, signals=rules.signals, first_lead=rules.first_lead), rng)
-        players = [player] * 4
-        teacher_team = None
-        if rng.random() < vs_random:
-            teacher_team = rng.randrange(2)
-            players = [player if seat % 2 == teacher_team else RandomPlayer() for seat in range(4)]
+        state = new_game(hand_rules, rng)
+        table = state.public.table
+        agents = len(table.seat_of)
+        players = [player] * agents
+        teacher_side = None
+        if rng.random() < vs_random:  # the teacher's side against random players
+            teacher_side = rng.randrange(table.sides_count)
+            players = [
+                player if table.sides[table.seat_of[a]] == teacher_side else RandomPlayer() for a in range(agents)
+            ]
         start = n
-        recorded_teams, leads = [], []
+        recorded_agents, leads = [], []
         while state.public.status == PLAYING:
-            seat = state.public.turn
-            seat_view = view(state, seat)
+            p = state.public
+            seat = p.turn
+            table = p.table
+            agent = table.controllers[seat]
+            own = table.seat_of[agent]
             legal = legal_actions(state)
-            action = players[seat].act(seat_view, legal, rng)
-            if len(legal) > 1 and n < decisions and (teacher_team is None or seat % 2 == teacher_team):
-                observations[n] = unpack(encode_bits(seat_view), SIZE)
+            action = players[agent].act(view(state, own), legal, rng)
+            side = table.sides[seat]
+            if len(legal) > 1 and n < decisions and (teacher_side is None or side == teacher_side):
+                observations[n] = unpack(encoder.bits(p, own, state.hands[own]), size)
                 masks[n, legal] = True
                 actions[n] = action
-                thirds = state.public.thirds
-                recorded_teams.append(seat % 2)
-                leads.append((thirds[seat % 2] - thirds[1 - seat % 2]) / 3)
+                thirds = p.thirds
+                recorded_agents.append(agent)
+                leads.append((thirds[side] - thirds[1 - side]) / 3)
                 n += 1
             state = apply(state, action)
-        points = state.public.result.points
-        for i, (team, lead) in enumerate(zip(recorded_teams, leads, strict=True)):
-            targets[start + i] = (points[team] - points[1 - team] - lead) * reward_scale
+        returns = state.public.rules.game.returns(state.public)
+        for i, (agent, lead) in enumerate(zip(recorded_agents, leads, strict=True)):
+            # + 0.0: a zero target is +0.0 (a return of -0.0 minus no lead would be -0.0)
+            targets[start + i] = (returns[agent] - lead + 0.0) * reward_scale
     return observations, masks, actions, targets
 
 
-def imitate(model, teacher: str, decisions: int, epochs: int, rules: Rules, seed: int, reward_scale: float) -> dict:
-    """Fit ``model``'s policy to the teacher's choices and its value to their returns; return the fit figures."""
+def imitate(model, teacher: str, decisions: int, epochs: int, rules: Any, seed: int, reward_scale: float) -> dict:
+    """Fit ``model``'s policy to the teacher's choices and its value to their returns; return the fit figures.
+
+    ``rules`` picks the game (``teacher_games``): ``model`` must take that game's observation and actions.
+    """
     import torch
     import torch.nn.functional as F
 

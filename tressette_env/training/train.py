@@ -1,18 +1,28 @@
-"""Train a MaskablePPO player (sb3-contrib) on the single-seat environment.
+"""Train a MaskablePPO player (sb3-contrib) on one seat of a game of the family.
 
-``train(TrainConfig(...))`` is what ``tressette train`` and ``examples/train_ppo.py`` run:
+``train(TrainConfig(...))`` is what ``tressette train`` and ``examples/train_ppo.py`` run.
+``game`` picks the game: ``"tressette"`` (the four-seat game, the default),
+``"tressette_in_due"`` or ``"tressette_col_morto"``; ``rules`` are that game's switches.
 
 0. Unless ``imitate`` is None, a warm start: the policy clones a teacher's play (by default
-   the heuristic) and the value head learns its returns (``imitation``).
-1. ``n_envs`` copies of ``SingleSeatEnv`` (the learner in a random seat each deal), rewards
-   scaled by ``reward_scale``; the masks reach MaskablePPO through ``action_masks()``. The
-   policy is ``masking.MaskablePolicy``: sb3-contrib's ``"MlpPolicy"`` with a faster masked
-   distribution (the same numbers up to float rounding). With ``batched=N``, one batched
-   ``SB3VecEnv`` of N deals instead (one built-in opponent player; ``n_steps`` per deal).
-2. The learner's partner is a copy of the learner (``partner="self"``, refreshed every
-   ``snapshot_every`` steps) or a named player; its opponents are named players
-   (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
-3. Every ``eval_every`` steps a duplicate-deal evaluation against ``eval_against``.
+   the heuristic) and the value head learns its returns (``imitation``), on single hands of
+   the game.
+1. ``n_envs`` copies of ``SingleSeatEnv`` (the four-seat game; the learner in a random seat
+   each deal) or of ``SingleAgentEnv`` (another game; the learner a random agent each
+   deal), rewards scaled by ``reward_scale``; the masks reach MaskablePPO through
+   ``action_masks()``. The policy is ``masking.MaskablePolicy``: sb3-contrib's
+   ``"MlpPolicy"`` with a faster masked distribution (the same numbers up to float
+   rounding). With ``batched=N`` (the four-seat game only), one batched ``SB3VecEnv`` of N
+   deals instead (one built-in opponent player; ``n_steps`` per deal).
+2. In the four-seat game the learner's partner is a copy of the learner (``partner="self"``,
+   refreshed every ``snapshot_every`` steps) or a named player; its opponents are named
+   players (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
+   The other games have no fixed partner (col morto for three players pairs the two players
+   who do not deal, so the learner's partner changes from hand to hand): an ``opponents``
+   spec plays every other agent, and ``partner`` must stay ``"self"`` (unused).
+3. Every ``eval_every`` steps a duplicate-deal evaluation against ``eval_against``, under the
+   game's rules (``evaluation_rules``: in col morto for three players, single hands even
+   when an episode is a match, since a duplicate board swaps fixed sides).
 4. Checkpoints every ``checkpoint_every`` steps, between rollouts (``checkpoint``: the model
    and everything a resume needs). ``resume`` continues a run from one of them as if it had
    never stopped: in the checkpoint's run folder (unless ``run_name`` is given), with its
@@ -21,9 +31,9 @@
    settings come from the checkpoint, which ``config.json`` then records. Only checkpoints
    written here are taken, and they must be trusted: SB3's ``load`` unpickles them.
 5. At the end: the model (``model.zip``, a checkpoint too, so a finished run can be made
-   longer), its NumPy policy (``policy.npz``; ``tressette eval <path>`` plays either, without
-   unpickling), ``history.json``, a learning curve (``curve.png``) and the final table against
-   the baselines.
+   longer), its NumPy policy (``policy.npz``, for the game trained on; ``tressette eval
+   --game <game> <path>`` plays either, without unpickling), ``history.json``, a learning
+   curve (``curve.png``) and the final table against the baselines.
 
 SB3 trains in whole rollouts (``n_steps`` times the number of environments), so the run ends
 at ``total_timesteps`` rounded up to whole rollouts; it says so when it rounds.
@@ -38,11 +48,16 @@ import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
-from ..engine.rules import make_rules
+from ..envs.spec import GAME_NAMES, game_spec
 from ..learned.loading import TRAIN_HINT
 from ..learned.mlp import ModelFileError, _reason
-from .checkpoint import checkpoint_path, read_info
+from .checkpoint import checkpoint_game, checkpoint_path, read_info
+from .imitation import one_hand
+
+FOUR_SEAT = "tressette"
+"""The four-seat game's name: the only game with a fixed partner and a batched environment."""
 
 MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
 """The fields that shape the model: a resumed run takes them from its checkpoint, not from the config."""
@@ -83,6 +98,10 @@ class TrainConfig:
     ``check()`` names a bad setting or a missing package; ``train`` calls it before any work.
     """
 
+    game: str = FOUR_SEAT
+    """The game: tressette (the four-seat game), tressette_in_due or tressette_col_morto (three players
+    by default, --rule players=2 for two). Its rule switches are --rule's, and the evaluations and the
+    saved policy are of that game."""
     total_timesteps: int = 50_000
     """Learner decisions to train for, in the whole run: with --resume too (the run stops when its
     step count reaches this, so the first run's command with --resume finishes that run). PPO
@@ -91,11 +110,14 @@ class TrainConfig:
     """Seeds the environments, the network and the evaluations."""
     opponents: tuple[str, ...] = ("heuristic",)
     """The opponents' players, given to the environments in turn; self draws frozen
-    snapshots of the learner from the pool (self-play): --opponents self is pure self-play."""
+    snapshots of the learner from the pool (self-play): --opponents self is pure self-play.
+    In a game other than the four-seat one each plays every other agent (in col morto for three
+    players that includes the learner's partner of the hand: the two who do not deal)."""
     partner: str = "self"
-    """self (a copy of the learner) or a player."""
+    """The four-seat game's partner: self (a copy of the learner) or a player. The other games have
+    no fixed partner (--opponents plays every other agent) and take only self, which is then unused."""
     dense_reward: bool = True
-    """Pay each trick's thirds as they are taken (one hand per episode only; see SingleSeatEnv)."""
+    """Pay each trick's thirds as they are taken (one hand per episode only; see SingleAgentEnv)."""
     imitate: str | None = "heuristic"
     """Before PPO, clone this player's play (a warm start; none to start from scratch)."""
     imitation_decisions: int = 300_000
@@ -111,11 +133,11 @@ class TrainConfig:
     subproc: bool = False
     """Step the environments in subprocesses (SubprocVecEnv) instead of in this one."""
     batched: int = 0
-    """Train on one batched environment of this many deals instead (SB3VecEnv; 0: the
-    --n-envs single-deal environments). Its opponents are one built-in player (random or
+    """Train on one batched environment of this many deals instead (SB3VecEnv, the four-seat game
+    only; 0: the --n-envs single-deal environments). Its opponents are one built-in player (random or
     heuristic), its partner self, random or heuristic; --n-steps then counts steps per deal."""
     rules: dict = field(default_factory=dict)
-    """Rule switches of the environment (default: the standard rules, one hand per episode)."""
+    """Rule switches of the game (default: its standard rules, one hand per episode)."""
     net_arch: tuple[int, ...] = (256, 256)
     """Hidden layers of the policy and value networks."""
     learning_rate: float = 3e-4
@@ -127,7 +149,8 @@ class TrainConfig:
     n_epochs: int = 4
     """Passes over each rollout in PPO's update."""
     gamma: float = 1.0
-    """Discount; 1 is none: a hand is ten decisions and only its result counts."""
+    """Discount; 1 is none: a hand is ten decisions (twenty in Tressette in due with a stock) and
+    only its result counts."""
     gae_lambda: float = 0.95
     """The lambda of PPO's advantage estimate (GAE)."""
     ent_coef: float = 0.01
@@ -135,7 +158,8 @@ class TrainConfig:
     reward_scale: float = 1 / 11
     """Rewards are points, times this: 1/11 makes a hand worth about 1."""
     eval_every: int = 25_000
-    """Steps between duplicate evaluations (0: only at the end)."""
+    """Steps between duplicate evaluations (0: only at the end). They play the game's rules; col morto
+    for three players plays single hands there even when an episode is a match."""
     eval_boards: int = 200
     """Boards per baseline in the periodic evaluations."""
     final_boards: int = 1000
@@ -148,7 +172,7 @@ class TrainConfig:
     run_dir: str = "runs"
     """Where runs are written: <run_dir>/<run_name>/."""
     run_name: str | None = None
-    """The run's folder (default: tressette__ppo__<seed>__<unix time>; with --resume, the folder of
+    """The run's folder (default: <game>__ppo__<seed>__<unix time>; with --resume, the folder of
     the checkpoint's run, so that the resumed run goes on writing there)."""
     resume: str | None = None
     """Continue a run from one of its checkpoints (checkpoints/model_<steps>_steps.zip, or its model.zip).
@@ -192,10 +216,10 @@ class TrainConfig:
                 raise ValueError(f"{name}={value!r}: must be a number {allowed}")
         if not self.net_arch or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in self.net_arch):
             raise ValueError(f"net_arch={self.net_arch!r}: hidden layer widths, one or more integers >= 1")
-        try:
-            make_rules(**self.rules)
-        except TypeError as error:
-            raise ValueError(str(error)) from None
+        if not isinstance(self.game, str) or self.game not in GAME_NAMES:
+            raise ValueError(f"game={self.game!r}: must be one of {', '.join(GAME_NAMES)}")
+        rules = self.game_rules()
+        evaluation_rules(rules)
         if not self.opponents:
             raise ValueError("opponents: name at least one player (or self)")
         imitate = () if self.imitate is None or self.imitate.lower() == "none" else (self.imitate,)
@@ -209,6 +233,22 @@ class TrainConfig:
                 make_player(spec)
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
+        four_seat = self.game == FOUR_SEAT
+        if not four_seat and self.partner != "self":
+            why = (
+                "the two players who do not deal play together, so the partner changes from hand to hand"
+                if rules.game.agents(rules) == 3
+                else "each player plays for himself"
+            )
+            raise ValueError(
+                f"partner={self.partner!r}: a fixed partner is the four-seat game's (game=tressette); in {self.game} "
+                f"{why}: --opponents plays every other agent (leave partner out)"
+            )
+        if self.batched and not four_seat:
+            raise ValueError(
+                f"batched={self.batched}: the batched environment plays the four-seat game only (game=tressette); "
+                f"train {self.game} on --n-envs single-deal environments (leave batched out)"
+            )
         if self.batched:
             from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
 
@@ -234,7 +274,14 @@ class TrainConfig:
             path = checkpoint_path(self.resume)
             if path is None:
                 raise ValueError(f"resume={self.resume!r}: no checkpoint file there")
-            done = read_info(path)["num_timesteps"]  # plain JSON: refuses files that are not our checkpoints
+            info = read_info(path)  # plain JSON: refuses files that are not our checkpoints
+            game = checkpoint_game(info)
+            if game != self.game:
+                raise ValueError(
+                    f"game={self.game!r}: {path} is a checkpoint of {game} (its policy takes that game's "
+                    f"observation and actions); resume it with --game {game}"
+                )
+            done = info["num_timesteps"]
             if self.total_timesteps <= done:
                 raise ValueError(
                     f"total_timesteps={self.total_timesteps}: the whole run's total, and {path} is already at "
@@ -253,6 +300,35 @@ class TrainConfig:
         if self.tensorboard:
             _require(("tensorboard",), "TensorBoard logging needs tensorboard: pip install tensorboard")
 
+    def game_rules(self) -> Any:
+        """The game's rules record with ``rules``' switches; a ``ValueError`` names the game and the bad switch."""
+        try:
+            return game_spec(self.game).make_rules(**self.rules)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{self.game}: {error}") from None
+
+
+def evaluation_rules(rules: Any) -> Any:
+    """The rules of the duplicate evaluations: ``rules``, or single hands of them where a board cannot be a match.
+
+    A duplicate board swaps two fixed sides; col morto for three players pairs the two players who
+    do not deal, so its partnerships change from hand to hand and its boards are single hands.
+
+    Raises:
+        ValueError: the game has more than two sides.
+    """
+    from ..evaluation.duplicate import check_two_sided
+
+    try:
+        check_two_sided(rules)
+        return rules
+    except ValueError:
+        if not rules.is_match:
+            raise
+    hands = one_hand(rules)
+    check_two_sided(hands)
+    return hands
+
 
 @dataclass
 class TrainResult:
@@ -265,7 +341,7 @@ class TrainResult:
     history: list = field(default_factory=list)
 
 
-ENV_SETTINGS = ("seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale")
+ENV_SETTINGS = ("game", "seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale")
 """The settings that make the environments and the random streams: a resume restores a checkpoint's
 environments and streams when these are the checkpoint's, and starts new ones (seeded apart from the
 first run's) when they are not."""
@@ -274,15 +350,21 @@ PLAYER_SETTINGS = ("opponents", "partner", "pool_size")
 """The settings that choose the environments' players: changed on a resume, players are dealt anew."""
 
 
-def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool):
+def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool, game: str = FOUR_SEAT):
     import gymnasium
     from stable_baselines3.common.monitor import Monitor
 
-    from ..wrappers.single_seat import SingleSeatEnv
     from .checkpoint import Resumable
 
     # The players are set by SelfPlayCallback before the first step.
-    env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
+    if game == FOUR_SEAT:
+        from ..wrappers.single_seat import SingleSeatEnv
+
+        env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
+    else:
+        from ..wrappers.single_agent import SingleAgentEnv
+
+        env = SingleAgentEnv(game, agent="random", others="random", dense_reward=dense_reward, **rules)
     env.reset(seed=seed)
     return Resumable(gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale))
 
@@ -427,17 +509,18 @@ def train(config: TrainConfig) -> TrainResult:
     from .masking import MaskablePolicy
 
     torch.set_num_threads(config.torch_threads)
-    rules = make_rules(**config.rules)
+    rules = config.game_rules()
+    eval_rules = evaluation_rules(rules)
     resume_path = checkpoint_path(config.resume) if config.resume else None
     info = checkpoint.read_info(resume_path) if resume_path else None
     if resume_path and config.run_name is None:
         run = checkpoint.run_folder(resume_path)  # the run goes on in its own folder
     else:
-        run = Path(config.run_dir) / (config.run_name or f"tressette__ppo__{config.seed}__{int(time.time())}")
+        run = Path(config.run_dir) / (config.run_name or f"{config.game}__ppo__{config.seed}__{int(time.time())}")
     # A resume continues the checkpoint's environments and random streams when they were made the same way.
     differ = []
     if info:
-        mine, theirs = _as_json(asdict(config)), info["config"]
+        mine, theirs = _as_json(asdict(config)), {"game": checkpoint_game(info), **info["config"]}
         differ = [k for k in ENV_SETTINGS if mine.get(k) != theirs.get(k)]
     continued = info is not None and not differ
     resumed_at = info["num_timesteps"] if info and not continued else None
@@ -447,7 +530,7 @@ def train(config: TrainConfig) -> TrainResult:
         venv = _make_batched_env(config, dense, _env_seeds(config.seed, 1, resumed_at)[0])
     else:
         seeds = _env_seeds(config.seed, config.n_envs, resumed_at)
-        makers = [partial(_make_env, config.rules, s, config.reward_scale, dense) for s in seeds]
+        makers = [partial(_make_env, config.rules, s, config.reward_scale, dense, config.game) for s in seeds]
         venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     state = None
@@ -505,6 +588,12 @@ def train(config: TrainConfig) -> TrainResult:
             f"of {model.n_steps} steps x {what} ({rollout} steps)",
             flush=True,
         )
+    if eval_rules != rules:
+        print(
+            f"the duplicate evaluations play single hands: {config.game} for three players changes partnerships "
+            "from hand to hand, and a duplicate board swaps fixed sides",
+            flush=True,
+        )
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
     if not config.resume and config.imitate and config.imitate.lower() != "none":
@@ -520,13 +609,15 @@ def train(config: TrainConfig) -> TrainResult:
         config.eval_every or target + 1,
         list(config.eval_against),
         config.eval_boards,
-        rules,
+        eval_rules,
         config.seed,
         run / "history.json",
     )
+    others = None if config.game == FOUR_SEAT else rules.game.agents(rules) - 1
     selfplay = SelfPlayCallback(
-        config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed, config.batched > 0
-    )
+        config.snapshot_every, config.partner, config.opponents, config.pool_size, config.seed, config.batched > 0,
+        others,
+    )  # fmt: skip
 
     def save(path: Path) -> None:
         """The model (SB3) and everything else a resume needs (``checkpoint.py``)."""
@@ -582,7 +673,7 @@ def train(config: TrainConfig) -> TrainResult:
     policy = policy_from_sb3(model, info)
     learner = MLPPlayer(policy, name="learner")
     finals = against_baselines(
-        learner, config.eval_against, config.final_boards, config.seed + 1, rules, progress=False
+        learner, config.eval_against, config.final_boards, config.seed + 1, eval_rules, progress=False
     )
     policy.info["final"] = {r.players[1]: r.to_json() for r in finals}
     policy_path = policy.save(run / "policy.npz")

@@ -86,6 +86,9 @@ def _eval(args: argparse.Namespace) -> int:
 
         check_two_sided(rules)
         players = {spec: make_player(spec) for spec in args.players}
+        for player in players.values():  # a trained policy plays the game it was trained on
+            if hasattr(player, "check_game"):
+                player.check_game(rules)
     except ModelFileError as error:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:

@@ -355,3 +355,14 @@ def test_nothing_hidden_reaches_an_observation():
             compared += alt.hands[other] != state.hands[other] or alt.hidden.stock != state.hidden.stock
             break
     assert compared >= 25  # most positions were compared with a really different hidden deal
+
+
+def test_the_dense_reward_points_the_way_of_the_objective():
+    from tressette_env.wrappers.single_agent import SingleAgentEnv
+
+    for objective, sign in (("take", 1), ("avoid", -1)):
+        env = SingleAgentEnv("tressette_in_due", agent=0, others="random", dense_reward=True, objective=objective)
+        env.reset(seed=0, options={"hands": HANDS, "stock": STOCK, "dealer": 1})
+        _, reward, *_ = env.step(action("3d"))  # player 0 takes 3d and the opponent's card
+        taken = env.game.public.thirds
+        assert reward == pytest.approx(sign * (taken[0] - taken[1]) / 3) and taken[0] > 0

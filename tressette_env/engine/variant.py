@@ -168,6 +168,15 @@ class Game:
         """Each agent's reward when the episode ends (by agent index)."""
         raise NotImplementedError
 
+    def lead(self, p: PublicState, seat: int) -> float:
+        """How far ``seat``'s side is ahead in the thirds taken so far, in points (two sides).
+
+        What a dense reward pays as the hand goes, in the direction of ``returns``.
+        """
+        thirds = p.thirds
+        side = p.table.sides[seat]
+        return (thirds[side] - thirds[1 - side]) / 3
+
     # ------------------------------------------------------------------ words for the text pictures
 
     side_word = "side"

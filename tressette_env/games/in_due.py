@@ -481,6 +481,11 @@ class TressetteInDue(Game):
             diff = -diff
         return diff, -diff
 
+    def lead(self, p: PublicState, seat: int) -> float:
+        """The thirds lead in points; with ``objective="avoid"`` the thirds count against their taker."""
+        lead = super().lead(p, seat)
+        return -lead if p.rules.objective == "avoid" else lead
+
     # ------------------------------------------------------------------ text
 
     def hand_size(self, p: PublicState, seat: int) -> int:

@@ -270,6 +270,10 @@ class MLPPlayer:
         # The observation's encoder is compiled code: a copy (in a worker process) makes its own.
         return {**self.__dict__, "_rules": None, "_observation": None}
 
+    def check_game(self, rules) -> None:
+        """Raise ``ValueError`` unless this policy plays the game of ``rules`` (its observation's size)."""
+        self._observation_for(rules)
+
     def _observation_for(self, rules):
         """The observation of the game these rules belong to, checked against the policy's input size."""
         from ..encoders.family import observation_of

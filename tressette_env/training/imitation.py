@@ -86,9 +86,8 @@ def teacher_games(
                 observations[n] = unpack(encoder.bits(p, own, state.hands[own]), size)
                 masks[n, legal] = True
                 actions[n] = action
-                thirds = p.thirds
                 recorded_agents.append(agent)
-                leads.append((thirds[side] - thirds[1 - side]) / 3)
+                leads.append(p.rules.game.lead(p, seat))
                 n += 1
             state = apply(state, action)
         returns = state.public.rules.game.returns(state.public)

@@ -219,11 +219,9 @@ class SingleAgentEnv(gymnasium.Env):
         return p.rules.game.returns(p)[self.agent], info
 
     def _thirds_lead(self) -> float:
-        """The learner side's thirds minus the other side's, in points."""
+        """The learner side's thirds minus the other side's, in points (``Game.lead``)."""
         p = self.game.public
-        thirds = p.thirds
-        side = p.table.sides[self.seat]
-        return (thirds[side] - thirds[1 - side]) / 3
+        return p.rules.game.lead(p, self.seat)
 
     def _observe(self) -> np.ndarray:
         """The learner's observation; also notes its legal actions for ``action_masks``."""

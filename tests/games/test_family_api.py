@@ -133,3 +133,16 @@ def test_bad_switches_are_named(game, switches, message):
 def test_an_unknown_switch_lists_the_switches(game):
     with pytest.raises(TypeError, match="unknown rule switch 'singals'; the switches are: "):
         MODULES[game].env(singals=False)
+
+
+@pytest.mark.parametrize(
+    "game, rules", [c for c in CASES if c[0] != "tressette"], ids=[i for c, i in zip(CASES, IDS, strict=True) if c[0] != "tressette"]
+)
+def test_pettingzoo_state(game, rules):
+    from pettingzoo.test.state_test import test_state as state_test
+
+    env = MODULES[game].env(**rules)
+    env.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unmasked random actions are renuncios, as the rules say
+        state_test(env, num_cycles=100)

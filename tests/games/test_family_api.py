@@ -136,7 +136,9 @@ def test_an_unknown_switch_lists_the_switches(game):
 
 
 @pytest.mark.parametrize(
-    "game, rules", [c for c in CASES if c[0] != "tressette"], ids=[i for c, i in zip(CASES, IDS, strict=True) if c[0] != "tressette"]
+    "game, rules",
+    [c for c in CASES if c[0] != "tressette"],
+    ids=[i for c, i in zip(CASES, IDS, strict=True) if c[0] != "tressette"],
 )
 def test_pettingzoo_state(game, rules):
     from pettingzoo.test.state_test import test_state as state_test

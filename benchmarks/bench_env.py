@@ -2,11 +2,11 @@
 
 Rows: the bare engine; the AEC environment raw and in PettingZoo's default wrappers
 (observation and mask read every step); the single-seat Gymnasium environment (one
-learner step = the learner's action and the other three seats' plays, random players);
-the batched engine at N = 1, 64, 1024, 4096 (card plays, observations and masks of every
-deal each step; the random choice not timed, see ``bench_vector.py``); and, where
-installed, OpenSpiel's hearts (pyspiel, observation tensor into NumPy each step) and
-RLCard's bridge (its observation is NumPy already).
+learner step = the learner's action and the other three seats' plays, random players;
+counted as four card plays); the batched engine at N = 1, 64, 1024, 4096 (card plays,
+observations and masks of every deal each step; the random choice not timed, see
+``bench_vector.py``); and, where installed, OpenSpiel's hearts (pyspiel, observation
+tensor into NumPy each step) and RLCard's bridge (its observation is NumPy already).
 
 Every loop reads the legal actions and picks one uniformly with the same cheap RNG
 (``random.Random``). Each loop runs for a fixed wall time, as PettingZoo's
@@ -17,17 +17,58 @@ do-nothing AEC environment (a fixed observation, 40 steps a hand) raw and inside
 PettingZoo wrappers as ``tressette_v0.env()``: what the loop and the wrappers cost alone.
 
     python benchmarks/bench_env.py --seconds 5 --json benchmarks/results/env.json
+
+**Against an older commit** (``--baseline REF``). The script checks REF out in a
+temporary ``git worktree`` (removed at the end) and times the engine, raw AEC, wrapped
+AEC and single-seat rows for that tree and for the tree this script lives in ("new", or
+a worktree of ``--new REF``), after the table above. Two versions of the package cannot
+share a process, so each (tree, row) measurement is a fresh ``python bench_env.py --row
+...`` with ``PYTHONPATH=<tree>`` and ``OMP_NUM_THREADS=1`` (the child checks that
+``tressette_env.__file__`` lies in that tree); the loop code is this file's in both. The
+two trees alternate, row by row, over ``--rounds`` rounds (the first tree of a round
+alternates too), and each measurement, after a short untimed warm-up, records steps per
+CPU second of the child (``time.process_time()``) and per wall second. Per row: the
+median of each tree and the median of the per-round ratios new / baseline, with every
+round's ratio, in the table and under ``"baseline_comparison"`` in the JSON. The CPU
+figures are the ones to read on a busy machine: waiting for a core is not counted.
+``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat) keeps some rows only.
+
+    python benchmarks/bench_env.py --baseline a12b636 --seconds 2 --rounds 5 \
+        --json benchmarks/results/env_family.json
+
+**Instructions** (``--instructions``, instead of timing). Each (tree, row) plays a fixed
+workload under ``valgrind --tool=callgrind`` and the script reports instructions per
+card play: the difference of the counts at two workload sizes (``--instruction-deals A
+B`` deals, default 10 and 60) over the difference of their card plays, so that start-up
+and imports cancel. The counts repeat (to a few hundred in 10^9) with
+``PYTHONHASHSEED=0``, no address randomisation (``setarch $(uname -m) -R``), one thread
+(``OMP_NUM_THREADS=1``, ``OPENBLAS_NUM_THREADS=1``), the ``.pyc`` files written by an
+untimed warm-up run (into a temporary ``PYTHONPYCACHEPREFIX``) and the garbage collector
+off during the workload (a collection's cost depends on where its thresholds fall).
+Needs ``valgrind`` and ``setarch``; takes a few minutes.
+
+    python benchmarks/bench_env.py --baseline a12b636 --instructions \
+        --json benchmarks/results/env_family_instructions.json
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import gc
 import json
+import os
 import platform
 import random
+import re
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -35,33 +76,75 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+import tressette_env
 from tressette_env import tressette_v0
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, new_game
 
+ROOT = Path(__file__).resolve().parents[1]
 
-def bench_engine(seconds: float) -> float:
+
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    """What one loop did: card plays, deals finished, wall and CPU seconds."""
+
+    steps: int
+    deals: int
+    wall_s: float
+    cpu_s: float
+
+    @property
+    def rate(self) -> float:
+        """Steps per wall second."""
+        return self.steps / self.wall_s
+
+    @property
+    def cpu_rate(self) -> float:
+        """Steps per CPU second of this process."""
+        return self.steps / self.cpu_s
+
+
+class _Clock:
+    """The loop's budget: ``seconds`` of wall time, or exactly ``deals`` deals."""
+
+    def __init__(self, seconds: float | None, deals: int | None):
+        if (seconds is None) == (deals is None):
+            raise ValueError("give seconds or deals")
+        self.seconds, self.deals = seconds, deals
+        self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
+
+    def more(self, deals_done: int) -> bool:
+        if self.deals is not None:
+            return deals_done < self.deals
+        return time.perf_counter() - self.wall0 < self.seconds
+
+    def stop(self, steps: int, deals_done: int) -> Timing:
+        return Timing(steps, deals_done, time.perf_counter() - self.wall0, time.process_time() - self.cpu0)
+
+
+def bench_engine(seconds: float | None = None, deals: int | None = None) -> Timing:
     """The engine alone: legal actions, a random choice, apply; a new deal after each hand."""
     rng = random.Random(0)
     rules = Rules()
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    steps = done = 0
+    clock = _Clock(seconds, deals)
+    while clock.more(done):
         state = new_game(rules, rng)
         while state.public.status == PLAYING:
             legal = legal_actions(state)
             state = apply(state, legal[int(rng.random() * len(legal))])
             steps += 1
-    return steps / (time.perf_counter() - start)
+        done += 1
+    return clock.stop(steps, done)
 
 
-def bench_aec(make_env: Callable, seconds: float) -> float:
+def bench_aec(make_env: Callable, seconds: float | None = None, deals: int | None = None) -> Timing:
     """The AEC loop: last() (observation and mask) every step, a random legal action."""
     env = make_env()
     env.reset(seed=0)
     rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    steps = done = 0
+    clock = _Clock(seconds, deals)
+    while clock.more(done):
         env.reset()
         for _agent in env.agent_iter():
             obs, _reward, termination, truncation, _info = env.last()
@@ -71,7 +154,8 @@ def bench_aec(make_env: Callable, seconds: float) -> float:
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
-    return steps / (time.perf_counter() - start)
+        done += 1
+    return clock.stop(steps, done)
 
 
 class DoNothingEnv(AECEnv):
@@ -118,22 +202,44 @@ class DoNothingEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._steps % 4]
 
 
-def bench_single_seat(seconds: float, others: str = "random") -> float:
-    """The Gymnasium single-seat environment: learner steps per second, random legal learner actions."""
+def bench_single_seat(seconds: float | None = None, deals: int | None = None, others: str = "random") -> Timing:
+    """The Gymnasium single-seat environment: learner steps, random legal learner actions."""
     from tressette_env.wrappers import SingleSeatEnv
 
     env = SingleSeatEnv(partner=others, opponents=others)
     env.reset(seed=0)
     rng = random.Random(0)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    steps = done = 0
+    clock = _Clock(seconds, deals)
+    while clock.more(done):
         legal = env.action_masks().nonzero()[0]
         _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
         steps += 1
         if terminated:
             env.reset()
-    return steps / (time.perf_counter() - start)
+            done += 1
+    return clock.stop(steps, done)
+
+
+def _single_seat_plays(seconds: float | None = None, deals: int | None = None) -> Timing:
+    # One learner step is the learner's play and, on average, one play of each other seat.
+    timing = bench_single_seat(seconds, deals)
+    return dataclasses.replace(timing, steps=4 * timing.steps)
+
+
+# The rows run for both trees with --baseline and --instructions: key, name, loop.
+ROWS: dict[str, tuple[str, Callable[..., Timing]]] = {
+    "engine": ("tressette engine (no observation)", bench_engine),
+    "aec_raw": (
+        "tressette AEC raw_env (observation + mask)",
+        lambda seconds=None, deals=None: bench_aec(tressette_v0.raw_env, seconds, deals),
+    ),
+    "aec_wrapped": (
+        "tressette AEC env() with PettingZoo wrappers",
+        lambda seconds=None, deals=None: bench_aec(tressette_v0.env, seconds, deals),
+    ),
+    "single_seat": ("tressette single-seat Gymnasium env (random others)", _single_seat_plays),
+}
 
 
 def bench_bridge(seconds: float) -> float | None:
@@ -183,31 +289,298 @@ def bench_hearts(seconds: float) -> float | None:
     return steps / (time.perf_counter() - start)
 
 
+def run_row(key: str, tree: Path, seconds: float | None, deals: int | None) -> None:
+    """The child of --baseline / --instructions: one row, for the package on PYTHONPATH; one JSON line out."""
+    package = Path(tressette_env.__file__).resolve()
+    if not package.is_relative_to(tree.resolve()):
+        raise SystemExit(f"tressette_env was imported from {package}, not from {tree}")
+    loop = ROWS[key][1]
+    if deals is not None:
+        gc.collect()
+        gc.disable()
+        timing = loop(deals=deals)
+        gc.enable()
+        print(json.dumps({"file": str(package), "steps": timing.steps, "deals": timing.deals}))
+        return
+    loop(seconds=min(0.2, seconds / 10))  # warm-up: lazy imports, caches, first allocations
+    timing = loop(seconds=seconds)
+    print(json.dumps({"file": str(package), **dataclasses.asdict(timing)}))
+
+
+def _child_env(tree: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+        env[var] = "1"
+    env["PYTHONPATH"] = str(tree)
+    env.update(extra or {})
+    return env
+
+
+def _row_command(key: str, tree: Path, *budget: str) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--row", key, "--tree", str(tree), *budget]
+
+
+def _last_json(stdout: str) -> dict:
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def measure(key: str, tree: Path, seconds: float) -> Timing:
+    """One (tree, row) timing in a fresh process."""
+    out = subprocess.run(
+        _row_command(key, tree, "--seconds", str(seconds)),
+        env=_child_env(tree),
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    fields = _last_json(out.stdout)
+    return Timing(fields["steps"], fields["deals"], fields["wall_s"], fields["cpu_s"])
+
+
+def count_instructions(key: str, tree: Path, deals: int, pycache: Path) -> tuple[int, int]:
+    """Instructions executed by one (tree, row) child playing ``deals`` deals, and its card plays."""
+    env = _child_env(tree, {"PYTHONHASHSEED": "0", "PYTHONPYCACHEPREFIX": str(pycache)})
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    command = [
+        "setarch",
+        platform.machine(),
+        "-R",
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        *_row_command(key, tree, "--deals", str(deals)),
+    ]
+    out = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=True)
+    collected = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    if collected is None:
+        raise RuntimeError(f"no instruction count in valgrind's output:\n{out.stderr[-2000:]}")
+    return int(collected.group(1)), _last_json(out.stdout)["steps"]
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def describe_tree(tree: Path) -> dict:
+    """The commit a tree is at, and whether its package has changes not committed."""
+    commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    status = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "--", "tressette_env"], capture_output=True, text=True
+    ).stdout
+    return {"path": str(tree), "commit": commit.strip(), "uncommitted_changes_in_package": bool(status.strip())}
+
+
+@contextlib.contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A temporary detached worktree of ``ref``, removed on the way out."""
+    commit = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    parent = Path(tempfile.mkdtemp(prefix="bench_env_worktree_"))
+    path = parent / "tree"
+    _git("worktree", "add", "--detach", "--quiet", str(path), commit)
+    try:
+        yield path
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False)
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def _ratios(news: list[float], bases: list[float]) -> dict:
+    rounds = [n / b for n, b in zip(news, bases, strict=True)]
+    return {"median": statistics.median(rounds), "rounds": rounds}
+
+
+def compare_timings(trees: dict[str, Path], seconds: float, rounds: int, keys: list[str]) -> dict:
+    """Every comparison row for both trees, alternating, over ``rounds`` rounds."""
+    timings: dict[str, dict[str, list[Timing]]] = {key: {label: [] for label in trees} for key in keys}
+    labels = list(trees)
+    for r in range(rounds):
+        order = labels if r % 2 == 0 else labels[::-1]
+        for key in keys:
+            for label in order:
+                timings[key][label].append(measure(key, trees[label], seconds))
+            print(f"round {r + 1}/{rounds}: {key} done", file=sys.stderr, flush=True)
+    result = {}
+    for key in keys:
+        name = ROWS[key][0]
+        per_tree = {
+            label: {
+                "steps_per_cpu_second": [t.cpu_rate for t in runs],
+                "steps_per_wall_second": [t.rate for t in runs],
+                "median_steps_per_cpu_second": statistics.median(t.cpu_rate for t in runs),
+                "median_steps_per_wall_second": statistics.median(t.rate for t in runs),
+            }
+            for label, runs in timings[key].items()
+        }
+        base, new = per_tree["baseline"], per_tree["new"]
+        result[name] = {
+            **per_tree,
+            "ratio_cpu": _ratios(new["steps_per_cpu_second"], base["steps_per_cpu_second"]),
+            "ratio_wall": _ratios(new["steps_per_wall_second"], base["steps_per_wall_second"]),
+        }
+    return result
+
+
+def print_comparison(rows: dict, ref: str) -> None:
+    print(f"\n| loop (new vs {ref}, one core) | {ref} steps/CPU-s | new steps/CPU-s | new / {ref} (CPU) |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, row in rows.items():
+        base, new, ratio = row["baseline"], row["new"], row["ratio_cpu"]
+        print(
+            f"| {name} | {base['median_steps_per_cpu_second']:,.0f} | {new['median_steps_per_cpu_second']:,.0f} "
+            f"| {ratio['median']:.3f}x |"
+        )
+    print(f"\n| loop | ratio per round (CPU) | new / {ref} (wall) | ratio per round (wall) |")
+    print("| --- | --- | ---: | --- |")
+    for name, row in rows.items():
+        cpu, wall = row["ratio_cpu"], row["ratio_wall"]
+        print(
+            f"| {name} | {' '.join(f'{x:.3f}' for x in cpu['rounds'])} | {wall['median']:.3f}x "
+            f"| {' '.join(f'{x:.3f}' for x in wall['rounds'])} |"
+        )
+
+
+def compare_instructions(trees: dict[str, Path], sizes: tuple[int, int], keys: list[str]) -> dict:
+    """Instructions per card play of every comparison row for each tree (callgrind, two workload sizes)."""
+    small, large = sizes
+    if not 0 < small < large:
+        raise SystemExit("--instruction-deals wants two sizes, the first smaller")
+    result: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory(prefix="bench_env_pycache_") as pycache:
+        for key in keys:
+            name = ROWS[key][0]
+            result[name] = {}
+            for label, tree in trees.items():
+                # Warm-up: writes the .pyc files (and fills the OS caches) so both counted runs start alike.
+                env = _child_env(tree, {"PYTHONHASHSEED": "0", "PYTHONPYCACHEPREFIX": pycache})
+                env.pop("PYTHONDONTWRITEBYTECODE", None)
+                command = _row_command(key, tree, "--deals", "1")
+                subprocess.run(command, env=env, cwd=tree, capture_output=True, check=True)
+                ir_small, steps_small = count_instructions(key, tree, small, Path(pycache))
+                ir_large, steps_large = count_instructions(key, tree, large, Path(pycache))
+                result[name][label] = {
+                    "deals": [small, large],
+                    "instructions": [ir_small, ir_large],
+                    "card_plays": [steps_small, steps_large],
+                    "instructions_per_card_play": (ir_large - ir_small) / (steps_large - steps_small),
+                }
+                print(f"instructions: {key} {label} done", file=sys.stderr, flush=True)
+            if "baseline" in result[name]:
+                base = result[name]["baseline"]["instructions_per_card_play"]
+                result[name]["ratio"] = result[name]["new"]["instructions_per_card_play"] / base
+                # The other way up, to read beside the timing ratios: above 1 is fewer instructions.
+                result[name]["speed_ratio"] = 1 / result[name]["ratio"]
+    return result
+
+
+def print_instructions(rows: dict, ref: str | None) -> None:
+    if ref is None:
+        print("| loop (callgrind) | instructions per card play |")
+        print("| --- | ---: |")
+        for name, row in rows.items():
+            print(f"| {name} | {row['new']['instructions_per_card_play']:,.0f} |")
+        return
+    print(
+        f"| loop (callgrind) | {ref} instructions/play | new instructions/play | new / {ref} | {ref} / new (as speed) |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, row in rows.items():
+        base, new = row["baseline"]["instructions_per_card_play"], row["new"]["instructions_per_card_play"]
+        print(f"| {name} | {base:,.0f} | {new:,.0f} | {row['ratio']:.3f}x | {row['speed_ratio']:.3f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="wall time per row")
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall time per row (per measurement)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument(
+        "--baseline", default=None, metavar="REF", help="also time the tressette rows at this git commit"
+    )
+    parser.add_argument(
+        "--new",
+        default=None,
+        metavar="REF",
+        help="the 'new' tree of --baseline / --instructions at this commit (default: this working tree)",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the --baseline comparison")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions per card play under callgrind, no timing"
+    )
+    parser.add_argument(
+        "--instruction-deals",
+        type=int,
+        nargs=2,
+        default=(10, 60),
+        metavar=("A", "B"),
+        help="the two workload sizes of --instructions, in deals",
+    )
+    parser.add_argument(
+        "--rows",
+        nargs="+",
+        choices=list(ROWS),
+        default=list(ROWS),
+        help="the rows of --baseline / --instructions (default: all)",
+    )
+    parser.add_argument("--row", choices=list(ROWS), help=argparse.SUPPRESS)
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--deals", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
+    if args.row:
+        run_row(args.row, args.tree, None if args.deals is not None else args.seconds, args.deals)
+        return
+
+    with contextlib.ExitStack() as stack:
+        trees = {"new": stack.enter_context(worktree(args.new)) if args.new else ROOT}
+        if args.baseline:
+            trees = {"baseline": stack.enter_context(worktree(args.baseline)), **trees}
+        described = {label: describe_tree(tree) for label, tree in trees.items()}
+        for label, ref in (("baseline", args.baseline), ("new", args.new)):
+            if ref:
+                described[label]["ref"] = ref
+        if args.instructions:
+            rows = compare_instructions(trees, tuple(args.instruction_deals), args.rows)
+            print_instructions(rows, args.baseline)
+            result = {
+                "python": platform.python_version(),
+                "valgrind": subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout.strip(),
+                "trees": described,
+                "instructions": rows,
+            }
+        else:
+            result = {"seconds_per_row": args.seconds, "python": platform.python_version()}
+            result["steps_per_second"] = table(args.seconds)
+            if args.baseline:
+                rows = compare_timings(trees, args.seconds, args.rounds, args.rows)
+                print_comparison(rows, args.baseline)
+                result["baseline_comparison"] = {
+                    "seconds_per_measurement": args.seconds,
+                    "rounds": args.rounds,
+                    "trees": described,
+                    "rows": rows,
+                }
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def table(seconds: float) -> dict[str, float | None]:
+    """The rows of the main table, in this process; prints it and returns steps per wall second."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_vector import bench_batch
 
     rows: dict[str, float | None] = {
-        "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(args.seconds),
-        "RLCard bridge (numpy observation)": bench_bridge(args.seconds),
-        "tressette engine (no observation)": bench_engine(args.seconds),
-        "tressette AEC raw_env (observation + mask)": bench_aec(tressette_v0.raw_env, args.seconds),
-        "tressette AEC env() with PettingZoo wrappers": bench_aec(tressette_v0.env, args.seconds),
-        # One learner step is the learner's play and, on average, one play of each other seat.
-        "tressette single-seat Gymnasium env (random others)": 4 * bench_single_seat(args.seconds),
+        "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(seconds),
+        "RLCard bridge (numpy observation)": bench_bridge(seconds),
+        **{name: loop(seconds=seconds).rate for name, loop in ROWS.values()},
         **{
-            f"tressette batched engine, N = {n} (observations + masks)": bench_batch(n, args.seconds, {})
+            f"tressette batched engine, N = {n} (observations + masks)": bench_batch(n, seconds, {})
             for n in (1, 64, 1024, 4096)
         },
-        "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, args.seconds),
+        "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, seconds).rate,
         "do-nothing AEC env in the same PettingZoo wrappers": bench_aec(
-            lambda: wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothingEnv())), args.seconds
-        ),
+            lambda: wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothingEnv())), seconds
+        ).rate,
     }
     hearts = rows["OpenSpiel hearts (pyspiel, numpy observation)"]
     print("| loop (random legal play, one core) | steps/s | vs hearts |")
@@ -218,10 +591,7 @@ def main() -> None:
             continue
         ratio = f"{rate / hearts:.2f}x" if hearts else ""
         print(f"| {name} | {rate:,.0f} | {ratio} |")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        result = {"seconds_per_row": args.seconds, "python": platform.python_version(), "steps_per_second": rows}
-        args.json.write_text(json.dumps(result, indent=2))
+    return rows
 
 
 if __name__ == "__main__":

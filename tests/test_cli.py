@@ -204,7 +204,7 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
         (["--batched", "64", "--partner", "ppo"], "partner='ppo': a batched environment's partner is self, random or"),
         (["--batched", "64", "--subproc"], "subproc=True: a batched environment runs in this process; drop subproc"),
         (["--batched", "64", "--n-envs", "8"], "n_envs=8: the number of single-deal environments; with batched=64"),
-        (["--game", "tressette_a_perdere"], "argument --game: invalid choice: 'tressette_a_perdere' (choose from"),
+        (["--game", "tressette_scopa"], "argument --game: invalid choice: 'tressette_scopa' (choose from"),
         (
             ["--game", "tressette_in_due", "--batched", "64"],
             "batched=64: the batched environment plays the four-seat game only (game=tressette)",

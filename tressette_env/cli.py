@@ -82,9 +82,9 @@ def _eval(args: argparse.Namespace) -> int:
 
     try:
         rules = _game_rules(args.game, args.rule)
-        from .evaluation.duplicate import check_two_sided
+        from .evaluation.duplicate import check_duplicate
 
-        check_two_sided(rules)
+        check_duplicate(rules)
         players = {spec: make_player(spec) for spec in args.players}
         for player in players.values():  # a trained policy plays the game it was trained on
             if hasattr(player, "check_game"):

@@ -289,6 +289,7 @@ def _claim_is_true(view: SeatView) -> bool:
 _FAMILY = {
     "tressette_in_due": "tressette_env.agents.in_due_heuristic:InDueHeuristic",
     "tressette_col_morto": "tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
+    "tressette_a_perdere": "tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
 }
 _FAMILY_PLAYERS: dict = {}
 

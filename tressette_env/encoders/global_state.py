@@ -45,8 +45,10 @@ class StateEncoder:
     """The state vector of one game: its layout and ``encode(state)``.
 
     Args:
-        seats, sides, tricks, competitors: the table's sizes (N, S, T, C).
+        seats, sides, tricks, competitors: the table's sizes (N, S, T, C): the largest, when
+            players drop out of a match (their rows stay 0).
         signals: include ``play_signal``; accusi: include ``declared_points``.
+        thirds_width: entries of each side's thirds thermometer.
         extras: the game's own pieces (its hidden record), after the others.
         side_word: "team" or "side", for the meanings in the table.
     """
@@ -62,6 +64,7 @@ class StateEncoder:
         accusi: bool = True,
         extras: Sequence[ExtraStatePiece] = (),
         side_word: str = "side",
+        thirds_width: int = THERMOMETERS["thirds"],
     ):
         self.seats, self.sides, self.tricks, self.competitors = seats, sides, tricks, competitors
         whose = side_word if competitors == sides else "competitor"
@@ -81,7 +84,7 @@ class StateEncoder:
         if accusi:
             pieces.append(Piece("declared_points", (sides, 20), f"declaration points by {side_word}, thermometers"))
         pieces += [
-            Piece("thirds", (sides, 35), f"thirds taken this hand by {side_word}, thermometers"),
+            Piece("thirds", (sides, thirds_width), f"thirds taken this hand by {side_word}, thermometers"),
             Piece(
                 "to_target",
                 (competitors, 41),
@@ -94,12 +97,13 @@ class StateEncoder:
         self.size = sum(p.size for p in self.layout)
         self.extras = tuple(extras)
         self.signals, self.accusi = signals, accusi
+        self.thirds_width = thirds_width
 
     def encode(self, state: GameState) -> np.ndarray:
         """The full game as an int8 vector of 0s and 1s, shape ``(size,)``."""
         p = state.public
         off = {name: s.start for name, s in self.slices.items()}
-        n, tricks = self.seats, self.tricks
+        n, tricks = len(state.hands), self.tricks  # the seats at the table this hand (players may be out)
         bits = 0
         for seat in range(n):
             bits |= state.hands[seat] << (off["hands"] + 40 * seat)
@@ -112,11 +116,11 @@ class StateEncoder:
         if p.turn >= 0:
             bits |= 1 << (off["turn"] + p.turn)
         bits |= 1 << (off["dealer"] + p.dealer)
-        for side in range(self.sides):
+        for side in range(len(p.thirds)):
             if self.accusi:
                 width = THERMOMETERS["declared_points"]
                 bits |= thermometer(p.accusi.points[side], width) << (off["declared_points"] + width * side)
-            width = THERMOMETERS["thirds"]
+            width = self.thirds_width
             bits |= thermometer(p.thirds[side], width) << (off["thirds"] + width * side)
         rules = p.rules
         if rules.episode == "match":

@@ -90,6 +90,9 @@ class Observation:
             a function of the table and the seat); default: its side.
         side_word, competitor_word: what a side and a competitor are called in the table
             ("team" in the four-seat game).
+        layout: (seats, sides, tricks) to size the pieces by, when several tables of one game
+            share a layout (players dropping out of a match); default: this table's.
+        thirds_width: entries of each side's thirds thermometer (35: a hand's thirds).
     """
 
     def __init__(
@@ -106,12 +109,18 @@ class Observation:
         competitor_of: Callable[[PublicState, int], int] | None = None,
         side_word: str = "side",
         competitor_word: str = "player",
+        layout: tuple[int, int, int] | None = None,
+        thirds_width: int = THERMOMETERS["thirds"],
     ):
         self.seats, self.sides, self.tricks, self.competitors = seats, sides, tricks, competitors
+        self.thirds_width = thirds_width
+        # The pieces' sizes: the table's, or (``layout``) larger ones shared by several tables
+        # (a game whose players drop out): the seats, sides and tricks beyond this table's stay 0.
+        seats, sides, tricks = layout or (seats, sides, tricks)
         if sides == 2:
             yours = "your team, the other" if side_word == "team" else "yours, the other's"
         else:
-            yours = f"your {side_word} first"
+            yours = "yours first"
         pieces = [
             Piece("hand", (40,), "1 for each card id in your hand"),
             Piece("trick", (seats, 40), "the cards on the table in the current trick, by relative seat"),
@@ -150,7 +159,9 @@ class Observation:
                     f"declaration points ({yours}) as thermometers: entry k is 1 when more than k",
                 )
             )
-        pieces.append(Piece("thirds", (sides, 35), f"thirds of a point taken this hand ({yours}) as thermometers"))
+        pieces.append(
+            Piece("thirds", (sides, thirds_width), f"thirds of a point taken this hand ({yours}) as thermometers")
+        )
         whose = competitor_word
         ours = "yours, the other" if competitors == 2 else "yours first"
         pieces.append(
@@ -200,7 +211,7 @@ class Observation:
         n, n_comp = self.seats, self.competitors
         w_declared, w_thirds, w_target = (
             THERMOMETERS["declared_points"],
-            THERMOMETERS["thirds"],
+            self.thirds_width,
             THERMOMETERS["to_target"],
         )
         names = {"n": n, "b40": 40 * n, "b12": 12 * n, "b4": 4 * n, "m40": hex((1 << 40 * n) - 1),

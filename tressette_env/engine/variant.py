@@ -68,6 +68,10 @@ class Game:
         """How many scores a match keeps (``PublicState.match_score``)."""
         return 2
 
+    def points_sign(self, rules: Any) -> int:
+        """+1 when a side plays to take points, -1 when it plays to avoid them (a perdere's charges)."""
+        return 1
+
     def competitor_of(self, table: Any, agent: int) -> int:
         """Whose match score ``agent`` plays for (default: its own seat's side)."""
         return table.sides[table.seat_of[agent]]

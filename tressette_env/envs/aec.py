@@ -154,6 +154,9 @@ class FamilyEnv(AECEnv, EzPickle):
                 raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
         seat = self._seat_of_agent[agent]
+        if seat < 0:  # a player out of the match (a perdere's elimination): nothing to see or do
+            both = unpack(0, self._unpacked)
+            return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
         bits = self._bits(game.public, seat, game.hands[seat])
         if agent == self.agent_selection:  # the agent to act (the mask is 0 once the episode is over)
             bits |= self._legal << self._mask_at
@@ -164,7 +167,10 @@ class FamilyEnv(AECEnv, EzPickle):
         """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
         if agent not in self._index:
             raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
-        return view(self.game, self._seat_of_agent[agent])
+        seat = self._seat_of_agent[agent]
+        if seat < 0:
+            raise ValueError(f"{agent} is out of the match: it has no seat this hand")
+        return view(self.game, seat)
 
     def state(self) -> np.ndarray:
         return self._state_encoder.encode(self.game)

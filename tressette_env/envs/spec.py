@@ -46,12 +46,13 @@ _SPECS = {
     "tressette": "tressette_env.envs.tressette_aec:SPEC",
     "tressette_in_due": "tressette_env.envs.in_due_aec:SPEC",
     "tressette_col_morto": "tressette_env.envs.col_morto_aec:SPEC",
+    "tressette_a_perdere": "tressette_env.envs.a_perdere_aec:SPEC",
 }
 GAME_NAMES: tuple[str, ...] = tuple(_SPECS)
 
 
 def game_spec(name: str) -> GameSpec:
-    """The ``GameSpec`` of a game by name (``tressette``, ``tressette_in_due``, ``tressette_col_morto``)."""
+    """The ``GameSpec`` of a game by name (``tressette``, ``tressette_in_due``, ``tressette_col_morto``...)."""
     if name not in _SPECS:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(_SPECS)}")
     module, _, attribute = _SPECS[name].partition(":")

@@ -3,8 +3,10 @@
 The cards' luck cancels out: in the first play team A holds seats 0 and 2, in the
 second the same deal is played with team A in seats 1 and 3. One *board* is the
 pair; its value is team A's points minus team B's, averaged over the two plays
-(per hand). Boards are independent, so the mean over boards has an honest 95%
-confidence interval (Student's t).
+(per hand). In a game of individual players (Tressette a perdere, three to eight) a board is
+the same deal played once per seat, A in that seat and B in every other; its value is the
+others' mean charge minus A's, so that positive favours A here too. Boards are independent,
+so the mean over boards has an honest 95% confidence interval (Student's t).
 
 In ``episode="match"`` a board is a whole match played twice on the same sequence
 of deals; the result also gives team A's match win rate.
@@ -69,87 +71,141 @@ def teams(state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     sides = [table.sides[table.seat_of[a]] for a in agents]
     x = tuple(a for a in agents if sides[a] == sides[0])
     y = tuple(a for a in agents if sides[a] != sides[0])
-    if len(table.seat_of) == 3:  # col morto: the dealer's side (his own seat and his dummy) first
+    if len(table.seat_of) == 3 and state.public.rules.game.sides(state.public.rules) == 2:
+        # col morto: the dealer's side (his own seat and his dummy) first
         dealer = table.controllers[state.public.dealer]
         x, y = (dealer,), tuple(a for a in agents if a != dealer)
     return x, y
 
 
+def lineups(state: GameState) -> tuple[tuple[int, ...], ...]:
+    """The agents player A takes in each play of a board (player B takes the others).
+
+    Two sides: the two teams (``teams``), so a board is two plays. A game of individual
+    players (a perdere): each agent in turn, so a board is one play per seat.
+    """
+    rules = state.public.rules
+    if rules.game.sides(rules) > 2:
+        return tuple((a,) for a in range(len(state.public.table.seat_of)))
+    return teams(state)
+
+
+def lineup_labels(rules: Any) -> tuple[str, ...]:
+    """Names of a board's plays, by where player A sat: ``team0``, ``team1``; or ``player_0`` ...."""
+    game = rules.game
+    if game.sides(rules) > 2:
+        return tuple(f"player_{a}" for a in range(game.agents(rules)))
+    return ("team0", "team1")
+
+
 @dataclass(frozen=True)
 class EpisodeRecord:
-    """One play of a board: team A's points minus team B's, hand by hand, and the match winner."""
+    """One play of a board, hand by hand: A's points minus the field's (``diffs``), A's and the field's points.
 
-    diffs: tuple[int, ...]
+    ``diffs`` are signed so that positive favours A: in a perdere, where points are charges,
+    a diff is the field's mean charge minus A's. The *field* is every other side of the hand:
+    B's team, or the mean of the other players. Hands that A sits out (an elimination) are left out.
+    """
+
+    diffs: tuple[float, ...]
     a_won: bool | None
+    a_points: tuple[int, ...] = ()
+    field_points: tuple[float, ...] = ()
 
 
 def play_episode(
-    players: Sequence[Player], rules: Any, deal_seed: int, play_seed: int, a_team: int, max_hands: int = 100
+    players: Sequence[Player],
+    rules: Any,
+    deal_seed: int,
+    play_seed: int,
+    a_agents: Sequence[int],
+    max_hands: int = 100,
 ) -> EpisodeRecord:
     """Play one episode (a hand, or a match) from the deals of ``deal_seed``.
 
-    ``players`` holds a player per agent; ``a_team`` is the index (0 or 1, see ``teams``)
-    of the team of agents player A plays: in the four-seat game 0 when team A holds seats 0
-    and 2, 1 when it holds seats 1 and 3. The deals depend on ``deal_seed`` only, so the two
-    plays of a board see the same cards in the same seats, hand after hand.
+    ``players`` holds a player per agent; ``a_agents`` are the agents player A plays (one of
+    ``lineups``): in the four-seat game (0, 2) or (1, 3). The deals depend on ``deal_seed``
+    only, so every play of a board sees the same cards in the same seats, hand after hand.
     """
     deal_rng = random.Random(deal_seed)
     rng = random.Random(play_seed)
     state = new_game(rules, deal_rng)
-    a_agents = teams(state)[a_team]
     game = rules.game
-    diffs = []
+    sign = game.points_sign(rules)
+    diffs: list[float] = []
+    mine: list[int] = []
+    field: list[float] = []
     for _ in range(max_hands):
         state = play_hand(players, state, rng)
         p = state.public
-        points = p.result.points
-        side = p.table.sides[p.table.seat_of[a_agents[0]]]
-        diffs.append(points[side] - points[1 - side])
+        table = p.table
+        seats = [table.seat_of[a] for a in a_agents if table.seat_of[a] >= 0]
+        if seats:
+            points = p.result.points
+            side = table.sides[seats[0]]
+            others = sorted({table.sides[s] for s in range(table.seats)} - {side})
+            theirs = points[others[0]] if len(others) == 1 else statistics.fmean(points[s] for s in others)
+            diffs.append(sign * (points[side] - theirs))
+            mine.append(points[side])
+            field.append(theirs)
         if p.status != HAND_OVER:
             break
         state = next_hand(state, deal_rng)
     winner = state.public.winner
-    if winner is None:
-        return EpisodeRecord(tuple(diffs), None)
-    table = state.public.table
-    return EpisodeRecord(tuple(diffs), winner == game.competitor_of(table, a_agents[0]))
+    won = None if winner is None else winner == game.competitor_of(state.public.table, a_agents[0])
+    return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field))
 
 
 @dataclass(frozen=True)
 class BoardRecord:
-    """Both plays of one board."""
+    """Every play of one board, A in each of ``lineups`` in turn."""
 
     board: int
-    a_as_team0: EpisodeRecord
-    a_as_team1: EpisodeRecord
+    plays: tuple[EpisodeRecord, ...]
+
+    @property
+    def a_as_team0(self) -> EpisodeRecord:
+        """The first play (A as the first team, or as player_0)."""
+        return self.plays[0]
+
+    @property
+    def a_as_team1(self) -> EpisodeRecord:
+        """The second play (A as the second team, or as player_1)."""
+        return self.plays[1]
 
     @property
     def diff_per_hand(self) -> float:
-        """Team A minus team B, points per hand, averaged over the two plays."""
-        plays = (self.a_as_team0, self.a_as_team1)
-        return statistics.fmean(statistics.fmean(p.diffs) for p in plays)
+        """A minus the field, points per hand (positive favours A), averaged over the plays."""
+        return statistics.fmean(statistics.fmean(p.diffs) for p in self.plays)
+
+    @property
+    def points_per_hand(self) -> tuple[float, float]:
+        """A's and the field's points per hand, averaged over the plays."""
+        plays = self.plays
+        return (
+            statistics.fmean(statistics.fmean(p.a_points) for p in plays),
+            statistics.fmean(statistics.fmean(p.field_points) for p in plays),
+        )
 
 
 def play_board(player_a: Player, player_b: Player, rules: Any, seed: int, board: int) -> BoardRecord:
-    """Play board ``board``: A as the first team (``teams``; seats 0 and 2 in the four-seat game), then as the second."""
+    """Play board ``board``: A as each of ``lineups`` in turn (the first team, then the second; or every seat)."""
     deal_seed = _board_seed(seed, board)
-    x, y = teams(new_game(rules, random.Random(deal_seed)))
-    agents = len(x) + len(y)
-    first = [player_a if a in x else player_b for a in range(agents)]
-    second = [player_b if a in x else player_a for a in range(agents)]
-    return BoardRecord(
-        board,
-        play_episode(first, rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[0]), 0),
-        play_episode(second, rules, deal_seed, _board_seed(seed, board, _SALT_PLAY[1]), 1),
-    )
+    first = new_game(rules, random.Random(deal_seed))
+    plays = lineups(first)
+    agents = len(first.public.table.seat_of)
+    records = []
+    for k, mine in enumerate(plays):
+        players = [player_a if a in mine else player_b for a in range(agents)]
+        salt = _SALT_PLAY[k] if k < len(_SALT_PLAY) else _SALT_PLAY[0] + k
+        records.append(play_episode(players, rules, deal_seed, _board_seed(seed, board, salt), mine))
+    return BoardRecord(board, tuple(records))
 
 
-def check_two_sided(rules: Any) -> None:
-    """Raise ``ValueError`` unless a duplicate evaluation can swap two teams in this game and episode."""
+def check_duplicate(rules: Any) -> None:
+    """Raise ``ValueError`` unless a duplicate evaluation can rotate the players through fixed places in this game."""
     game = rules.game
-    if game.sides(rules) != 2:
-        raise ValueError(f"{game.name} has more than two sides: a duplicate board swaps two teams")
-    if game.agents(rules) == 3 and rules.episode == "match":
+    if game.agents(rules) == 3 and game.sides(rules) == 2 and rules.episode == "match":
         raise ValueError(
             f"{game.name} for three players changes partnerships from hand to hand: "
             'evaluate single hands (episode="hand")'
@@ -163,16 +219,21 @@ class DuplicateResult:
     players: tuple[str, str]
     boards: int
     mean_points_diff: float
-    """Team A's points minus team B's, per hand (of 11 points plus declarations)."""
+    """A's points minus the field's (B's team, or the mean of the other players), per hand, signed so that
+    positive favours A: in a perdere, the field's mean charge minus A's."""
     ci95: tuple[float, float]
     per_seat: dict[str, float]
-    """``mean_points_diff`` split by where team A sat: seats 0 and 2 (``"team0"``) or 1 and 3 (``"team1"``)."""
+    """``mean_points_diff`` split by where A sat: seats 0 and 2 (``"team0"``) or 1 and 3 (``"team1"``);
+    in a game of individual players, each seat (``"player_0"`` ...)."""
     hands: int
     rules: dict
     seed: int
     match_win_rate: float | None = None
-    """Team A's share of matches won (``episode="match"``)."""
+    """A's share of matches won (``episode="match"``)."""
     match_win_ci95: tuple[float, float] | None = None
+    points: tuple[float, float] | None = None
+    """A's and the field's points per hand (in a perdere, the charges)."""
+    points_ci95: tuple[tuple[float, float], tuple[float, float]] | None = None
     records: list[BoardRecord] = field(default_factory=list, repr=False, compare=False)
 
     def to_json(self) -> dict:
@@ -228,13 +289,13 @@ def duplicate(
         player_b: plays team B.
         boards: the number of boards (each deal, or match, played twice).
         seed: the evaluation's seed: the same seed gives the same deals and result.
-        rules: the rule set (default ``Rules()``); its type names the game (any game of two sides).
+        rules: the rule set (default ``Rules()``); its type names the game.
         workers: processes to play in (default: the CPU count); players must pickle.
         progress: show a tqdm progress bar (when tqdm is installed).
         names: the players' names for the report (default: their ``name`` attribute).
     """
     rules = rules or Rules()
-    check_two_sided(rules)
+    check_duplicate(rules)
     if boards < 2:
         raise ValueError(f"boards={boards}: a duplicate evaluation needs at least 2 boards")
     workers = workers or os.cpu_count() or 1
@@ -264,15 +325,17 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
     diffs = [r.diff_per_hand for r in records]
     low, high = mean_ci95(diffs)
     per_seat = {
-        "team0": statistics.fmean(statistics.fmean(r.a_as_team0.diffs) for r in records),
-        "team1": statistics.fmean(statistics.fmean(r.a_as_team1.diffs) for r in records),
+        label: statistics.fmean(statistics.fmean(r.plays[k].diffs) for r in records)
+        for k, label in enumerate(lineup_labels(rules))
     }
-    hands = sum(len(r.a_as_team0.diffs) + len(r.a_as_team1.diffs) for r in records)
+    hands = sum(len(p.diffs) for r in records for p in r.plays)
     win_rate = win_ci = None
     if rules.episode == "match":
-        wins = [(r.a_as_team0.a_won + r.a_as_team1.a_won) / 2 for r in records]
+        wins = [statistics.fmean(p.a_won for p in r.plays) for r in records]
         win_rate = statistics.fmean(wins)
         win_ci = mean_ci95(wins)
+    mine = [r.points_per_hand[0] for r in records]
+    theirs = [r.points_per_hand[1] for r in records]
     return DuplicateResult(
         players=names,
         boards=len(records),
@@ -284,5 +347,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         seed=seed,
         match_win_rate=win_rate,
         match_win_ci95=win_ci,
+        points=(statistics.fmean(mine), statistics.fmean(theirs)),
+        points_ci95=(mean_ci95(mine), mean_ci95(theirs)),
         records=records,
     )

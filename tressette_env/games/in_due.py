@@ -481,6 +481,9 @@ class TressetteInDue(Game):
             diff = -diff
         return diff, -diff
 
+    def points_sign(self, rules: InDueRules) -> int:
+        return -1 if rules.objective == "avoid" else 1
+
     def lead(self, p: PublicState, seat: int) -> float:
         """The thirds lead in points; with ``objective="avoid"`` the thirds count against their taker."""
         lead = super().lead(p, seat)

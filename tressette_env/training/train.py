@@ -313,20 +313,17 @@ def evaluation_rules(rules: Any) -> Any:
 
     A duplicate board swaps two fixed sides; col morto for three players pairs the two players who
     do not deal, so its partnerships change from hand to hand and its boards are single hands.
-
-    Raises:
-        ValueError: the game has more than two sides.
     """
-    from ..evaluation.duplicate import check_two_sided
+    from ..evaluation.duplicate import check_duplicate
 
     try:
-        check_two_sided(rules)
+        check_duplicate(rules)
         return rules
     except ValueError:
         if not rules.is_match:
             raise
     hands = one_hand(rules)
-    check_two_sided(hands)
+    check_duplicate(hands)
     return hands
 
 

@@ -12,10 +12,10 @@ turn (col morto): the learner then acts for the dummy too, and its observation s
   the legal ones (sb3-contrib's MaskablePPO finds it through any VecEnv).
 - Reward: the learner's reward from ``Game.returns`` when the episode ends (a hand: its
   side's points minus the other side's; a match: +1 for the winner), 0 before; with
-  ``dense_reward=True`` (two sides, ``episode="hand"``) each step also pays the thirds the
-  sides took since the learner's last step, as points (its side's minus the other's,
-  divided by 3), and the last step the difference to the hand's result, so an episode
-  still adds up to exactly the hand's points difference.
+  ``dense_reward=True`` (``episode="hand"``) each step also pays the thirds the sides took
+  since the learner's last step, as points (``Game.lead``: its side's minus the other's,
+  divided by 3; in a perdere minus its own), and the last step the difference to the hand's
+  result, so an episode still adds up to exactly the hand's reward.
 - An illegal action follows ``illegal_action`` (a renuncio by default), so Gymnasium's and
   SB3's environment checkers, which send unmasked random actions, run.
 - ``reset(options=...)`` takes the game's chosen-deal keys (``hands``, ``dealer``, ...) and
@@ -89,8 +89,6 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent_count = engine_game.agents(self.rules)
         if dense_reward and self.rules.episode == "match":
             raise ValueError('dense_reward=True needs episode="hand": a match pays only its result')
-        if dense_reward and engine_game.sides(self.rules) != 2:
-            raise ValueError("dense_reward=True needs a game of two sides")
         self.dense_reward = dense_reward
         if agent != "random":
             agent = check_seat(agent, self._agent_option, self.agent_count)
@@ -228,6 +226,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._legal = legal_actions_mask(self.game)
         game = self.game
         seat = self.seat
+        if seat < 0:  # the learner is out of the match (a perdere's elimination)
+            self._legal = 0
+            return unpack(0, self._encoder.size)
         return unpack(self._encoder.bits(game.public, seat, game.hands[seat]), self._encoder.size)
 
     def render(self) -> str | None:

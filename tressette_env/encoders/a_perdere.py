@@ -1,0 +1,118 @@
+"""Tressette a perdere's observation and state vector: the common pieces for N players, and the game's own.
+
+Seats are relative to the observer (0 you, then the players in play order); every player is
+a side of his own (with ``teams=True``, two partnerships). The layout is fixed for a rule
+set: with ``match_end="elimination"`` the pieces are sized for every player and the tricks of
+the smallest table, and the seats of players who are out stay 0. The thirds thermometers are
+as wide as a player's thirds can be (the special asso di bastoni makes them wider).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..engine.state import GameState, PublicState
+from ..games.a_perdere import APerdereRules, hand_size
+from .global_state import ExtraStatePiece, StateEncoder
+from .layout import Piece, table_of
+from .observation import ExtraPiece, Observation
+
+
+def _removed(p: PublicState, me: int, hand: int) -> int:
+    return p.table.extra.removed
+
+
+def _set_aside(p: PublicState, me: int, hand: int) -> int:
+    return (1 << p.table.extra.set_aside) - 1
+
+
+def _out(p: PublicState, me: int, hand: int) -> int:
+    """The players who are out, by agent relative to the observer's agent."""
+    table = p.table
+    n = len(table.seat_of)
+    mine = table.controllers[me]
+    return sum(1 << ((a - mine) % n) for a in table.extra.out)
+
+
+def _agent(p: PublicState, me: int) -> int:
+    return p.table.controllers[me]
+
+
+class APerdereObservation:
+    """The observation of a rule set: one ``Observation`` per number of players still in, one layout."""
+
+    def __init__(self, rules: APerdereRules):
+        n = rules.players
+        sides = 2 if rules.teams else n
+        smallest = 2 if rules.episode == "match" and rules.match_end == "elimination" else n
+        tricks = hand_size(smallest)
+        width = 35 + 3 * (rules.asso_bastoni_value - 1)
+        extras = (
+            ExtraPiece(Piece("removed", (40,), "the cards removed from the deck this hand (announced)"), _removed),
+            ExtraPiece(
+                Piece(
+                    "set_aside",
+                    (5,),
+                    "cards face down for the last trick's winner (monte or discards), as a thermometer",
+                ),
+                _set_aside,
+            ),
+            ExtraPiece(Piece("out", (n,), "the players out of the match, by player relative to you"), _out),
+        )
+        competitors = 2 if rules.teams else n
+        by_seats = {}
+        for live in range(smallest, n + 1) if not rules.teams else (4,):
+            by_seats[live] = Observation(
+                live, 2 if rules.teams else live, hand_size(live), competitors, signals=rules.teams, accusi=False,
+                extras=extras, competitor_of=None if rules.teams else _agent, side_word="team" if rules.teams else "player",
+                layout=(n, sides, tricks), thirds_width=width,
+            )  # fmt: skip
+        full = by_seats[n]
+        self.layout, self.slices, self.size = full.layout, full.slices, full.size
+        encoders = {live: o.bits for live, o in by_seats.items()}
+        if len(encoders) == 1:
+            self.bits = full.bits
+        else:
+
+            def bits(p: PublicState, me: int, hand: int) -> int:
+                return encoders[p.table.seats](p, me, hand)
+
+            self.bits = bits
+        self._full = full
+
+    def table(self) -> str:
+        return table_of(self.layout)
+
+    def unflatten(self, obs):
+        return self._full.unflatten(obs)
+
+    def encode(self, view):
+        from .observation import unpack
+
+        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
+
+
+@cache
+def observation(rules: APerdereRules) -> APerdereObservation:
+    """The observation of a player of a perdere under these rules."""
+    return APerdereObservation(rules)
+
+
+def _set_aside_cards(state: GameState) -> int:
+    bits = 0
+    for c in state.hidden.set_aside:
+        bits |= 1 << c
+    return bits
+
+
+@cache
+def state_encoder(rules: APerdereRules) -> StateEncoder:
+    """``env.state()``'s vector for a perdere (absolute seats; players out leave their rows 0)."""
+    n = rules.players
+    sides = 2 if rules.teams else n
+    smallest = 2 if rules.episode == "match" and rules.match_end == "elimination" else n
+    return StateEncoder(
+        n, sides, hand_size(smallest), 2 if rules.teams else n, signals=rules.teams, accusi=False,
+        extras=(ExtraStatePiece(Piece("set_aside", (40,), "the monte or the dealer's discards"), _set_aside_cards),),
+        thirds_width=35 + 3 * (rules.asso_bastoni_value - 1),
+    )  # fmt: skip

@@ -34,6 +34,22 @@ def test_eval_prints_the_table_and_writes_json(tmp_path, capsys):
     assert low <= result["mean_points_diff"] <= high and low > 0
 
 
+def test_eval_of_a_perdere_rotates_the_players_through_every_seat(tmp_path, capsys):
+    out = tmp_path / "out.json"
+    argv = ["eval", "heuristic", "random", "--game", "tressette_a_perdere", "--players", "3", "--deals", "30"]
+    assert main([*argv, "--json", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "| player A | player B | boards | A's charge per hand | 95% CI | B's charge per hand |" in printed
+    assert "each deal played 3 times, A in each seat in turn and B in the others" in printed
+    result = json.loads(out.read_text())
+    assert result["rules"]["players"] == 3 and result["against"] == "field" and result["hands"] == 90
+    assert result["ci95"][0] > 0 and result["points"][0] < result["points"][1]
+    line = usage_error(["eval", "heuristic", "random", "--players", "4"], capsys)
+    assert "--players: tressette has a fixed number of players (no players switch)" in line
+    line = usage_error(["eval", "heuristic", "random", "--game", "tressette_a_perdere", "--players", "9"], capsys)
+    assert "players=9: must be 3 to 8" in line
+
+
 def test_round_robin_with_rules_and_a_png(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     png = tmp_path / "rr.png"
@@ -152,7 +168,7 @@ def test_train_help_is_plain_words_with_values_as_typed(capsys):
         "(default: on)",
         "The file must be trusted",
         "in the whole run",
-        "--game GAME The game: tressette (the four-seat game), tressette_in_due or tressette_col_morto",
+        "--game GAME The game: tressette (the four-seat game), tressette_in_due, tressette_col_morto",
         "tressette_col_morto: players, dummy_exposed",  # --rule lists each game's switches
     ):
         assert shown in out, shown

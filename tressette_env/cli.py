@@ -30,7 +30,7 @@ from pathlib import Path
 from . import __version__
 from .agents.registry import PLAYERS, make_player, parse_spec
 from .engine.rules import Rules
-from .envs.spec import GAME_NAMES
+from .envs.spec import GAME_NAMES, game_spec
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
@@ -54,8 +54,6 @@ def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, 
 
 def _game_rules(game: str, items: Sequence[str]) -> object:
     """The rules record of ``game`` with the ``--rule`` switches."""
-    from .envs.spec import game_spec
-
     spec = game_spec(game)
     rules_type = type(spec.make_rules())
     return spec.make_rules(**_rule_switches(items, rules_type))
@@ -81,7 +79,12 @@ def _eval(args: argparse.Namespace) -> int:
     from .evaluation.round_robin import round_robin
 
     try:
-        rules = _game_rules(args.game, args.rule)
+        items = list(args.rule)
+        if args.player_count is not None:
+            if "players" not in {f.name for f in dataclasses.fields(type(game_spec(args.game).make_rules()))}:
+                raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
+            items.append(f"players={args.player_count}")
+        rules = _game_rules(args.game, items)
         from .evaluation.duplicate import check_duplicate
 
         check_duplicate(rules)
@@ -105,9 +108,13 @@ def _eval(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     print(results_table(results))
     game = "" if args.game == "tressette" else f"{args.game}, "
-    print(
-        f"\n{game}{args.deals} boards per pair (each deal played twice, seats swapped), seed {args.seed}, {seconds:.1f} s"
+    seats = rules.game.agents(rules)
+    board = (
+        f"each deal played {seats} times, A in each seat in turn and B in the others"
+        if rules.game.sides(rules) > 2
+        else "each deal played twice, seats swapped"
     )
+    print(f"\n{game}{args.deals} boards per pair ({board}), seed {args.seed}, {seconds:.1f} s")
     if args.json:
         if len(results) == 1:
             out = results[0].to_json()
@@ -250,6 +257,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="the game (default tressette, the four-seat game); its rule switches are --rule's",
     )
     evaluate.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
+    evaluate.add_argument(
+        "--players",
+        dest="player_count",
+        type=_at_least(2),
+        default=None,
+        metavar="N",
+        help="players at the table, for a game with a players switch (a perdere: 3 to 8; col morto: 2 or 3); "
+        "the same as --rule players=N",
+    )
     evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
     evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")
     evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")

@@ -93,3 +93,72 @@ def test_ci_arithmetic():
         mean_ci95([1.0])
     with pytest.raises(ValueError, match="at least 2 boards"):
         duplicate(RandomPlayer(), RandomPlayer(), boards=1)
+
+
+# ---------------------------------------------------------------------- a game of individual players
+
+
+def a_perdere(**switches):
+    from tressette_env.games.a_perdere import APerdereRules
+
+    return APerdereRules(**switches)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_an_individual_game_rotates_a_through_every_seat_on_the_same_deal(players):
+    a, b = Spy(), Spy()
+    record = play_board(a, b, a_perdere(players=players), seed=5, board=2)
+    assert len(record.plays) == players
+    dealt_a = {seat: dealt for seat, _, _, dealt in set(a.seen)}
+    dealt_b = {seat: dealt for seat, _, _, dealt in set(b.seen)}
+    # A held each seat once (one play each), B every seat; both saw the same cards in each seat.
+    assert set(dealt_a) == set(dealt_b) == set(range(players)) and dealt_a == dealt_b
+    assert len(set(a.seen)) == players and len(set(b.seen)) == players
+
+
+def test_against_a_field_the_value_is_the_others_mean_charge_minus_a_s():
+    record = play_board(HeuristicPlayer(), RandomPlayer(), a_perdere(), seed=0, board=4)
+    for play in record.plays:
+        (mine,), (field,), (diff,) = play.a_points, play.field_points, play.diffs
+        assert diff == field - mine  # charges: fewer is better, so positive favours A
+    assert record.diff_per_hand == pytest.approx(statistics.fmean(p.diffs[0] for p in record.plays))
+
+
+def test_identical_players_against_a_field_tie_exactly():
+    result = duplicate(
+        HeuristicPlayer(), HeuristicPlayer(), boards=10, seed=0, rules=a_perdere(players=5), workers=1, progress=False
+    )
+    assert result.mean_points_diff == pytest.approx(0, abs=1e-12)
+    assert result.against == "field" and result.points_sign == -1
+    assert set(result.per_seat) == {f"player_{k}" for k in range(5)}
+
+
+def test_the_heuristic_takes_fewer_points_than_a_field_of_random_players():
+    result = duplicate(
+        HeuristicPlayer(), RandomPlayer(), boards=100, seed=0, rules=a_perdere(), workers=1, progress=False
+    )
+    assert result.ci95[0] > 0.5  # the field's mean charge minus the heuristic's, per hand
+    a, field = result.points
+    assert a < field and result.points_ci95[0][1] < result.points_ci95[1][0]
+    # Without cappotti the four charges of a hand add up to 11: A's and three times the field's.
+    assert a + 3 * field == pytest.approx(11, abs=0.5)
+
+
+def test_a_field_evaluation_does_not_depend_on_the_workers():
+    rules = a_perdere(players=3, episode="match", target_score=11)
+    one = duplicate(HeuristicPlayer(), RandomPlayer(), boards=8, seed=3, rules=rules, workers=1, progress=False)
+    two = duplicate(HeuristicPlayer(), RandomPlayer(), boards=8, seed=3, rules=rules, workers=2, progress=False)
+    assert one == two and one.records == two.records
+    assert 0 <= one.match_win_rate <= 1 and one.hands > 8 * 3
+
+
+def test_partnerships_that_avoid_points_count_the_other_way():
+    """A perdere for two teams, and in due with objective="avoid": points are charges, so A - B is B's minus A's."""
+    from tressette_env.games.in_due import InDueRules
+
+    for rules in (a_perdere(teams=True), InDueRules(objective="avoid")):
+        record = play_board(HeuristicPlayer(), RandomPlayer(), rules, seed=1, board=0)
+        for play in record.plays:
+            assert play.diffs[0] == play.field_points[0] - play.a_points[0]
+        result = duplicate(HeuristicPlayer(), RandomPlayer(), boards=2, seed=1, rules=rules, workers=1, progress=False)
+        assert result.against == "team" and result.points_sign == -1

@@ -1,11 +1,12 @@
 """The games of the family and rule sets to test each under (every test module of tests/games uses them)."""
 
-from tressette_env import tressette_col_morto_v0, tressette_in_due_v0, tressette_v0
+from tressette_env import tressette_a_perdere_v0, tressette_col_morto_v0, tressette_in_due_v0, tressette_v0
 
 MODULES = {
     "tressette": tressette_v0,
     "tressette_in_due": tressette_in_due_v0,
     "tressette_col_morto": tressette_col_morto_v0,
+    "tressette_a_perdere": tressette_a_perdere_v0,
 }
 
 RULE_SETS = {
@@ -24,6 +25,16 @@ RULE_SETS = {
         {"dummy_exposed": "after_first_card", "first_lead": "four_of_denari", "episode": "match", "target_score": 11},
         {"dummy_holder": "fixed", "signals": False, "accusi": False, "episode": "match", "target_score": 11},
         {"players": 2, "dummy_exposed": "after_first_card", "striscio": "no_honours"},
+    ],
+    "tressette_a_perdere": [
+        {},
+        {"players": 3},
+        {"players": 3, "reduce": "dealer_discard", "asso_bastoni_value": 18},
+        {"players": 5, "objective": "take", "last_trick": "plus_one", "first_lead": "four_of_denari"},
+        {"players": 8, "asso_bastoni_value": 11, "zero_point_charge": 1},
+        {"players": 6, "reduce": "monte", "episode": "match", "target_score": 11},
+        {"players": 7, "episode": "match", "match_end": "elimination", "target_score": 11},
+        {"teams": True, "episode": "match", "target_score": 11, "cappotto": "wins_match"},
     ],
 }
 

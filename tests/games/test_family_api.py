@@ -24,6 +24,8 @@ def quiet_api_test_advice():
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Observation space for each agent probably should be")
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        # a perdere's elimination: a player just put out sees nothing before its dead step
+        warnings.filterwarnings("ignore", message="Observation numpy array is all zeros")
         yield
 
 
@@ -47,7 +49,7 @@ def test_the_gymnasium_and_sb3_checkers_pass(game, rules):
         sb3.check_env(SingleAgentEnv(game, others="random", **rules), warn=False)
 
 
-@pytest.mark.parametrize("game", ["tressette_in_due", "tressette_col_morto"])
+@pytest.mark.parametrize("game", ["tressette_in_due", "tressette_col_morto", "tressette_a_perdere"])
 def test_the_gymnasium_ids_make_the_single_agent_env(game):
     spec = game_spec(game)
     assert spec.gym_id == tressette_env.GAMES[game][0]
@@ -59,9 +61,53 @@ def test_the_gymnasium_ids_make_the_single_agent_env(game):
         assert pettingzoo.make("aec", spec.pettingzoo_id).metadata["name"] == spec.env_name
 
 
+def check_hand_totals(r, p) -> None:
+    """Every card is played once (but a perdere's removed and face-down ones); the hand's thirds and points add up."""
+    result = p.result
+    if result.renuncio is not None or result.called_out is not None:
+        return
+    if r.game.name == "tressette_a_perdere":
+        extra = p.table.extra
+        assert (p.all_played | extra.removed).bit_count() == 40 - extra.set_aside
+        assert not p.all_played & extra.removed
+        v = r.asso_bastoni_value
+        assert sum(result.card_thirds) == 35 + (3 * (v - 1) if not extra.removed >> 30 & 1 else 0)
+        plain = result.cappotto is None and r.zero_point_charge is None and r.last_trick == "remainder"
+        if plain:
+            assert sum(result.points) == r.total
+        elif result.cappotto is not None and r.objective == "avoid":
+            assert sorted(set(result.points)) == [0, r.total]
+        return
+    assert p.all_played == (1 << 40) - 1
+    assert sum(result.card_thirds) == 35
+    if not any(result.accusi) and (result.cappotto is None or not r.cappotto_bonus):
+        assert sum(result.points) == 11
+
+
+def check_rewards(p, returns) -> None:
+    """Each side's players get the same and two sides' rewards are opposite (a hand); a match's rewards add up to 0.
+
+    A perdere for individual players: a hand's rewards are minus the charges (plus the points
+    with ``objective="take"``).
+    """
+    rules = p.rules
+    table = p.table
+    individual = rules.game.sides(rules) > 2
+    if individual and rules.episode == "hand":
+        sign = rules.game.points_sign(rules)
+        assert sorted(returns) == sorted(sign * x for x in p.result.points)
+        return
+    by_side = [[returns[a] for a in range(len(table.seat_of)) if table.sides[table.seat_of[a]] == s] for s in (0, 1)]
+    if rules.episode == "hand":
+        assert len({*by_side[0]}) == 1 and len({*by_side[1]}) == 1
+        assert by_side[0][0] == -by_side[1][0]
+    else:
+        assert abs(sum(returns)) < 1e-9
+
+
 @pytest.mark.parametrize("game, rules", CASES, ids=IDS)
 def test_invariants_of_random_play(game, rules):
-    """Every card is played once a hand; without declarations the hand is worth 11; side rewards are zero-sum."""
+    """Every card is played once a hand; the hand's points add up; the rewards are as the game's returns say."""
     make = game_spec(game).make_rules
     r = make(**rules)
     rng = random.Random(0)
@@ -73,25 +119,11 @@ def test_invariants_of_random_play(game, rules):
                 assert legal
                 state = apply(state, legal[rng.randrange(len(legal))])
             p = state.public
-            result = p.result
-            if result.renuncio is None and result.called_out is None:
-                assert p.all_played == (1 << 40) - 1
-                assert sum(result.card_thirds) == 35
-                if not any(result.accusi) and (result.cappotto is None or not r.cappotto_bonus):
-                    assert sum(result.points) == 11
+            check_hand_totals(r, p)
             if p.status != HAND_OVER:
                 break
             state = next_hand(state, rng)
-        returns = p.rules.game.returns(p)
-        table = p.table
-        by_side = [
-            [returns[a] for a in range(len(table.seat_of)) if table.sides[table.seat_of[a]] == s] for s in (0, 1)
-        ]
-        if p.rules.episode == "hand":  # each side's players get the same, and the sides' rewards are opposite
-            assert len({*by_side[0]}) == 1 and len({*by_side[1]}) == 1
-            assert by_side[0][0] == -by_side[1][0]
-        else:
-            assert abs(sum(returns)) < 1e-9
+        check_rewards(p, p.rules.game.returns(p))
 
 
 @pytest.mark.parametrize("game, rules", CASES, ids=IDS)
@@ -122,6 +154,15 @@ def test_observations_fit_their_space_and_masks_the_legal_actions(game, rules):
         ("tressette_col_morto", {"players": 4}, "players=4: must be one of 3, 2"),
         ("tressette_col_morto", {"players": 2, "dummy_holder": "fixed"}, "is for players=3"),
         ("tressette_col_morto", {"dummy_exposed": "later"}, "dummy_exposed='later'"),
+        ("tressette_a_perdere", {"players": 2}, "players=2: must be an int >= 3"),
+        ("tressette_a_perdere", {"players": 9}, "players=9: must be 3 to 8"),
+        ("tressette_a_perdere", {"teams": True, "players": 5}, "teams=True needs players=4"),
+        ("tressette_a_perdere", {"asso_bastoni_value": 5}, "asso_bastoni_value=5: must be one of 1, 11, 18"),
+        (
+            "tressette_a_perdere",
+            {"reduce": "burn"},
+            "reduce='burn': must be one of 'remove', 'dealer_discard', 'monte'",
+        ),
     ],
 )
 def test_bad_switches_are_named(game, switches, message):
@@ -129,7 +170,7 @@ def test_bad_switches_are_named(game, switches, message):
         MODULES[game].env(**switches)
 
 
-@pytest.mark.parametrize("game", ["tressette_in_due", "tressette_col_morto"])
+@pytest.mark.parametrize("game", ["tressette_in_due", "tressette_col_morto", "tressette_a_perdere"])
 def test_an_unknown_switch_lists_the_switches(game):
     with pytest.raises(TypeError, match="unknown rule switch 'singals'; the switches are: "):
         MODULES[game].env(singals=False)

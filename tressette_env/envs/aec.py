@@ -124,6 +124,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._legal = legal_actions_mask(game)
         if game.public.turn >= 0:
             self.agent_selection = self._agent_of_seat[game.public.turn]
+            self._deads_step_first()  # an agent just put out of the match takes its dead step first
         if self.render_mode == "human":
             self.render()
 
@@ -131,16 +132,25 @@ class FamilyEnv(AECEnv, EzPickle):
         """Report the finished hand in the infos; deal the next one or end the episode."""
         p = game.public
         info = hand_info(p, penalty, self._agent_of_seat)
-        for agent in self._names:
+        for agent in self.agents:
             self.infos[agent] = dict(info)
         if p.status == HAND_OVER:
             game = next_hand(game, self._rng)
             self.game = game
             self._seat_table()
+            # Agents the hand put out of the match (a perdere's elimination) end here, with their
+            # final standing; each takes its dead step (action None) before the next card is played.
+            out = [a for a in self.agents if self._seat_of_agent[a] < 0]
+            if out:
+                rewards = p.rules.game.returns(p)
+                for agent in out:
+                    self.rewards[agent] = rewards[self._index[agent]]
+                    self.terminations[agent] = True
+                self._accumulate_rewards()
             return game
         rewards = p.rules.game.returns(p)
-        for i, agent in enumerate(self._names):
-            self.rewards[agent] = rewards[i]
+        for agent in self.agents:
+            self.rewards[agent] = rewards[self._index[agent]]
             self.terminations[agent] = True
         self._accumulate_rewards()
         return game
@@ -152,9 +162,11 @@ class FamilyEnv(AECEnv, EzPickle):
         if agent not in self.agents:
             if agent not in self._index:
                 raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
+            if self._seat_of_agent[agent] < 0:
+                raise RuntimeError(f"{agent} is out of the match (eliminated) and has left the episode")
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
         seat = self._seat_of_agent[agent]
-        if seat < 0:  # a player out of the match (a perdere's elimination): nothing to see or do
+        if seat < 0:  # just put out of the match, before its dead step: nothing to see or do
             both = unpack(0, self._unpacked)
             return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
         bits = self._bits(game.public, seat, game.hands[seat])

@@ -234,6 +234,12 @@ class DuplicateResult:
     points: tuple[float, float] | None = None
     """A's and the field's points per hand (in a perdere, the charges)."""
     points_ci95: tuple[tuple[float, float], tuple[float, float]] | None = None
+    against: str = "team"
+    """Whom A faced: B's ``"team"`` (a board swaps two teams), or a ``"field"`` of B in every other seat
+    (a game of individual players; a board plays the deal once per seat)."""
+    points_sign: int = 1
+    """+1 when points are good, -1 when they are charges (a perdere): ``mean_points_diff`` is
+    ``points_sign * (A's points - the field's)``."""
     records: list[BoardRecord] = field(default_factory=list, repr=False, compare=False)
 
     def to_json(self) -> dict:
@@ -349,5 +355,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         match_win_ci95=win_ci,
         points=(statistics.fmean(mine), statistics.fmean(theirs)),
         points_ci95=(mean_ci95(mine), mean_ci95(theirs)),
+        against="field" if rules.game.sides(rules) > 2 else "team",
+        points_sign=rules.game.points_sign(rules),
         records=records,
     )

@@ -9,7 +9,13 @@ from .duplicate import DuplicateResult
 
 
 def results_table(results: Sequence[DuplicateResult]) -> str:
-    """A Markdown table: one row per pair of players."""
+    """A Markdown table: one row per pair of players.
+
+    Against a field of individual players (a perdere) it also gives A's and the field's mean
+    charge per hand, each with its 95% CI; the difference is the field's charge minus A's.
+    """
+    if any(r.against == "field" for r in results):
+        return _field_table(results)
     match = any(r.match_win_rate is not None for r in results)
     head = "| player A | player B | boards | A - B points per hand | 95% CI |"
     rule = "| --- | --- | ---: | ---: | --- |"
@@ -20,6 +26,31 @@ def results_table(results: Sequence[DuplicateResult]) -> str:
     for r in results:
         row = (
             f"| {r.players[0]} | {r.players[1]} | {r.boards} | {r.mean_points_diff:+.2f} | "
+            f"[{r.ci95[0]:+.2f}, {r.ci95[1]:+.2f}] |"
+        )
+        if match and r.match_win_rate is not None:
+            row += f" {r.match_win_rate:.1%} | [{r.match_win_ci95[0]:.1%}, {r.match_win_ci95[1]:.1%}] |"
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def _field_table(results: Sequence[DuplicateResult]) -> str:
+    """The table of evaluations against a field of individual players."""
+    charges = results[0].points_sign < 0
+    word = "charge" if charges else "points"
+    diff = "field - A" if charges else "A - field"
+    head = f"| player A | player B | boards | A's {word} per hand | 95% CI | B's {word} per hand | 95% CI | {diff} | 95% CI |"
+    rule = "| --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- |"
+    match = any(r.match_win_rate is not None for r in results)
+    if match:
+        head += " A's match wins | 95% CI |"
+        rule += " ---: | --- |"
+    rows = [head, rule]
+    for r in results:
+        (a_low, a_high), (b_low, b_high) = r.points_ci95
+        row = (
+            f"| {r.players[0]} | {r.players[1]} | {r.boards} | {r.points[0]:.2f} | [{a_low:.2f}, {a_high:.2f}] | "
+            f"{r.points[1]:.2f} | [{b_low:.2f}, {b_high:.2f}] | {r.mean_points_diff:+.2f} | "
             f"[{r.ci95[0]:+.2f}, {r.ci95[1]:+.2f}] |"
         )
         if match and r.match_win_rate is not None:

@@ -211,9 +211,13 @@ class SingleAgentEnv(gymnasium.Env):
         p = self.game.public
         info = hand_info(p, penalty, self._agent_of_seat)
         if p.status == HAND_OVER:
-            self.game = next_hand(self.game, self._rng)
-            self._seat_table()
-            return 0.0, info
+            following = next_hand(self.game, self._rng)
+            if following.public.table.seat_of[self.agent] >= 0:
+                self.game = following
+                self._seat_table()
+                return 0.0, info
+            # The learner is out of the match (a perdere's elimination): its episode ends here,
+            # on the hand that put it out, with its final standing.
         return p.rules.game.returns(p)[self.agent], info
 
     def _thirds_lead(self) -> float:
@@ -226,9 +230,6 @@ class SingleAgentEnv(gymnasium.Env):
         self._legal = legal_actions_mask(self.game)
         game = self.game
         seat = self.seat
-        if seat < 0:  # the learner is out of the match (a perdere's elimination)
-            self._legal = 0
-            return unpack(0, self._encoder.size)
         return unpack(self._encoder.bits(game.public, seat, game.hands[seat]), self._encoder.size)
 
     def render(self) -> str | None:

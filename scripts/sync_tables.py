@@ -10,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tressette_env.encoders import STATE_LAYOUT, layout_table, table_of
+from tressette_env.encoders import a_perdere as a_perdere_obs
 from tressette_env.encoders import col_morto as col_morto_obs
 from tressette_env.encoders import in_due as in_due_obs
 from tressette_env.engine.actions import action_table, family_action_table
 from tressette_env.engine.rules import rules_table
-from tressette_env.games import col_morto, in_due
+from tressette_env.games import a_perdere, col_morto, in_due
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,6 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def _tables() -> list[str]:
     """Every generated table: rule switches, actions, observations and states of every game."""
     three, two = col_morto.ColMortoRules(), col_morto.ColMortoRules(players=2)
+    perdere = [a_perdere.APerdereRules(players=n) for n in range(3, 9)] + [
+        a_perdere.APerdereRules(teams=True),
+        a_perdere.APerdereRules(players=5, match_end="elimination", episode="match"),
+    ]
     return [
         rules_table(),
         in_due.rules_table(),
@@ -36,6 +41,9 @@ def _tables() -> list[str]:
         col_morto_obs.observation(two).table(),
         table_of(col_morto_obs.state_encoder(three).layout),
         table_of(col_morto_obs.state_encoder(two).layout),
+        a_perdere.rules_table(),
+        *(a_perdere_obs.observation(r).table() for r in perdere),
+        *(table_of(a_perdere_obs.state_encoder(r).layout) for r in perdere),
     ]
 
 
@@ -87,7 +95,11 @@ def sync(text: str) -> str:
 
 
 def main() -> None:
-    paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "tressette_env").rglob("*.py"))]
+    paths = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "tressette_env").rglob("*.py")),
+    ]
     for path in paths:
         if not path.exists():
             continue

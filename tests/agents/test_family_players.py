@@ -67,3 +67,15 @@ def test_the_col_morto_heuristic_plays_its_dummy_from_the_dummy_seat():
         state = apply(state, legal_actions(state)[0])
     legal = legal_actions(state)
     assert HeuristicPlayer().act(view(state, 0), legal, rng) in legal
+
+
+def test_the_search_player_names_the_games_it_does_not_search():
+    from tressette_env.games.a_perdere import APerdereRules
+
+    rules = APerdereRules(players=5)
+    state = new_game(rules, 0)
+    with pytest.raises(ValueError, match="tressette_a_perdere with 5 players each for himself is not searched"):
+        SearchPlayer().check_game(rules)
+    with pytest.raises(ValueError, match="play heuristic or random there"):
+        SearchPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0))
+    SearchPlayer().check_game(ColMortoRules())  # a two-sided game: searched

@@ -26,8 +26,14 @@ TINY_FLAGS = [
 
 @pytest.mark.parametrize(
     ("game", "rules"),
-    [("tressette_in_due", []), ("tressette_col_morto", []), ("tressette_col_morto", ["--rule", "players=2"])],
-    ids=["in_due", "col_morto_3", "col_morto_2"],
+    [
+        ("tressette_in_due", []),
+        ("tressette_col_morto", []),
+        ("tressette_col_morto", ["--rule", "players=2"]),
+        ("tressette_a_perdere", []),
+        ("tressette_a_perdere", ["--rule", "players=5"]),
+    ],
+    ids=["in_due", "col_morto_3", "col_morto_2", "a_perdere_4", "a_perdere_5"],
 )
 def test_cli_trains_another_game_end_to_end(game, rules, tmp_path, capsys):
     argv = ["train", "--game", game, *rules, *TINY_FLAGS, "--run-dir", str(tmp_path), "--run-name", "run"]
@@ -36,7 +42,7 @@ def test_cli_trains_another_game_end_to_end(game, rules, tmp_path, capsys):
     assert "| learner | random | 2 |" in out and "imitation of heuristic" in out
     run = tmp_path / "run"
     config = json.loads((run / "config.json").read_text())
-    assert config["game"] == game and config["rules"] == ({"players": 2} if rules else {})
+    assert config["game"] == game and config["rules"] == ({"players": int(rules[1][-1])} if rules else {})
     game_rules = game_spec(game).make_rules(**config["rules"])
     agents = game_rules.game.agents(game_rules)
     # The other agents: snapshots of the learner (opponents self) in environment 0, random players in environment 1.
@@ -90,3 +96,9 @@ def test_a_short_run_trains_under_each_rule_switch(switches, tmp_path):
     result = train(config)
     assert result.history[-1]["timesteps"] == 128 and switches.items() <= result.final["random"]["rules"].items()
     assert json.loads((tmp_path / "r" / "config.json").read_text())["rules"] == switches
+
+
+def test_a_player_that_cannot_play_the_game_is_refused_before_any_work(tmp_path):
+    config = TrainConfig(game="tressette_a_perdere", eval_against=("search",), run_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="eval_against: the search player values the cards for one side"):
+        config.check()

@@ -58,6 +58,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..engine.actions import CALL_OUT
 from ..engine.state import SeatView
@@ -169,9 +170,21 @@ class SearchPlayer:
                 break
         return {card: total / deals for card, total in sorted(totals.items())}, deals
 
+    def check_game(self, rules: Any) -> None:
+        """Raise ``ValueError`` for a game this player cannot search: one of more than two sides."""
+        game = rules.game
+        if game.sides(rules) > 2:
+            raise ValueError(
+                f"the search player values the cards for one side against the other (a two-sided solver); "
+                f"{game.name} with {game.sides(rules)} players each for himself is not searched: "
+                "play heuristic or random there"
+            )
+
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """The action for ``view``: the card with the best average value, with the signal policy's signal."""
         game = view.public.rules.game
+        if game.sides(view.public.rules) > 2:
+            self.check_game(view.public.rules)
         if game.name == "tressette_in_due":
             return self._in_due(view, legal, rng)
         if game.name == "tressette_col_morto" and view.public.turn != view.seat:

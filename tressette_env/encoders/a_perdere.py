@@ -15,7 +15,7 @@ from ..engine.state import GameState, PublicState
 from ..games.a_perdere import APerdereRules, hand_size
 from .global_state import ExtraStatePiece, StateEncoder
 from .layout import Piece, table_of
-from .observation import ExtraPiece, Observation
+from .observation import ExtraPiece, Observation, unpack
 
 
 def _removed(p: PublicState, me: int, hand: int) -> int:
@@ -87,8 +87,6 @@ class APerdereObservation:
         return self._full.unflatten(obs)
 
     def encode(self, view):
-        from .observation import unpack
-
         return unpack(self.bits(view.public, view.seat, view.hand), self.size)
 
 

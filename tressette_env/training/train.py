@@ -231,7 +231,9 @@ class TrainConfig:
             if spec == "self":
                 raise ValueError(f"{name}='self': only opponents and partner may be the learner itself (self)")
             try:
-                make_player(spec)
+                player = make_player(spec)
+                if hasattr(player, "check_game"):  # a player that plays some games only
+                    player.check_game(rules)
             except ValueError as error:
                 raise ValueError(f"{name}: {error}") from None
         four_seat = self.game == FOUR_SEAT

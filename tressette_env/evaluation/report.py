@@ -13,11 +13,14 @@ def results_table(results: Sequence[DuplicateResult]) -> str:
 
     Against a field of individual players (a perdere) it also gives A's and the field's mean
     charge per hand, each with its 95% CI; the difference is the field's charge minus A's.
+    Where points are charges (a perdere for two teams, in due with ``objective="avoid"``) the
+    difference is B's charge minus A's: positive favours A in every table.
     """
     if any(r.against == "field" for r in results):
         return _field_table(results)
     match = any(r.match_win_rate is not None for r in results)
-    head = "| player A | player B | boards | A - B points per hand | 95% CI |"
+    diff = "B - A charge per hand" if results and results[0].points_sign < 0 else "A - B points per hand"
+    head = f"| player A | player B | boards | {diff} | 95% CI |"
     rule = "| --- | --- | ---: | ---: | --- |"
     if match:
         head += " A's match wins | 95% CI |"

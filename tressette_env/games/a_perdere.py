@@ -268,9 +268,13 @@ class TressetteAPerdere(Game):
             if not first:
                 raise TypeError("the next hand's dealer follows from the last hand: give the cards only")
             out["dealer"] = check_seat(options["dealer"], "dealer", rules.players)
-        live = rules.players  # a chosen deal is for the whole table (a first hand)
+        if not first:  # the players still in and the dealer follow from the last hand: next_hand checks the cards
+            return {**out, **{key: options[key] for key in ("hands", "monte") if key in options}}
+        return self._checked_cards(rules, options, rules.players, out.get("dealer"), out)
+
+    def _checked_cards(self, rules: APerdereRules, options: dict, live: int, dealer: int | None, out: dict) -> dict:
+        """Check a chosen deal's hands (one per player dealt in, by seat) and monte; ``dealer`` is a seat."""
         h, k = self._shape(rules, live)
-        dealer = out.get("dealer")
         pool: dict = {}
         if "hands" in options:
             sizes = [h] * live
@@ -308,6 +312,7 @@ class TressetteAPerdere(Game):
         dealer = ring[(ring.index(previous) + 1) % len(ring)]
         while dealer not in live:
             dealer = ring[(ring.index(dealer) + 1) % len(ring)]
+        options = self._checked_cards(rules, options, len(live), live.index(dealer), {})
         return self._deal(rules, rng, options, live, extra.out, dealer, p.match_score, p.hand_number + 1)
 
     def _deal(self, rules, rng, options, live, out, dealer_agent, score, number) -> GameState:
@@ -318,7 +323,7 @@ class TressetteAPerdere(Game):
         monte: tuple[int, ...] = options.get("monte", ())
         removed = 0
         if hands is None:
-            deck = list(range(NUM_CARDS))
+            deck = [c for c in range(NUM_CARDS) if c not in monte]  # a chosen monte stays out of the shuffle
             kept = deck
             if k and rules.reduce == "remove":
                 cut = REMOVED.get(n, ())
@@ -329,7 +334,7 @@ class TressetteAPerdere(Game):
             rest = kept[h * n :]
             if k and rules.reduce == "dealer_discard":
                 masks[d] |= mask_of(rest)
-            elif k and rules.reduce == "monte":
+            elif k and rules.reduce == "monte" and not monte:
                 monte = tuple(rest)
             hands = tuple(masks)
         else:
@@ -453,7 +458,8 @@ class TressetteAPerdere(Game):
             and rules.cappotto == "wins_match"
             and rules.episode == "match"
         ):
-            winner = gained.index(0) if low else max(range(len(gained)), key=gained.__getitem__)
+            # the cappotto maker (a side: a team, or a seat of the players dealt in)
+            winner = result.cappotto if rules.teams else p.table.controllers[result.cappotto]
         if winner is None and rules.episode == "match":
             if rules.match_end == "elimination":
                 still = [a for a in extra.live]

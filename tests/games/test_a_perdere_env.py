@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tressette_env import tressette_a_perdere_v0
-from tressette_env.engine import GAME_OVER, legal_actions
+from tressette_env.engine import GAME_OVER, HAND_OVER, legal_actions
 from tressette_env.games.a_perdere import APerdereRules
 from tressette_env.wrappers.single_agent import SingleAgentEnv
 
@@ -36,14 +36,17 @@ def test_an_eliminated_player_leaves_the_aec_episode_with_its_standing():
         p = env.unwrapped.game.public
         out = p.table.extra.out
         # Players put out while the match goes on leave at once, with the standing the order
-        # they went out in fixes (the first out last: -1; the next -0.5 ...).
+        # they went out in fixes (the first out last; put out together, by total, ties shared).
         early = [(agent, reward) for agent, reward, over in left if not over]
-        for agent, reward in early:
-            assert reward == 1 - 2 * (4 - out.index(int(agent[-1]))) / 4
+        final = p.rules.game.returns(p)
+        for agent, reward in early:  # the standing it leaves with is its final one, below all who stayed longer
+            a = int(agent[-1])
+            assert reward == final[a]
+            stayed = [b for b in range(5) if b not in out[: out.index(a) + 1]]
+            assert all(final[b] >= reward for b in stayed)
         assert {int(agent[-1]) for agent, _ in early} == set(out[: len(early)])
         early_leavers += len(early)
         # The rest leave when the match is over, with the game's final standings.
-        final = p.rules.game.returns(p)
         assert {agent: reward for agent, reward, over in left if over} == {
             f"player_{a}": final[a] for a in range(5) if f"player_{a}" not in dict(early)
         }
@@ -82,7 +85,9 @@ def test_the_single_agent_episode_ends_when_the_learner_is_put_out():
         out = p.table.extra.out
         n = 5
         if 0 in out:  # put out: the episode ends on that hand, with a standing fixed by when it went out
-            assert p.status != 0 and reward == 1 - 2 * (n - 1 - out.index(0)) / (n - 1)
+            assert p.status in (HAND_OVER, GAME_OVER) and reward == p.rules.game.returns(p)[0]
+            later = [a for a in range(n) if a not in out]  # still in: they all rank above the learner
+            assert reward <= 1 - 2 * len(later) / (n - 1)
             endings.add("out")
         else:
             # the match ended with the learner in: the winner, or ranked by its total

@@ -51,13 +51,19 @@ Decisions where FAMILY.md leaves a point open (docs/games/a_perdere.md says why)
   down (one ``GIVE + c`` action each) before the first lead; the discards stay out of the
   public history (they are face down), and the dealer's observation does not recall them.
 - With ``first_lead="four_of_denari"`` and the 4 di denari removed or in the monte, the seat
-  after the dealer leads.
+  after the dealer leads; the holder of the 4 di denari is the one it was dealt to (a dealer
+  who discards it still leads).
+- A chosen deal that leaves out cards with points keeps the hand's total ``H``: the remainder
+  rule charges the points no one took to the last trick's winner.
+- ``match_end="elimination"`` needs ``objective="avoid"`` (reaching the target puts a player
+  out, a loss only when points are charges).
 - Elimination (``match_end="elimination"``): the players still in are dealt the whole deck
   among themselves (down to two players, 20 cards each); the last one left wins; if every
   player still in reaches the target in the same hand, the lowest total wins (a tie plays on).
 - Rewards: a hand, each player's own result (minus his charge; plus his points with
   ``"take"``); a match, the standing: ``1 - 2 * rank / (players - 1)`` (the winner +1, the last
-  -1, ties sharing their ranks), the eliminated ranked by when they dropped out.
+  -1, ties sharing their ranks), the eliminated ranked by when they dropped out
+  (those of one hand by their totals, equal totals sharing their rank).
 
 Example:
     >>> from tressette_env.engine import apply, legal_actions, new_game
@@ -163,6 +169,11 @@ class APerdereRules:
             raise ValueError(f"rule switch players={self.players}: must be 3 to 8")
         if self.teams and self.players != 4:
             raise ValueError(f"rule switch teams=True needs players=4 (two partnerships); got players={self.players}")
+        if self.objective == "take" and self.match_end == "elimination":
+            raise ValueError(
+                'rule switch match_end="elimination" needs objective="avoid": reaching the target puts a player out, '
+                'which is a loss only when points are charges (use match_end="target" or "hands" with "take")'
+            )
         if self.teams and self.match_end == "elimination":
             raise ValueError(
                 'rule switch teams=True: a partnership match ends at the target (match_end="target" or "hands")'
@@ -199,9 +210,11 @@ class APerderePublic(NamedTuple):
     live: tuple[int, ...]
     """The players dealt in this hand (every player, but those an elimination put out)."""
     out: tuple[int, ...]
-    """The players eliminated so far, in the order they went out."""
+    """The players eliminated so far, in the order they went out (those of one hand: the worst total first)."""
     teams: bool = False
     """Two partnerships (``teams=True``): the match scores are the teams'."""
+    out_at: tuple[int, ...] = ()
+    """The hand (``hand_number``) in which each player of ``out`` went out."""
 
 
 class APerdereHidden(NamedTuple):
@@ -210,8 +223,14 @@ class APerdereHidden(NamedTuple):
     set_aside: tuple[int, ...]
 
 
-def _standing(scores: tuple[int, ...], out: tuple[int, ...], winner: int | None, low_wins: bool) -> list[float]:
-    """Ranks (0 best; ties share the mean rank) from a match's final totals and eliminations."""
+def _standing(
+    scores: tuple[int, ...], out: tuple[int, ...], out_at: tuple[int, ...], winner: int | None, low_wins: bool
+) -> list[float]:
+    """Ranks (0 best; ties share the mean rank) from a match's final totals and eliminations.
+
+    The winner first; then the players still in, by total; then the eliminated, the last out
+    first, those put out in one hand by total (equal totals share their rank).
+    """
     n = len(scores)
     order: list[list[int]] = []
     if winner is not None:
@@ -219,7 +238,12 @@ def _standing(scores: tuple[int, ...], out: tuple[int, ...], winner: int | None,
     alive = [a for a in range(n) if a not in out and a != winner]
     for total in sorted({scores[a] for a in alive}, reverse=not low_wins):
         order.append([a for a in alive if scores[a] == total])
-    order += [[a] for a in reversed(out)]  # the last out ranks best among the eliminated
+    gone = [a for a in out if a != winner]
+    when = dict(zip(out, out_at, strict=True))
+    for hand in sorted({when[a] for a in gone}, reverse=True):  # the last out ranks best among the eliminated
+        together = [a for a in gone if when[a] == hand]
+        for total in sorted({scores[a] for a in together}, reverse=not low_wins):
+            order.append([a for a in together if scores[a] == total])
     ranks = [0.0] * n
     k = 0
     for group in order:
@@ -299,7 +323,7 @@ class TressetteAPerdere(Game):
         if dealer is None:
             dealer = rng.randrange(rules.players)
         live = tuple(range(rules.players))
-        return self._deal(rules, rng, options, live, (), live[dealer], (0,) * self.competitors(rules), 0)
+        return self._deal(rules, rng, options, live, ((), ()), live[dealer], (0,) * self.competitors(rules), 0)
 
     def next_hand(self, state: GameState, rng: random.Random, options: dict) -> GameState:
         p = state.public
@@ -313,9 +337,11 @@ class TressetteAPerdere(Game):
         while dealer not in live:
             dealer = ring[(ring.index(dealer) + 1) % len(ring)]
         options = self._checked_cards(rules, options, len(live), live.index(dealer), {})
-        return self._deal(rules, rng, options, live, extra.out, dealer, p.match_score, p.hand_number + 1)
+        out = (extra.out, extra.out_at)
+        return self._deal(rules, rng, options, live, out, dealer, p.match_score, p.hand_number + 1)
 
     def _deal(self, rules, rng, options, live, out, dealer_agent, score, number) -> GameState:
+        """Deal hand ``number`` to the players ``live``; ``out`` is (the players out, the hands they went out in)."""
         n = len(live)
         h, k = self._shape(rules, n)
         d = live.index(dealer_agent)
@@ -355,7 +381,7 @@ class TressetteAPerdere(Game):
         table = Table(
             seats=n, tricks=h, sides=sides, controllers=live, seat_of=seat_of,
             signal_seats=0b1111 if rules.teams else 0, phase=DISCARD if discarding else PLAY,
-            extra=APerderePublic(removed, k if (discarding or monte) else 0, live, out, rules.teams),
+            extra=APerderePublic(removed, k if (discarding or monte) else 0, live, out[0], rules.teams, out[1]),
         )  # fmt: skip
         turn = d if discarding else first
         public = PublicState(
@@ -449,7 +475,7 @@ class TressetteAPerdere(Game):
         gained = self.competitor_points(p, result)
         score = tuple(a + b for a, b in zip(p.match_score, gained, strict=True))
         extra = p.table.extra
-        out = extra.out
+        out, out_at = extra.out, extra.out_at
         status = GAME_OVER
         low = rules.objective == "avoid"
         if (
@@ -467,10 +493,12 @@ class TressetteAPerdere(Game):
                 staying = [a for a in still if a not in over]
                 if len(staying) >= 2:
                     out = out + tuple(sorted(over, key=lambda a: score[a], reverse=low))
+                    out_at = out_at + (p.hand_number,) * len(over)
                     status = HAND_OVER
                 elif len(staying) == 1:
                     winner = staying[0]
                     out = out + tuple(sorted(over, key=lambda a: score[a], reverse=low))
+                    out_at = out_at + (p.hand_number,) * len(over)
                 else:  # everyone still in reached the target: the best total wins, a tie plays on
                     winner = self._best(score, still, low)
                     if winner is None:
@@ -482,7 +510,7 @@ class TressetteAPerdere(Game):
                 winner = self._best(score, range(len(score)), low) if ended else None
                 if winner is None:
                     status = HAND_OVER
-        table = p.table._replace(extra=extra._replace(out=out))
+        table = p.table._replace(extra=extra._replace(out=out, out_at=out_at))
         return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner, table=table)
 
     @staticmethod
@@ -520,7 +548,8 @@ class TressetteAPerdere(Game):
             return tuple(points)
         if rules.teams:
             return tuple(1.0 if a % 2 == p.winner else -1.0 for a in range(n))
-        ranks = _standing(p.match_score, p.table.extra.out, p.winner, rules.objective == "avoid")
+        extra = p.table.extra
+        ranks = _standing(p.match_score, extra.out, extra.out_at, p.winner, rules.objective == "avoid")
         return tuple(1.0 - 2.0 * r / (n - 1) for r in ranks)
 
     def lead(self, p: PublicState, seat: int) -> float:

@@ -35,6 +35,9 @@ RULE_SETS = {
         {"players": 6, "reduce": "monte", "episode": "match", "target_score": 11},
         {"players": 7, "episode": "match", "match_end": "elimination", "target_score": 11},
         {"teams": True, "episode": "match", "target_score": 11, "cappotto": "wins_match"},
+        {"players": 7, "reduce": "dealer_discard", "episode": "match", "match_end": "hands", "hands": 3},
+        {"players": 3, "reduce": "monte", "last_trick": "plus_one"},
+        {"episode": "match", "match_end": "elimination", "target_score": 11},
     ],
 }
 

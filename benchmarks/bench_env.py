@@ -1,7 +1,8 @@
 """Steps per second on random legal play, side by side in one run: every tressette loop and the references.
 
 Rows: the bare engine; the AEC environment raw and in PettingZoo's default wrappers
-(observation and mask read every step); the single-seat Gymnasium environment (one
+(observation and mask read every step); the other games' raw AEC environments (in due, col
+morto, a perdere for four and eight players); the single-seat Gymnasium environment (one
 learner step = the learner's action and the other three seats' plays, random players;
 counted as four card plays); the batched engine at N = 1, 64, 1024, 4096 (card plays,
 observations and masks of every deal each step; the random choice not timed, see
@@ -240,6 +241,19 @@ ROWS: dict[str, tuple[str, Callable[..., Timing]]] = {
     ),
     "single_seat": ("tressette single-seat Gymnasium env (random others)", _single_seat_plays),
 }
+
+
+def family_rows(seconds: float) -> dict[str, float]:
+    """The other games' AEC raw_env loops (observation + mask every step), steps per wall second."""
+    from tressette_env import tressette_a_perdere_v0, tressette_col_morto_v0, tressette_in_due_v0
+
+    games = {
+        "Tressette in due AEC raw_env (stock)": tressette_in_due_v0.raw_env,
+        "Tressette col morto AEC raw_env (3 players)": tressette_col_morto_v0.raw_env,
+        "Tressette a perdere AEC raw_env (4 players)": tressette_a_perdere_v0.raw_env,
+        "Tressette a perdere AEC raw_env (8 players)": lambda: tressette_a_perdere_v0.raw_env(players=8),
+    }
+    return {name: bench_aec(make, seconds).rate for name, make in games.items()}
 
 
 def bench_bridge(seconds: float) -> float | None:
@@ -573,6 +587,7 @@ def table(seconds: float) -> dict[str, float | None]:
         "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(seconds),
         "RLCard bridge (numpy observation)": bench_bridge(seconds),
         **{name: loop(seconds=seconds).rate for name, loop in ROWS.values()},
+        **family_rows(seconds),
         **{
             f"tressette batched engine, N = {n} (observations + masks)": bench_batch(n, seconds, {})
             for n in (1, 64, 1024, 4096)

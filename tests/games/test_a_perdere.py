@@ -212,6 +212,13 @@ def test_the_discards_stay_out_of_every_other_seat_s_view():
         assert view(one, seat) == view(other, seat)
         assert obs.encode(view(one, seat)).tolist() == obs.encode(view(other, seat)).tolist()
     assert apply(one, parse_card("3c")).public.history == (parse_card("3c"),)
+    # The dealer alone knows what he discarded: his view and his observation tell the two apart.
+    assert view(one, 0).private == 1 << ASSO_DI_BASTONI and view(other, 0).private == 1 << parse_card("4b")
+    known = obs.slices["face_down_known"]
+    assert obs.encode(view(one, 0))[known].tolist() == [int(c == ASSO_DI_BASTONI) for c in range(40)]
+    assert ASSO_DI_BASTONI not in cards_of(view(one, 0).unseen)  # not a card another seat may hold
+    monte = new_game(APerdereRules(players=3, reduce="monte"), hands=by_seat(THREE), dealer=0)
+    assert [view(monte, seat).private for seat in range(3)] == [0, 0, 0]  # the monte: nobody knows it
 
 
 @pytest.mark.parametrize("reduce", ["dealer_discard", "monte"])

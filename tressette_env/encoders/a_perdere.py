@@ -26,6 +26,11 @@ def _set_aside(p: PublicState, me: int, hand: int) -> int:
     return (1 << p.table.extra.set_aside) - 1
 
 
+def _face_down_known(p: PublicState, me: int, hand: int, private: int) -> int:
+    """The face-down cards the seat knows: the dealer's own discards (``reduce="dealer_discard"``)."""
+    return private
+
+
 def _out(p: PublicState, me: int, hand: int) -> int:
     """The players who are out, by agent relative to the observer's agent."""
     table = p.table
@@ -57,6 +62,11 @@ class APerdereObservation:
                 ),
                 _set_aside,
             ),
+            ExtraPiece(
+                Piece("face_down_known", (40,), "the face-down cards you know: your own discards as the dealer"),
+                _face_down_known,
+                private=True,
+            ),
             ExtraPiece(Piece("out", (n,), "the players out of the match, by player relative to you"), _out),
         )
         competitors = 2 if rules.teams else n
@@ -70,12 +80,13 @@ class APerdereObservation:
         full = by_seats[n]
         self.layout, self.slices, self.size = full.layout, full.slices, full.size
         encoders = {live: o.bits for live, o in by_seats.items()}
+        self.takes_private = True
         if len(encoders) == 1:
             self.bits = full.bits
         else:
 
-            def bits(p: PublicState, me: int, hand: int) -> int:
-                return encoders[p.table.seats](p, me, hand)
+            def bits(p: PublicState, me: int, hand: int, private: int = 0) -> int:
+                return encoders[p.table.seats](p, me, hand, private)
 
             self.bits = bits
         self._full = full
@@ -87,7 +98,7 @@ class APerdereObservation:
         return self._full.unflatten(obs)
 
     def encode(self, view):
-        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
+        return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
 
 
 @cache

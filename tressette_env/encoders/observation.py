@@ -67,11 +67,13 @@ class ExtraPiece(NamedTuple):
     """A game's own piece of the observation: its description and what fills it.
 
     ``fill(public, seat, hand)`` returns the piece's bits (bit i = entry i of the piece),
-    from what the seat may know only.
+    from what the seat may know only; with ``private=True``, ``fill(public, seat, hand,
+    private)``, where ``private`` is the seat's ``SeatView.private`` (``Game.private_of``).
     """
 
     piece: Piece
-    fill: Callable[[PublicState, int, int], int]
+    fill: Callable[..., int]
+    private: bool = False
 
 
 class Observation:
@@ -177,6 +179,8 @@ class Observation:
         self.slices = slices_of(self.layout)
         self.size = sum(p.size for p in self.layout)
         self.extras = tuple(extras)
+        self.takes_private = any(extra.private for extra in self.extras)
+        """True when ``bits`` takes a fourth argument, the seat's ``SeatView.private``."""
         self.bits = self._make_encoder(signals, accusi, exposed, competitor_of)
 
     def table(self) -> str:
@@ -189,6 +193,8 @@ class Observation:
 
     def encode(self, view: SeatView) -> np.ndarray:
         """The observation of ``view``: an int8 vector of 0s and 1s, shape ``(size,)``."""
+        if self.takes_private:
+            return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
         return unpack(self.bits(view.public, view.seat, view.hand), self.size)
 
     def _make_encoder(
@@ -226,7 +232,7 @@ class Observation:
             return f"    x = {field}\n    bits |= (((x >> s) | (x << ({{b{width}}} - s))) & {{m{width}}}) << {{{at}}}\n"
 
         lines = [
-            "def bits(p, me, hand):\n",
+            "def bits(p, me, hand, private=0):\n" if self.takes_private else "def bits(p, me, hand):\n",
             "    bits = hand\n",
             "    leader = p.leader\n",
             "    trick = p.trick\n",
@@ -284,7 +290,8 @@ class Observation:
                 "            bits |= ((1 << min(need, {wm})) - 1) << ({to_target_at} + {wm} * k)\n",
             ]
         for k, extra in enumerate(self.extras):
-            lines.append(f"    bits |= extra_{k}(p, me, hand) << {{{extra.piece.name}_at}}\n")
+            args = "p, me, hand, private" if extra.private else "p, me, hand"
+            lines.append(f"    bits |= extra_{k}({args}) << {{{extra.piece.name}_at}}\n")
         lines.append("    return bits\n")
         self.source = "".join(lines).format(**names)
         namespace: dict = {"side_order": _side_order(n), "competitor_of": competitor_of, "min": min, "max": max}

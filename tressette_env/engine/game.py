@@ -407,6 +407,13 @@ def renuncio(state: GameState) -> GameState:
     return p.rules.game.renuncio(state)
 
 
+def private_of(state: GameState, seat: Seat) -> CardMask:
+    """The cards out of every hand whose place ``seat`` alone knows (``SeatView.private``; ``Game.private_of``)."""
+    if state.hidden is None:
+        return 0
+    return state.public.rules.game.private_of(state, seat)
+
+
 def view(state: GameState, seat: Seat) -> SeatView:
     """What ``seat`` knows: its own cards and the public state.
 
@@ -416,7 +423,9 @@ def view(state: GameState, seat: Seat) -> SeatView:
     if type(seat) is not int or seat < 0:
         seat = check_seat(seat, "seat", len(state.hands))
     try:
-        return SeatView(seat, state.hands[seat], state.public)
+        if state.hidden is None:  # the four-seat game: nothing private but the hand
+            return SeatView(seat, state.hands[seat], state.public)
+        return SeatView(seat, state.hands[seat], state.public, private_of(state, seat))
     except IndexError:  # (the common case costs no test)
         raise ValueError(f"seat must be a seat 0..{len(state.hands) - 1}; got {seat!r}") from None
 

@@ -236,17 +236,23 @@ class GameState(NamedTuple):
 
 
 class SeatView(NamedTuple):
-    """What one seat knows: its own hand and the public state. Players see only this."""
+    """What one seat knows: its own hand, what it alone knows of the cards out of every hand, and the public state.
+
+    Players see only this.
+    """
 
     seat: Seat
     hand: CardMask
     public: PublicState
+    private: CardMask = 0
+    """Cards out of every hand whose place this seat alone knows: its own face-down discards, a monte
+    it was shown (``Game.private_of``); 0 in the games without such cards."""
 
     @property
     def unseen(self) -> CardMask:
         """Cards this seat has not seen: held by the others (or hidden on the table) and not played, revealed or exposed."""
         p = self.public
-        known = self.hand | p.all_played
+        known = self.hand | p.all_played | self.private
         for packed in (p.accusi.revealed, p.exposed):
             while packed:
                 known |= packed & _M40

@@ -27,7 +27,12 @@ from typing import Any, NamedTuple
 
 
 class Switch(NamedTuple):
-    """What a switch allows: a tuple of values, ``bool``, ``("int", least)``, or ``("int|None", least)``."""
+    """What a switch allows.
+
+    A tuple of values, ``bool``, ``("int", least)``, ``("int|None", least)``, ``("subset|None",
+    values)`` (some of ``values``, in their order, as a tuple) or ``("mapping|None", keys)``
+    (whole numbers >= 1 for some of ``keys``, kept as a tuple of pairs).
+    """
 
     allowed: Any
     meaning: str
@@ -41,6 +46,11 @@ def switch(default: Any, allowed: Any, meaning: str) -> Any:
 def _allowed_text(allowed: Any) -> str:
     if allowed is bool:
         return "bool"
+    if isinstance(allowed, tuple) and allowed and allowed[0] == "subset|None":
+        return "None or some of " + ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1]) + ", in that order"
+    if isinstance(allowed, tuple) and allowed and allowed[0] == "mapping|None":
+        keys = ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1])
+        return f"None or a dict from {keys} to ints >= 1"
     if isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
         text = f"int >= {allowed[1]}"
         return text + " or None" if allowed[0] == "int|None" else text
@@ -62,6 +72,12 @@ def check_switches(rules: Any) -> None:
         if allowed is bool:
             if not isinstance(value, bool):
                 raise ValueError(f"rule switch {f.name}={value!r}: must be True or False")
+        elif isinstance(allowed, tuple) and allowed and allowed[0] == "subset|None":
+            if value is not None:
+                object.__setattr__(rules, f.name, _subset(f.name, value, allowed[1]))
+        elif isinstance(allowed, tuple) and allowed and allowed[0] == "mapping|None":
+            if value is not None:
+                object.__setattr__(rules, f.name, _mapping(f.name, value, allowed[1]))
         elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
             if value is None and allowed[0] == "int|None":
                 continue
@@ -75,6 +91,32 @@ def check_switches(rules: Any) -> None:
                 ok = False
             if not ok:
                 raise ValueError(f"rule switch {f.name}={value!r}: must be one of {', '.join(map(repr, allowed))}")
+
+
+def _subset(name: str, value: Any, values: tuple) -> tuple:
+    """``value`` as a tuple of distinct members of ``values`` in their order, or a ``ValueError``."""
+    what = f"some of {', '.join(map(repr, values))}, in that order"
+    if isinstance(value, str) or not hasattr(value, "__iter__"):
+        raise ValueError(f"rule switch {name}={value!r}: must be a tuple of {what}")
+    items = tuple(value)
+    if not items or any(v not in values for v in items) or len(set(items)) < len(items):
+        raise ValueError(f"rule switch {name}={value!r}: must be a tuple of {what}")
+    if list(items) != sorted(items, key=values.index):
+        raise ValueError(f"rule switch {name}={value!r}: must list {what}")
+    return items
+
+
+def _mapping(name: str, value: Any, keys: tuple) -> tuple:
+    """``value`` (a dict or pairs) as a tuple of (key, int >= 1) pairs in ``keys``' order, or a ``ValueError``."""
+    what = f"a dict from {', '.join(map(repr, keys))} to ints >= 1"
+    try:
+        pairs = dict(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"rule switch {name}={value!r}: must be {what}") from None
+    for key, number in pairs.items():
+        if key not in keys or isinstance(number, bool) or not hasattr(number, "__index__") or number < 1:
+            raise ValueError(f"rule switch {name}={value!r}: must be {what}; {key!r}: {number!r} is not")
+    return tuple((key, int(pairs[key])) for key in keys if key in pairs)
 
 
 def switch_names(rules_type: type) -> tuple[str, ...]:

@@ -109,6 +109,13 @@ class Game:
         """``action`` in the game's own phase ``state.public.phase`` (nonzero)."""
         raise NotImplementedError(f"{self.name} has no phase {state.public.phase}")
 
+    def private_of(self, state: GameState, seat: int) -> int:
+        """Cards out of every hand whose place ``seat`` alone knows (its face-down discards, a monte it saw).
+
+        Read from ``state.hidden``; it reaches the seat's ``SeatView.private`` and its observation.
+        """
+        return 0
+
     # ------------------------------------------------------------------ the end of a hand
 
     def end_hand(self, state: GameState) -> GameState:

@@ -16,7 +16,7 @@ taken where the sources leave a point open are in docs/games/a_perdere.md.
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']` (`players=n`, 3 to 8, default 4) |
 | Action Shape       | Discrete(255)                                        |
 | Action Values      | [0, 254]                                             |
-| Observation Shape  | (743,) with four players (it depends on `players`, `teams`, `asso_bastoni_value` and an elimination match) |
+| Observation Shape  | (783,) with four players (it depends on `players`, `teams`, `asso_bastoni_value` and an elimination match) |
 | Observation Values | [0, 1] (int8)                                        |
 
 ### Observation Space
@@ -36,7 +36,8 @@ then the players in play order); every player is a side of his own. With four pl
 | `to_target` | (4, 41) | 530:694 | match points each player still needs to reach `target_score` (yours first) as thermometers capped at 41; all 0 in `episode="hand"` |
 | `removed` | (40,) | 694:734 | the cards removed from the deck this hand (announced) |
 | `set_aside` | (5,) | 734:739 | cards face down for the last trick's winner (monte or discards), as a thermometer |
-| `out` | (4,) | 739:743 | the players out of the match, by player relative to you |
+| `face_down_known` | (40,) | 739:779 | the face-down cards you know: your own discards as the dealer |
+| `out` | (4,) | 779:783 | the players out of the match, by player relative to you |
 
 `tressette_env.encoders.a_perdere.observation(rules).table()` gives the table of any rule set.
 

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..encoders.observation import unpack
-from ..engine.game import legal_actions_mask, new_game, next_hand, view
+from ..engine.game import legal_actions_mask, new_game, next_hand, private_of, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 from .playing import action_id, check_render_mode, hand_info, reset_options, take_action
@@ -58,6 +58,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._unpacked = self._mask_at + self._num_actions
         self._obs_slice, self._mask_slice = slice(0, size), slice(self._mask_at, None)
         self._bits = self._encoder.bits
+        self._private = getattr(self._encoder, "takes_private", False)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -169,7 +170,10 @@ class FamilyEnv(AECEnv, EzPickle):
         if seat < 0:  # just put out of the match, before its dead step: nothing to see or do
             both = unpack(0, self._unpacked)
             return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
-        bits = self._bits(game.public, seat, game.hands[seat])
+        if self._private:
+            bits = self._bits(game.public, seat, game.hands[seat], private_of(game, seat))
+        else:
+            bits = self._bits(game.public, seat, game.hands[seat])
         if agent == self.agent_selection:  # the agent to act (the mask is 0 once the episode is over)
             bits |= self._legal << self._mask_at
         both = unpack(bits, self._unpacked)

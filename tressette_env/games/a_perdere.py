@@ -49,7 +49,8 @@ Decisions where FAMILY.md leaves a point open (docs/games/a_perdere.md says why)
 - ``reduce`` with a number of players that shares the deck evenly (4, 5, 8) changes nothing.
   ``dealer_discard`` deals the leftover cards to the dealer, who discards that many face
   down (one ``GIVE + c`` action each) before the first lead; the discards stay out of the
-  public history (they are face down), and the dealer's observation does not recall them.
+  public history (they are face down); the dealer alone knows them (``SeatView.private``,
+  the ``face_down_known`` piece of his observation).
 - With ``first_lead="four_of_denari"`` and the 4 di denari removed or in the monte, the seat
   after the dealer leads; the holder of the 4 di denari is the one it was dealt to (a dealer
   who discards it still leads).
@@ -418,6 +419,13 @@ class TressetteAPerdere(Game):
 
     def phase_name(self, p: PublicState) -> str:
         return "the dealer discards"
+
+    def private_of(self, state: GameState, seat: int) -> int:
+        """The dealer's own discards (``reduce="dealer_discard"``): face down, known to him alone."""
+        p = state.public
+        if p.rules.reduce == "dealer_discard" and seat == p.dealer:
+            return mask_of(state.hidden.set_aside)
+        return 0
 
     # ------------------------------------------------------------------ charges
 

@@ -25,7 +25,6 @@ import numpy as np
 from ..agents.random_player import RandomPlayer
 from ..agents.registry import make_player
 from ..encoders.family import observation_of
-from ..encoders.observation import unpack
 from ..engine.game import apply, legal_actions, new_game, view
 from ..engine.state import PLAYING
 
@@ -80,10 +79,11 @@ def teacher_games(
             agent = table.controllers[seat]
             own = table.seat_of[agent]
             legal = legal_actions(state)
-            action = players[agent].act(view(state, own), legal, rng)
+            seen = view(state, own)
+            action = players[agent].act(seen, legal, rng)
             side = table.sides[seat]
             if len(legal) > 1 and n < decisions and (teacher_side is None or side == teacher_side):
-                observations[n] = unpack(encoder.bits(p, own, state.hands[own]), size)
+                observations[n] = encoder.encode(seen)
                 masks[n, legal] = True
                 actions[n] = action
                 recorded_agents.append(agent)

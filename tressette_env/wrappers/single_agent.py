@@ -44,7 +44,7 @@ from ..agents.base import Player
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
-from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, view
+from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, private_of, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
 from ..envs.playing import action_id, check_render_mode, hand_info, reset_options, take_action
@@ -230,7 +230,10 @@ class SingleAgentEnv(gymnasium.Env):
         self._legal = legal_actions_mask(self.game)
         game = self.game
         seat = self.seat
-        return unpack(self._encoder.bits(game.public, seat, game.hands[seat]), self._encoder.size)
+        encoder = self._encoder
+        if getattr(encoder, "takes_private", False):
+            return unpack(encoder.bits(game.public, seat, game.hands[seat], private_of(game, seat)), encoder.size)
+        return unpack(encoder.bits(game.public, seat, game.hands[seat]), encoder.size)
 
     def render(self) -> str | None:
         if self.render_mode not in self.metadata["render_modes"]:

@@ -1,0 +1,135 @@
+"""What Calabresella and Tressette a chiamare share: the auction, the call of a card, the signs, the stake.
+
+One home for each of these rules (FAMILY.md sections 4 and 5):
+
+| rule | function |
+| --- | --- |
+| the bids a seat may make (one speaking turn each; ascending, or the first bid takes it) | ``legal_bids``, ``auction_over`` |
+| the cards a caller may name (any card he lacks, or the highest rank he lacks first) | ``callable_cards`` |
+| the signs of the seed: busso and liscio (striscio), from the second trick | ``signs`` |
+| a win (at least 6 of the 11 points: 18 thirds of 35) and a cappotto | ``side_wins``, ``is_cappotto`` |
+| the stake: each opponent pays ``m * c`` (``c = 2`` on cappotto), the declarer's side receives it | ``unit`` |
+
+Bids are action ids (``engine.actions``): ``PASS``, ``CHIAMO`` < ``SOLO`` < ``SOLISSIMO`` <
+``DIVIDETE`` < ``SCEGLIETE``; a seat that has not spoken yet holds 0.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import CALL, CHIAMO, DIVIDETE, PASS, SCEGLIETE, SOLISSIMO, SOLO
+from ..engine.cards import NUM_CARDS, STRENGTH, CardMask
+
+CONTRACTS = {"chiamo": CHIAMO, "solo": SOLO, "solissimo": SOLISSIMO, "dividete": DIVIDETE, "scegliete": SCEGLIETE}
+"""Contract names (the switches' words) and their bid action ids, in rank order."""
+CONTRACT_NAMES = {action: name for name, action in CONTRACTS.items()}
+WIN_THIRDS = 18
+"""A side wins the hand with at least 6 whole points: 18 of the 35 thirds."""
+HAND_THIRDS = 35
+"""The thirds of a hand: 32 in the cards and 3 for the last trick."""
+
+
+def legal_bids(bids: tuple[int, ...], enabled: tuple[int, ...]) -> int:
+    """The action mask of the seat to bid: pass, or an enabled contract above every bid so far."""
+    standing = max(bids)
+    mask = 1 << PASS
+    for contract in enabled:
+        if contract > standing:
+            mask |= 1 << contract
+    return mask
+
+
+def auction_over(bids: tuple[int, ...], first_taker: bool) -> bool:
+    """True when the auction is over: every seat has spoken once, or (``first_taker``) someone bid."""
+    if first_taker and any(b > PASS for b in bids):
+        return True
+    return all(bids)
+
+
+def declarer(bids: tuple[int, ...]) -> int:
+    """The seat that won the auction (the highest bid), or -1 when every seat passed."""
+    best = max(bids)
+    return bids.index(best) if best > PASS else -1
+
+
+def callable_cards(hand: CardMask, rule: str) -> CardMask:
+    """The cards a caller holding ``hand`` may name.
+
+    Any card he lacks (``"any"``), or the cards he lacks of the highest rank of which he lacks
+    one (``"highest_missing"``: a 3, else a 2, else an asso...).
+    """
+    lacking = ((1 << NUM_CARDS) - 1) & ~hand
+    if rule == "any":
+        return lacking
+    for strength in range(9, -1, -1):
+        rank = sum(1 << c for c in range(NUM_CARDS) if STRENGTH[c] == strength)
+        if lacking & rank:
+            return lacking & rank
+    return 0
+
+
+def call_actions(cards: CardMask) -> int:
+    """The action mask that calls any of ``cards`` (``CALL + card``)."""
+    return cards << CALL
+
+
+def signs(switch: str, seats: int) -> tuple[int, int, int]:
+    """``(signal_seats, signals_from, signal_kinds)`` of the table for the ``signals`` switch.
+
+    ``"seed"``: busso and liscio (striscio) only, from the second trick, for every seat (seed 000:
+    "Non sono ammessi segni se non il liscio e il busso dopo la prima mano"); ``"full"``: the
+    four-seat game's three signs from the first trick; ``"none"``.
+    """
+    everyone = (1 << seats) - 1
+    if switch == "seed":
+        return everyone, 1, 0b011
+    if switch == "full":
+        return everyone, 0, 0b111
+    return 0, 0, 0b111
+
+
+def side_wins(thirds: int) -> bool:
+    """A side with ``thirds`` thirds of the hand wins it (at least 6 whole points)."""
+    return thirds >= WIN_THIRDS
+
+
+def is_cappotto(loser_thirds: int, loser_tricks: int, rule: str) -> bool:
+    """The losing side was left with nothing (``cappotto_rule``).
+
+    No whole point (``"zero_points"``), no third at all (``"zero_thirds"``), or no trick (``"all_tricks"``).
+    """
+    if rule == "zero_points":
+        return loser_thirds < 3
+    if rule == "zero_thirds":
+        return loser_thirds == 0
+    return loser_tricks == 0
+
+
+def unit(multiplier: int, won: bool, cappotto: bool) -> int:
+    """What each opponent pays the declarer's side (negative: receives): ``m``, doubled on cappotto."""
+    value = multiplier * (2 if cappotto else 1)
+    return value if won else -value
+
+
+def bid_name(bid: int) -> str:
+    """A bid as a word: ``"pass"``, ``"chiamo"``..., or ``"-"`` for a seat that has not spoken."""
+    if bid == 0:
+        return "-"
+    return "pass" if bid == PASS else CONTRACT_NAMES[bid]
+
+
+__all__ = [
+    "CONTRACTS",
+    "CONTRACT_NAMES",
+    "HAND_THIRDS",
+    "WIN_THIRDS",
+    "auction_over",
+    "bid_name",
+    "call_actions",
+    "callable_cards",
+    "declarer",
+    "is_cappotto",
+    "legal_bids",
+    "side_wins",
+    "signs",
+    "unit",
+]

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from tressette_env.encoders import STATE_LAYOUT, layout_table, table_of
 from tressette_env.encoders import a_perdere as a_perdere_obs
+from tressette_env.encoders import calabresella as calabresella_obs
 from tressette_env.encoders import col_morto as col_morto_obs
 from tressette_env.encoders import in_due as in_due_obs
 from tressette_env.engine.actions import action_table, family_action_table
 from tressette_env.engine.rules import rules_table
-from tressette_env.games import a_perdere, col_morto, in_due
+from tressette_env.games import a_perdere, calabresella, col_morto, in_due
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,6 +27,11 @@ def _tables() -> list[str]:
     perdere = [a_perdere.APerdereRules(players=n) for n in range(3, 9)] + [
         a_perdere.APerdereRules(teams=True),
         a_perdere.APerdereRules(players=5, match_end="elimination", episode="match"),
+    ]
+    calabresella_forms = [
+        calabresella.CalabresellaRules(),
+        calabresella.CalabresellaRules(players=4),
+        calabresella.CalabresellaRules(players=4, four_player="dealer_sits_out"),
     ]
     return [
         rules_table(),
@@ -44,6 +50,9 @@ def _tables() -> list[str]:
         a_perdere.rules_table(),
         *(a_perdere_obs.observation(r).table() for r in perdere),
         *(table_of(a_perdere_obs.state_encoder(r).layout) for r in perdere),
+        calabresella.rules_table(),
+        *(calabresella_obs.observation(r).table() for r in calabresella_forms),
+        *(table_of(calabresella_obs.state_encoder(r).layout) for r in calabresella_forms),
     ]
 
 

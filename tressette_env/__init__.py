@@ -6,6 +6,7 @@
 | Tressette in due, two players | ``tressette_in_due_v0`` | ``tressette_env/TressetteInDue-v0`` |
 | Tressette col morto, two or three players with dummies | ``tressette_col_morto_v0`` | ``tressette_env/TressetteColMorto-v0`` |
 | Tressette a perdere (Traversone), 3 to 8 players each for himself | ``tressette_a_perdere_v0`` | ``tressette_env/TressetteAPerdere-v0`` |
+| Calabresella, three players (or four): an auction, a called card, one against two | ``calabresella_v0`` | ``tressette_env/Calabresella-v0`` |
 
 Importing the package registers the Gymnasium ids (see ``tressette_env.wrappers``) and,
 with PettingZoo's registry, ``pettingzoo.make("aec", "tressette_env/tressette-v0")`` and
@@ -39,6 +40,11 @@ GAMES = {
         "tressette_env/TressetteAPerdere-v0",
         "tressette_env/tressette_a_perdere-v0",
         "tressette_env.tressette_a_perdere_v0:env",
+    ),
+    "calabresella": (
+        "tressette_env/Calabresella-v0",
+        "tressette_env/calabresella-v0",
+        "tressette_env.calabresella_v0:env",
     ),
 }
 

@@ -1,12 +1,19 @@
 """The games of the family and rule sets to test each under (every test module of tests/games uses them)."""
 
-from tressette_env import tressette_a_perdere_v0, tressette_col_morto_v0, tressette_in_due_v0, tressette_v0
+from tressette_env import (
+    calabresella_v0,
+    tressette_a_perdere_v0,
+    tressette_col_morto_v0,
+    tressette_in_due_v0,
+    tressette_v0,
+)
 
 MODULES = {
     "tressette": tressette_v0,
     "tressette_in_due": tressette_in_due_v0,
     "tressette_col_morto": tressette_col_morto_v0,
     "tressette_a_perdere": tressette_a_perdere_v0,
+    "calabresella": calabresella_v0,
 }
 
 RULE_SETS = {
@@ -38,6 +45,15 @@ RULE_SETS = {
         {"players": 7, "reduce": "dealer_discard", "episode": "match", "match_end": "hands", "hands": 3},
         {"players": 3, "reduce": "monte", "last_trick": "plus_one"},
         {"episode": "match", "match_end": "elimination", "target_score": 11},
+    ],
+    "calabresella": [
+        {},
+        {"players": 4},
+        {"players": 4, "four_player": "dealer_sits_out", "episode": "match", "rounds": 1},
+        {"contracts": ("chiamo", "solo", "solissimo", "dividete", "scegliete"), "signals": "full"},
+        {"exchange": "partial", "show_monte_on_call": False, "call_rule": "highest_missing"},
+        {"all_pass": "solo_only_redeal", "auction": "first_taker", "scoring": "difference", "signals": "none"},
+        {"episode": "match", "match_end": "target", "target_score": 6, "solissimo_peek": True},
     ],
 }
 

@@ -66,6 +66,15 @@ def check_hand_totals(r, p) -> None:
     result = p.result
     if result.renuncio is not None or result.called_out is not None:
         return
+    if r.game.name == "calabresella":
+        extra = p.table.extra
+        assert sum(extra.stakes) == 0
+        if extra.contract:  # every card played or face down; the hand's 35 thirds
+            assert p.all_played.bit_count() == p.table.seats * p.table.tricks
+            assert sum(result.card_thirds) == 35
+        else:  # every player passed: a void hand
+            assert p.all_played == 0 and set(extra.stakes) == {0}
+        return
     if r.game.name == "tressette_a_perdere":
         extra = p.table.extra
         assert (p.all_played | extra.removed).bit_count() == 40 - extra.set_aside
@@ -92,6 +101,9 @@ def check_rewards(p, returns) -> None:
     """
     rules = p.rules
     table = p.table
+    if rules.game.lineup(rules) == "field" and rules.game.sides(rules) == 2:  # stakes: zero-sum
+        assert abs(sum(returns)) < 1e-9
+        return
     individual = rules.game.sides(rules) > 2
     if individual and rules.episode == "hand":
         sign = rules.game.points_sign(rules)

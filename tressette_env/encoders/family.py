@@ -18,6 +18,7 @@ _MODULES = {
     "tressette_in_due": "tressette_env.encoders.in_due",
     "tressette_col_morto": "tressette_env.encoders.col_morto",
     "tressette_a_perdere": "tressette_env.encoders.a_perdere",
+    "calabresella": "tressette_env.encoders.calabresella",
 }
 
 

@@ -68,9 +68,30 @@ class Game:
         """How many scores a match keeps (``PublicState.match_score``)."""
         return 2
 
+    def out_of_match(self, table: Any, agent: int) -> bool:
+        """True when ``agent`` has left the match for good (a perdere's elimination), not just sat out a hand."""
+        return False
+
     def points_sign(self, rules: Any) -> int:
         """+1 when a side plays to take points, -1 when it plays to avoid them (a perdere's charges)."""
         return 1
+
+    def lineup(self, rules: Any) -> str:
+        """How a duplicate board seats two players: ``"teams"`` or ``"field"``.
+
+        ``"teams"`` swaps two fixed sides; ``"field"`` plays once per seat, player A there and
+        player B everywhere else (individual players, or sides that change with every hand).
+        """
+        return "field" if self.sides(rules) > 2 else "teams"
+
+    def hand_points(self, p: PublicState) -> tuple[float | None, ...]:
+        """What a duplicate evaluation compares after a hand, per agent (None: not dealt in).
+
+        Default: the points of each agent's side (``HandScore.points``).
+        """
+        table = p.table
+        points = p.result.points
+        return tuple(None if s < 0 else points[table.sides[s]] for s in table.seat_of)
 
     def competitor_of(self, table: Any, agent: int) -> int:
         """Whose match score ``agent`` plays for (default: its own seat's side)."""

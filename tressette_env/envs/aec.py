@@ -141,7 +141,8 @@ class FamilyEnv(AECEnv, EzPickle):
             self._seat_table()
             # Agents the hand put out of the match (a perdere's elimination) end here, with their
             # final standing; each takes its dead step (action None) before the next card is played.
-            out = [a for a in self.agents if self._seat_of_agent[a] < 0]
+            table = game.public.table
+            out = [a for a in self.agents if p.rules.game.out_of_match(table, self._index[a])]
             if out:
                 rewards = p.rules.game.returns(p)
                 for agent in out:
@@ -163,11 +164,11 @@ class FamilyEnv(AECEnv, EzPickle):
         if agent not in self.agents:
             if agent not in self._index:
                 raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
-            if self._seat_of_agent[agent] < 0:
+            if self.rules.game.out_of_match(game.public.table, self._index[agent]):
                 raise RuntimeError(f"{agent} is out of the match (eliminated) and has left the episode")
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
         seat = self._seat_of_agent[agent]
-        if seat < 0:  # just put out of the match, before its dead step: nothing to see or do
+        if seat < 0:  # no seat this hand (put out of the match, or sitting out the deal): nothing to see or do
             both = unpack(0, self._unpacked)
             return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
         if self._private:

@@ -85,7 +85,7 @@ def lineups(state: GameState) -> tuple[tuple[int, ...], ...]:
     players (a perdere): each agent in turn, so a board is one play per seat.
     """
     rules = state.public.rules
-    if rules.game.sides(rules) > 2:
+    if rules.game.lineup(rules) == "field":
         return tuple((a,) for a in range(len(state.public.table.seat_of)))
     return teams(state)
 
@@ -93,7 +93,7 @@ def lineups(state: GameState) -> tuple[tuple[int, ...], ...]:
 def lineup_labels(rules: Any) -> tuple[str, ...]:
     """Names of a board's plays, by where player A sat: ``team0``, ``team1``; or ``player_0`` ...."""
     game = rules.game
-    if game.sides(rules) > 2:
+    if game.lineup(rules) == "field":
         return tuple(f"player_{a}" for a in range(game.agents(rules)))
     return ("team0", "team1")
 
@@ -109,7 +109,7 @@ class EpisodeRecord:
 
     diffs: tuple[float, ...]
     a_won: bool | None
-    a_points: tuple[int, ...] = ()
+    a_points: tuple[float, ...] = ()
     field_points: tuple[float, ...] = ()
 
 
@@ -138,15 +138,13 @@ def play_episode(
     for _ in range(max_hands):
         state = play_hand(players, state, rng)
         p = state.public
-        table = p.table
-        seats = [table.seat_of[a] for a in a_agents if table.seat_of[a] >= 0]
-        if seats:
-            points = p.result.points
-            side = table.sides[seats[0]]
-            others = sorted({table.sides[s] for s in range(table.seats)} - {side})
-            theirs = points[others[0]] if len(others) == 1 else statistics.fmean(points[s] for s in others)
-            diffs.append(sign * (points[side] - theirs))
-            mine.append(points[side])
+        points = game.hand_points(p)
+        if points[a_agents[0]] is not None:  # A was dealt in (not out of an elimination match)
+            ours = points[a_agents[0]]
+            others = [x for a, x in enumerate(points) if a not in a_agents and x is not None]
+            theirs = others[0] if len(set(others)) == 1 else statistics.fmean(others)
+            diffs.append(sign * (ours - theirs))
+            mine.append(ours)
             field.append(theirs)
         if p.status != HAND_OVER:
             break
@@ -205,7 +203,7 @@ def play_board(player_a: Player, player_b: Player, rules: Any, seed: int, board:
 def check_duplicate(rules: Any) -> None:
     """Raise ``ValueError`` unless a duplicate evaluation can rotate the players through fixed places in this game."""
     game = rules.game
-    if game.agents(rules) == 3 and game.sides(rules) == 2 and rules.episode == "match":
+    if game.lineup(rules) == "teams" and game.agents(rules) == 3 and rules.episode == "match":
         raise ValueError(
             f"{game.name} for three players changes partnerships from hand to hand: "
             'evaluate single hands (episode="hand")'
@@ -355,7 +353,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         match_win_ci95=win_ci,
         points=(statistics.fmean(mine), statistics.fmean(theirs)),
         points_ci95=(mean_ci95(mine), mean_ci95(theirs)),
-        against="field" if rules.game.sides(rules) > 2 else "team",
+        against="field" if rules.game.lineup(rules) == "field" else "team",
         points_sign=rules.game.points_sign(rules),
         records=records,
     )

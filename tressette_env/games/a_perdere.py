@@ -274,6 +274,9 @@ class TressetteAPerdere(Game):
     def competitors(self, rules: APerdereRules) -> int:
         return 2 if rules.teams else rules.players
 
+    def out_of_match(self, table: Table, agent: int) -> bool:
+        return agent in table.extra.out
+
     def points_sign(self, rules: APerdereRules) -> int:
         return -1 if rules.objective == "avoid" else 1
 

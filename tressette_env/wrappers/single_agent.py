@@ -212,12 +212,13 @@ class SingleAgentEnv(gymnasium.Env):
         info = hand_info(p, penalty, self._agent_of_seat)
         if p.status == HAND_OVER:
             following = next_hand(self.game, self._rng)
-            if following.public.table.seat_of[self.agent] >= 0:
+            if not p.rules.game.out_of_match(following.public.table, self.agent):
                 self.game = following
                 self._seat_table()
                 return 0.0, info
             # The learner is out of the match (a perdere's elimination): its episode ends here,
-            # on the hand that put it out, with its final standing.
+            # on the hand that put it out, with its final standing. (A learner that only sits a
+            # hand out, Calabresella's dealer, goes on: the others play that hand.)
         return p.rules.game.returns(p)[self.agent], info
 
     def _thirds_lead(self) -> float:
@@ -231,6 +232,8 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         seat = self.seat
         encoder = self._encoder
+        if seat < 0:  # the learner sits this hand out (Calabresella's dealer with four players)
+            return np.zeros(encoder.size, dtype=np.int8)
         if getattr(encoder, "takes_private", False):
             return unpack(encoder.bits(game.public, seat, game.hands[seat], private_of(game, seat)), encoder.size)
         return unpack(encoder.bits(game.public, seat, game.hands[seat]), encoder.size)

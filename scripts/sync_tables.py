@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from tressette_env.encoders import STATE_LAYOUT, layout_table, table_of
+from tressette_env.encoders import a_chiamare as a_chiamare_obs
 from tressette_env.encoders import a_perdere as a_perdere_obs
 from tressette_env.encoders import calabresella as calabresella_obs
 from tressette_env.encoders import col_morto as col_morto_obs
 from tressette_env.encoders import in_due as in_due_obs
 from tressette_env.engine.actions import action_table, family_action_table
 from tressette_env.engine.rules import rules_table
-from tressette_env.games import a_perdere, calabresella, col_morto, in_due
+from tressette_env.games import a_chiamare, a_perdere, calabresella, col_morto, in_due
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,6 +54,9 @@ def _tables() -> list[str]:
         calabresella.rules_table(),
         *(calabresella_obs.observation(r).table() for r in calabresella_forms),
         *(table_of(calabresella_obs.state_encoder(r).layout) for r in calabresella_forms),
+        a_chiamare.rules_table(),
+        a_chiamare_obs.observation(a_chiamare.AChiamareRules()).table(),
+        table_of(a_chiamare_obs.state_encoder(a_chiamare.AChiamareRules()).layout),
     ]
 
 

@@ -7,6 +7,7 @@
 | Tressette col morto, two or three players with dummies | ``tressette_col_morto_v0`` | ``tressette_env/TressetteColMorto-v0`` |
 | Tressette a perdere (Traversone), 3 to 8 players each for himself | ``tressette_a_perdere_v0`` | ``tressette_env/TressetteAPerdere-v0`` |
 | Calabresella, three players (or four): an auction, a called card, one against two | ``calabresella_v0`` | ``tressette_env/Calabresella-v0`` |
+| Tressette a chiamare, five players: a called card's holder is a secret partner | ``tressette_a_chiamare_v0`` | ``tressette_env/TressetteAChiamare-v0`` |
 
 Importing the package registers the Gymnasium ids (see ``tressette_env.wrappers``) and,
 with PettingZoo's registry, ``pettingzoo.make("aec", "tressette_env/tressette-v0")`` and
@@ -45,6 +46,11 @@ GAMES = {
         "tressette_env/Calabresella-v0",
         "tressette_env/calabresella-v0",
         "tressette_env.calabresella_v0:env",
+    ),
+    "tressette_a_chiamare": (
+        "tressette_env/TressetteAChiamare-v0",
+        "tressette_env/tressette_a_chiamare-v0",
+        "tressette_env.tressette_a_chiamare_v0:env",
     ),
 }
 

@@ -2,6 +2,7 @@
 
 from tressette_env import (
     calabresella_v0,
+    tressette_a_chiamare_v0,
     tressette_a_perdere_v0,
     tressette_col_morto_v0,
     tressette_in_due_v0,
@@ -14,6 +15,7 @@ MODULES = {
     "tressette_col_morto": tressette_col_morto_v0,
     "tressette_a_perdere": tressette_a_perdere_v0,
     "calabresella": calabresella_v0,
+    "tressette_a_chiamare": tressette_a_chiamare_v0,
 }
 
 RULE_SETS = {
@@ -54,6 +56,12 @@ RULE_SETS = {
         {"exchange": "partial", "show_monte_on_call": False, "call_rule": "highest_missing"},
         {"all_pass": "solo_only_redeal", "auction": "first_taker", "scoring": "difference", "signals": "none"},
         {"episode": "match", "match_end": "target", "target_score": 6, "solissimo_peek": True},
+    ],
+    "tressette_a_chiamare": [
+        {},
+        {"allow_self_call": True, "call_rule": "highest_missing", "signals": "full"},
+        {"reveal_partner": True, "auction": "first_taker", "first_lead": "declarer", "cappotto_rule": "all_tricks"},
+        {"episode": "match", "rounds": 1, "multipliers": {"chiamo": 2}, "signals": "none"},
     ],
 }
 

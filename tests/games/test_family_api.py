@@ -66,7 +66,7 @@ def check_hand_totals(r, p) -> None:
     result = p.result
     if result.renuncio is not None or result.called_out is not None:
         return
-    if r.game.name == "calabresella":
+    if r.game.name in ("calabresella", "tressette_a_chiamare"):
         extra = p.table.extra
         assert sum(extra.stakes) == 0
         if extra.contract:  # every card played or face down; the hand's 35 thirds

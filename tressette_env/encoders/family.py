@@ -19,6 +19,7 @@ _MODULES = {
     "tressette_col_morto": "tressette_env.encoders.col_morto",
     "tressette_a_perdere": "tressette_env.encoders.a_perdere",
     "calabresella": "tressette_env.encoders.calabresella",
+    "tressette_a_chiamare": "tressette_env.encoders.a_chiamare",
 }
 
 

@@ -48,6 +48,7 @@ _SPECS = {
     "tressette_col_morto": "tressette_env.envs.col_morto_aec:SPEC",
     "tressette_a_perdere": "tressette_env.envs.a_perdere_aec:SPEC",
     "calabresella": "tressette_env.envs.calabresella_aec:SPEC",
+    "tressette_a_chiamare": "tressette_env.envs.a_chiamare_aec:SPEC",
 }
 GAME_NAMES: tuple[str, ...] = tuple(_SPECS)
 

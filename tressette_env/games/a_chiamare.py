@@ -202,7 +202,8 @@ class AChiamarePublic(NamedTuple):
 
 
 def partner_of(state: GameState) -> int:
-    """The partner's seat (the holder of the called card at the deal; the caller himself after a self-call),
+    """The partner's seat: the holder of the called card at the deal (the caller himself after a self-call).
+
     -1 after a sola or before the call. Hidden from the other seats until the card is played.
     """
     x = state.public.table.extra
@@ -367,7 +368,6 @@ class TressetteAChiamare(Game):
     def end_hand(self, state: GameState) -> GameState:
         p = state.public
         rules = p.rules
-        x = p.table.extra
         team = self._team(state)
         ours = sum(t for s, t in enumerate(p.thirds) if s in team)
         theirs = auction.HAND_THIRDS - ours

@@ -290,6 +290,8 @@ _FAMILY = {
     "tressette_in_due": "tressette_env.agents.in_due_heuristic:InDueHeuristic",
     "tressette_col_morto": "tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
     "tressette_a_perdere": "tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
+    "calabresella": "tressette_env.agents.calabresella_heuristic:CalabresellaHeuristic",
+    "tressette_a_chiamare": "tressette_env.agents.a_chiamare_heuristic:AChiamareHeuristic",
 }
 _FAMILY_PLAYERS: dict = {}
 

@@ -40,7 +40,7 @@ from ..games import a_chiamare as ch
 from .calabresella_heuristic import call_card
 from .side_play import hand_strength, side_card
 
-CHIAMO_AT, SOLA_AT = 5.0, 8.0
+CHIAMO_AT, SOLA_AT = 5.0, 9.0
 """The hand counts (``hand_strength``) from which the heuristic bids chiamo and sola."""
 
 

@@ -111,7 +111,7 @@ def _eval(args: argparse.Namespace) -> int:
     seats = rules.game.agents(rules)
     board = (
         f"each deal played {seats} times, A in each seat in turn and B in the others"
-        if rules.game.sides(rules) > 2
+        if rules.game.lineup(rules) == "field"
         else "each deal played twice, seats swapped"
     )
     print(f"\n{game}{args.deals} boards per pair ({board}), seed {args.seed}, {seconds:.1f} s")

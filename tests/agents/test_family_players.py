@@ -79,3 +79,15 @@ def test_the_search_player_names_the_games_it_does_not_search():
     with pytest.raises(ValueError, match="play heuristic or random there"):
         SearchPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0))
     SearchPlayer().check_game(ColMortoRules())  # a two-sided game: searched
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
+def test_the_search_player_refuses_the_auction_games(game):
+    from tressette_env.envs.spec import game_spec
+
+    rules = game_spec(game).make_rules()
+    state = new_game(rules, 0)
+    with pytest.raises(ValueError, match=f"{game}.* is not searched: play heuristic or random there"):
+        SearchPlayer().check_game(rules)
+    with pytest.raises(ValueError, match="searched: tressette, tressette_col_morto, tressette_in_due"):
+        SearchPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0))

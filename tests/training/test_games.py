@@ -32,8 +32,20 @@ TINY_FLAGS = [
         ("tressette_col_morto", ["--rule", "players=2"]),
         ("tressette_a_perdere", []),
         ("tressette_a_perdere", ["--rule", "players=5"]),
+        ("calabresella", []),
+        ("calabresella", ["--rule", "players=4"]),
+        ("tressette_a_chiamare", []),
     ],
-    ids=["in_due", "col_morto_3", "col_morto_2", "a_perdere_4", "a_perdere_5"],
+    ids=[
+        "in_due",
+        "col_morto_3",
+        "col_morto_2",
+        "a_perdere_4",
+        "a_perdere_5",
+        "calabresella_3",
+        "calabresella_4",
+        "a_chiamare",
+    ],
 )
 def test_cli_trains_another_game_end_to_end(game, rules, tmp_path, capsys):
     argv = ["train", "--game", game, *rules, *TINY_FLAGS, "--run-dir", str(tmp_path), "--run-name", "run"]

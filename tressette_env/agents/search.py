@@ -66,6 +66,9 @@ from .base import Player
 from .sampling import DealSampler
 from .solver import SolveTimeout, solve_moves
 
+SEARCHED = frozenset({"tressette", "tressette_in_due", "tressette_col_morto"})
+"""The games the search player plays: two fixed sides, points taken in the trick play."""
+
 __all__ = ["SearchPlayer", "SignalPolicy", "no_signal"]
 
 SignalPolicy = Callable[[SeatView, int, list[int]], int]
@@ -171,19 +174,24 @@ class SearchPlayer:
         return {card: total / deals for card, total in sorted(totals.items())}, deals
 
     def check_game(self, rules: Any) -> None:
-        """Raise ``ValueError`` for a game this player cannot search: one of more than two sides."""
+        """Raise ``ValueError`` for a game this player cannot search (``SEARCHED`` names those it can)."""
         game = rules.game
-        if game.sides(rules) > 2:
+        if game.name not in SEARCHED:
+            why = (
+                f"{game.name} with {game.sides(rules)} players each for himself"
+                if game.sides(rules) > 2
+                else f"{game.name} (its phases or its scoring are not those of a fixed two-sided trick play)"
+            )
             raise ValueError(
-                f"the search player values the cards for one side against the other (a two-sided solver); "
-                f"{game.name} with {game.sides(rules)} players each for himself is not searched: "
-                "play heuristic or random there"
+                f"the search player values the cards of a deal's play for one fixed side against the other "
+                f"(a two-sided solver of the trick play); {why} is not searched: play heuristic or random there "
+                f"(searched: {', '.join(sorted(SEARCHED))})"
             )
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """The action for ``view``: the card with the best average value, with the signal policy's signal."""
         game = view.public.rules.game
-        if game.sides(view.public.rules) > 2:
+        if game.name not in SEARCHED:
             self.check_game(view.public.rules)
         if game.name == "tressette_in_due":
             return self._in_due(view, legal, rng)

@@ -75,19 +75,27 @@ def _entry(path: Path, data, name: str) -> np.ndarray:
 def family_shapes() -> dict[tuple[int, int], str]:
     """(observation entries, actions) -> the game whose policies have those input and output sizes."""
     from ..encoders.family import observation_of
+    from ..games.a_chiamare import AChiamareRules
     from ..games.a_perdere import APerdereRules
+    from ..games.calabresella import CalabresellaRules
     from ..games.col_morto import ColMortoRules
     from ..games.in_due import InDueRules
 
     shapes = {(SIZE, NUM_ACTIONS): "tressette"}
     for rules in (InDueRules(), ColMortoRules(), ColMortoRules(players=2)):
         shapes[(observation_of(rules).size, rules.game.num_actions)] = f"{rules.game.name}"
-    a_perdere = [(APerdereRules(players=n), f"{n} players") for n in range(3, 9)]
-    a_perdere += [
+    others = [(APerdereRules(players=n), f"{n} players") for n in range(3, 9)]
+    others += [
         (APerdereRules(teams=True), "teams"),
         (APerdereRules(match_end="elimination", episode="match"), "4 players, elimination"),
     ]
-    for rules, what in a_perdere:
+    others += [
+        (CalabresellaRules(), "3 players"),
+        (CalabresellaRules(players=4), "4 players, all play"),
+        (CalabresellaRules(players=4, four_player="dealer_sits_out"), "4 players, the dealer sits out"),
+        (AChiamareRules(), "5 players"),
+    ]
+    for rules, what in others:
         shapes[(observation_of(rules).size, rules.game.num_actions)] = f"{rules.game.name} ({what})"
     return shapes
 

@@ -100,8 +100,9 @@ class TrainConfig:
 
     game: str = FOUR_SEAT
     """The game: tressette (the four-seat game), tressette_in_due, tressette_col_morto (three players
-    by default, --rule players=2 for two) or tressette_a_perdere (four players by default, --rule
-    players=N for 3 to 8). Its rule switches are --rule's, and the evaluations and the saved policy
+    by default, --rule players=2 for two), tressette_a_perdere (four players by default, --rule
+    players=N for 3 to 8), calabresella (three players, --rule players=4 for four) or
+    tressette_a_chiamare (five players). Its rule switches are --rule's, and the evaluations and the saved policy
     are of that game."""
     total_timesteps: int = 50_000
     """Learner decisions to train for, in the whole run: with --resume too (the run stops when its

@@ -80,7 +80,7 @@ ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
     ),
     (120, 159, "play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit)"),
     (CALL_OUT, CALL_OUT, "**chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead)"),
-    (CALL, CALL + 39, "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner)"),
+    (CALL, CALL + 39, "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte"),
     (
         GIVE,
         GIVE + 39,

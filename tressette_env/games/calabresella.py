@@ -426,7 +426,7 @@ class Calabresella(Game):
         In scegliete the other opponent may since have swapped some of the monte's cards it saw:
         a seat knows what it saw, not what was done after.
         """
-        return state.hidden.known[seat] & ~state.hands[seat]
+        return state.hidden.known[seat] & ~state.hands[seat] & ~state.public.all_played
 
     # ------------------------------------------------------------------ the phases
 

@@ -2,7 +2,7 @@
 
 Five players, eight cards each. The deals are written trick by trick: ``"3d 2d Ad Rd Cd"`` is
 one trick, the cards of seat 0, 1, 2, 3, 4 in that order (``play_tricks`` plays them from the
-trick's leader round). Every deal here is dealt by seat 4, so seat 0 is the forehand: it
+trick's leader round). Unless a test says otherwise seat 4 deals, so seat 0 is the forehand: it
 speaks first and (after a chiamo) leads the first trick. Every number asserted is worked out
 by hand in the comments: card thirds are asso 3; 3, 2, re, cavallo, fante 1; 4 to 7 nothing;
 the last trick 3 more (35 in a hand; a side wins with 18, six whole points). The stakes are
@@ -16,6 +16,7 @@ them apart must see byte-identical observations and action masks.
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -804,6 +805,26 @@ def test_bad_rule_switches_and_deal_options_are_named():
     assert make_rules(multipliers={"sola": 3}).multipliers == (("sola", 3),)
 
 
+def test_a_bad_action_value_is_refused_and_changes_nothing():
+    env = tressette_a_chiamare_v0.raw_env()
+    env.reset(options={"hands": by_seat(WORKED), "dealer": 4})
+    game = env.game
+    for bad, error, message in (
+        (255, ValueError, r"action 255 is out of range: action ids are 0\.\.254"),
+        (-1, ValueError, "action -1 is out of range"),
+        (True, TypeError, "an action is an integer id 0..254; got True"),
+        ("pass", TypeError, "got 'pass'"),
+        (None, TypeError, "got None"),
+    ):
+        with pytest.raises(error, match=message):
+            env.step(bad)
+        assert env.game is game and env.agent_selection == "player_0"
+    env.step(np.int64(CHIAMO))  # a NumPy int is an action id
+    assert env.game.public.table.extra.bids[0] == CHIAMO and type(env.game.public.history[0]) is int
+    with pytest.raises(IllegalActionError, match="in the auction"):
+        apply(game, 255)  # past the family's ids: refused by the engine as well
+
+
 def test_nothing_acts_after_the_end():
     state = play_tricks(called("3s"), WORKED)
     assert legal_actions(state) == [] and legal_actions_mask(state) == 0
@@ -880,8 +901,12 @@ def test_no_leak_seats_that_cannot_tell_the_partner_see_the_same_until_the_calle
                     got = observation(rules).unflatten(env.observe(AGENTS[seat])["observation"])
                     who = "declarer" if seat == next(iter(bids)) else "partner" if seat == holder else "opponent"
                     assert got["role"].tolist() == ROLE[who]
+                    # The partner sees himself; the other holder nothing (a self-caller: nothing till it shows).
+                    assert got["partner"].tolist() == ([1, 0, 0, 0, 0] if who == "partner" else [0] * 5)
                 assert enc.encode(env.game)[enc.slices["partner"]].tolist() == one_hot(holder, 5)
                 assert env.state()[enc.slices["partner"]].tolist() == one_hot(holder, 5)
+        assert not any(env_one.infos.values()) and not any(env_two.infos.values())  # nothing in the infos either
+        assert set(env_one.rewards.values()) == set(env_two.rewards.values()) == {0.0}
         env_one.step(a)
         env_two.step(a)
     assert observed(env_one, agents) == observed(env_two, agents)

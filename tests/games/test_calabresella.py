@@ -265,6 +265,11 @@ def check_stakes(state, expected):
         assert p.rules.game.returns(p) == tuple(float(s) for s in expected)
 
 
+def called(rules, deal=CHIAMO_DEAL, code="3d"):
+    """Seat 0 bids chiamo, the others pass, and he calls ``code``."""
+    return apply(bid(new_game(rules, seed=0, **deal), CHIAMO, PASS, PASS), CALL + card(code))
+
+
 def chiamo_hand(rules=None, deal=CHIAMO_DEAL):
     state = new_game(rules or CalabresellaRules(), seed=0, **deal)
     return play_tricks(run(bid(state, CHIAMO, PASS, PASS), CHIAMO_EXCHANGE), CHIAMO_TRICKS)
@@ -489,7 +494,7 @@ def test_a_called_card_in_the_monte_is_handed_over_by_nobody_and_nothing_is_retu
 
 def test_show_monte_on_call_false_keeps_the_monte_from_the_other_seats():
     rules = CalabresellaRules(show_monte_on_call=False)
-    state = apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3d"))
+    state = called(rules)
     assert state.public.table.extra.monte_shown == 0 and state.public.table.extra.held == (17, 11, 12)
     assert view(state, 1).private == view(state, 2).private == 0
     assert view(state, 1).unseen & parse_cards(CHIAMO_MONTE) == parse_cards(CHIAMO_MONTE)
@@ -498,18 +503,15 @@ def test_show_monte_on_call_false_keeps_the_monte_from_the_other_seats():
     hands[0].remove(card("4b"))
     hands[0].append(card("3c"))
     monte = cards("Fd 4c 2s 4b")
-    other = apply(
-        bid(new_game(rules, seed=0, hands=hands, monte=monte, dealer=2), CHIAMO, PASS, PASS), CALL + card("3d")
-    )
+    other = called(rules, {"hands": hands, "monte": monte, "dealer": 2})
     assert other.public == state.public and view(other, 1) == view(state, 1)
-    shown = apply(bid(new_game(CalabresellaRules(), seed=0, hands=hands, monte=monte, dealer=2), CHIAMO, PASS, PASS),
-                  CALL + card("3d"))  # fmt: skip
+    shown = called(CalabresellaRules(), {"hands": hands, "monte": monte, "dealer": 2})
     assert shown.public.table.extra.monte_shown == parse_cards("Fd 4c 2s 4b")
 
 
 def test_partial_exchange_the_caller_returns_then_takes_up_to_four_and_discards_as_many():
     rules = CalabresellaRules(exchange="partial")
-    state = apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3d"))
+    state = called(rules)
     p = state.public
     # He holds 13 and returns before he takes: the monte's Fd is not his to return.
     assert p.table.phase == RETURN and p.table.extra.held == (13, 11, 12)
@@ -531,20 +533,18 @@ def test_partial_exchange_the_caller_returns_then_takes_up_to_four_and_discards_
     assert p.table.phase == PLAY and p.table.extra.held == (12, 12, 12) and p.table.extra.face_down == 4
     assert sorted(state.hidden.face_down) == cards("4d 2s 4c 4b")  # the two left and the two discards
     # Taking all four goes straight to four discards; a pass at once plays with the monte untouched.
-    taken = run(apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3d")),
-                [GIVE + card("7b")] + [CALL + c for c in cards(CHIAMO_MONTE)])  # fmt: skip
+    taken = run(called(rules), [GIVE + card("7b")] + [CALL + c for c in cards(CHIAMO_MONTE)])
     assert taken.public.table.phase == DISCARD and taken.public.table.extra.owed == 4
-    untouched = run(apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3d")),
-                    [GIVE + card("7b"), PASS])  # fmt: skip
+    untouched = run(called(rules), [GIVE + card("7b"), PASS])
     assert untouched.public.table.phase == PLAY and untouched.hidden.face_down == tuple(cards(CHIAMO_MONTE))
     # The called card in the monte: nothing to return, he goes to the monte (and may take it).
-    in_monte = apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3c"))
+    in_monte = called(rules, code="3c")
     assert in_monte.public.table.phase == TAKE and in_monte.public.table.extra.called_from == IN_MONTE
 
 
 def test_partial_exchange_without_the_monte_shown_keeps_the_takes_face_down():
     rules = CalabresellaRules(exchange="partial", show_monte_on_call=False)
-    state = apply(bid(new_game(rules, seed=0, **CHIAMO_DEAL), CHIAMO, PASS, PASS), CALL + card("3d"))
+    state = called(rules)
     state = run(state, [GIVE + card("7b"), CALL + card("Fd")])
     assert state.public.table.extra.monte_shown == 0 and state.public.history[-1] == GIVE + card("7b")
     assert view(state, 0).private == parse_cards("4c 2s 3c") and view(state, 1).private == 0
@@ -597,9 +597,8 @@ def test_dividete_the_first_opponent_after_the_soloist_gets_the_monte_s_first_tw
     state = bid(state, PASS, DIVIDETE, PASS)  # seat 1 plays alone: seat 2 comes after him, then seat 0
     p = state.public
     assert p.table.extra.soloist == 1 and p.table.phase == SPLIT and p.turn == 2
-    assert state.hands[2] == dealt_hands[2] | parse_cards("Rb 3d") and state.hands[0] == dealt_hands[0] | parse_cards(
-        "Ac 4s"
-    )
+    assert state.hands[2] == dealt_hands[2] | parse_cards("Rb 3d")
+    assert state.hands[0] == dealt_hands[0] | parse_cards("Ac 4s")
     assert p.table.extra.held == (14, 12, 14) and state.hidden.face_down == () and p.table.extra.face_down == 0
     assert legal_actions(state) == [GIVE + c for c in cards_of(state.hands[2])]
     state = run(state, [GIVE + card("Rb"), GIVE + cards_of(dealt_hands[2])[0]])
@@ -623,9 +622,8 @@ def test_scegliete_each_opponent_swaps_with_the_monte_but_may_not_take_back_what
     assert view(state, 1).private == parse_cards(ASSI) and view(state, 2).private == 0
     assert legal_actions(state) == [CALL + c for c in cards(ASSI)] + [PASS]
     state = apply(state, CALL + card("Ad"))
-    assert state.public.table.extra.held == (12, 13, 12) and legal_actions(state) == [
-        GIVE + c for c in cards_of(state.hands[1])
-    ]
+    assert state.public.table.extra.held == (12, 13, 12)
+    assert legal_actions(state) == [GIVE + c for c in cards_of(state.hands[1])]  # he owes the monte a card
     state = apply(state, GIVE + card("7d"))
     assert legal_actions(state) == [CALL + c for c in cards("Ac As Ab")] + [PASS]  # not the 7d he put in
     state = run(state, [CALL + card("Ac"), GIVE + card("Ad")])  # the asso he took may go back
@@ -646,29 +644,29 @@ def test_scegliete_each_opponent_swaps_with_the_monte_but_may_not_take_back_what
 
 
 @pytest.mark.parametrize(
-    "contract, tricks, before, after",
+    "contract, deal, tricks, before, after",
     [
         # The soloist takes the last trick: the assi he discarded (12 thirds) are his, 11 + 12 = 23.
-        ("solo", SOLO_23_TRICKS, (11, 12), (23, 12)),
+        ("solo", SOLO_23_DEAL, SOLO_23_TRICKS, (11, 12), (23, 12)),
         # The coalition takes it: the assi are theirs, 21 + 12 = 33.
-        ("solo", SOLO_CAPPOTTO_TRICKS, (2, 21), (2, 33)),
+        ("solo", SOLO_CAPPOTTO_DEAL, SOLO_CAPPOTTO_TRICKS, (2, 21), (2, 33)),
         # Solissimo: the untouched monte (the assi) likewise.
-        ("solissimo", SOLO_23_TRICKS, (11, 12), (23, 12)),
-        ("solissimo", SOLO_CAPPOTTO_TRICKS, (2, 21), (2, 33)),
+        ("solissimo", None, SOLO_23_TRICKS, (11, 12), (23, 12)),
+        ("solissimo", None, SOLO_CAPPOTTO_TRICKS, (2, 21), (2, 33)),
         # Chiamo: the four 4s (no third) to the coalition.
-        ("chiamo", CHIAMO_TRICKS, (18, 17), (18, 17)),
+        ("chiamo", CHIAMO_DEAL, CHIAMO_TRICKS, (18, 17), (18, 17)),
     ],
 )
-def test_the_discards_or_the_untouched_monte_go_to_the_side_that_takes_the_last_trick(contract, tricks, before, after):
+def test_the_discards_or_the_untouched_monte_go_to_the_side_that_takes_the_last_trick(
+    contract, deal, tricks, before, after
+):
     rules = CalabresellaRules()
     if contract == "solo":
-        state = solo_hand(
-            rules, solo_deal(tricks, SOLO_23_MONTE if tricks is SOLO_23_TRICKS else SOLO_CAPPOTTO_MONTE), tricks
-        )
+        state = solo_hand(rules, deal, tricks)
     elif contract == "solissimo":
         state = solissimo_hand(rules, tricks)
     else:
-        state = chiamo_hand(rules)
+        state = chiamo_hand(rules, deal)
     p = state.public
     assert p.thirds == before and p.result.card_thirds == after and sum(after) == 35
     assert not any(state.hands) and p.table.extra.face_down == len(state.hidden.face_down) == 4
@@ -746,10 +744,19 @@ def test_the_multipliers_switch_replaces_the_contracts_stakes_it_names():
     check_stakes(solissimo_hand(CalabresellaRules(), SOLO_CAPPOTTO_TRICKS), (-12, 6, 6))
 
 
-@pytest.mark.parametrize("contract, expected", [(DIVIDETE, (12, -6, -6)), (SCEGLIETE, (24, -12, -12))])
+@pytest.mark.parametrize(
+    "contract, expected",
+    [(DIVIDETE, (12, -6, -6)), (SCEGLIETE, (24, -12, -12))],  # won, no cappotto: 6 or 12 from each
+)
 def test_dividete_and_scegliete_stake_6_and_12(contract, expected):
     # The monte (the assi) goes back face down as it came: each opponent puts back what he got.
-    rules = CalabresellaRules(contracts=ALL_CONTRACTS)
+    for multipliers, stake in ((None, expected), ({"dividete": 1, "scegliete": 1}, (2, -1, -1))):
+        rules = CalabresellaRules(contracts=ALL_CONTRACTS, multipliers=multipliers)
+        check_stakes(exchanged_back(rules, contract), stake)
+
+
+def exchanged_back(rules, contract):
+    """Dividete or scegliete on the SOLO_23 play with the assi as the monte, which goes back as it came."""
     state = bid(new_game(rules, seed=0, **untouched_deal(SOLO_23_TRICKS)), contract, PASS, PASS)
     if contract == DIVIDETE:  # seat 1 gets the Ad Ac (the monte's first two), seat 2 the As Ab
         assert state.hands[1] & parse_cards("Ad Ac") and state.hands[2] & parse_cards("As Ab")
@@ -758,13 +765,7 @@ def test_dividete_and_scegliete_stake_6_and_12(contract, expected):
         state = run(state, [PASS, PASS])
     state = play_tricks(state, SOLO_23_TRICKS)
     assert state.public.result.card_thirds == (23, 12)  # the assi to the soloist, who takes the last trick
-    check_stakes(state, expected)
-    check_stakes(
-        play_tricks(run(bid(new_game(CalabresellaRules(contracts=ALL_CONTRACTS, multipliers={"dividete": 1}), seed=0,
-                                     **untouched_deal(SOLO_23_TRICKS)), DIVIDETE, PASS, PASS),
-                        [GIVE + c for c in cards(ASSI)]), SOLO_23_TRICKS),
-        (2, -1, -1),
-    )  # fmt: skip
+    return state
 
 
 def test_four_players_all_play_chiamo_stakes_three_against_one_each():
@@ -996,6 +997,10 @@ def at(rules, deal, actions):
         ({"players": 4, "four_player": "dealer_sits_out"}, dict(CHIAMO_DEAL, dealer=3), [], (-6, 2, 2, 2)),
         # The call: the soloist loses chiamo as on cappotto, 1 * 2 to each.
         ({}, CHIAMO_DEAL, [CHIAMO, PASS, PASS], (-4, 2, 2)),
+        # (The call comes after the contract: with chiamo worth 5 it costs 5 * 2 to each, where the
+        # auction's renuncio stays at 2.)
+        ({"multipliers": {"chiamo": 5}}, CHIAMO_DEAL, [CHIAMO, PASS, PASS], (-20, 10, 10)),
+        ({"multipliers": {"chiamo": 5}}, CHIAMO_DEAL, [CHIAMO], (2, -4, 2)),
         # The play: the soloist's renuncio loses, an opponent's wins him the stake as on cappotto.
         ({}, CHIAMO_DEAL, [CHIAMO, PASS, PASS] + CHIAMO_EXCHANGE, (-4, 2, 2)),
         ({}, CHIAMO_DEAL, [CHIAMO, PASS, PASS] + CHIAMO_EXCHANGE + [card("3d")], (4, -2, -2)),
@@ -1211,6 +1216,9 @@ def check_hand(state):
     x = p.table.extra
     result = p.result
     assert sum(x.stakes) == 0 and len(x.stakes) == rules.players
+    if result.renuncio is not None:  # the offender pays (his side loses the contract as on cappotto)
+        assert x.stakes[p.table.controllers[result.renuncio]] == min(x.stakes) < 0
+        return
     if x.contract == 0:  # every player passed: void
         assert x.stakes == (0,) * rules.players and p.all_played == 0
         return
@@ -1253,6 +1261,11 @@ def test_invariants_of_random_legal_play(rules, seed):
             check_cards(state)
             legal = legal_actions(state)
             assert legal  # never stuck
+            if rng.random() < 0.005:  # now and then an illegal action: a renuncio
+                offender = state.public.turn
+                state = renuncio(state)
+                assert state.public.result.renuncio == offender
+                break
             state = apply(state, rng.choice(legal))
             steps += 1
             assert steps < 250  # the hand always ends
@@ -1274,7 +1287,7 @@ def test_invariants_of_random_legal_play(rules, seed):
         if rules.match_end == "rounds":
             assert p.hand_number + 1 == rules.rounds * rules.players
         else:
-            assert best >= rules.target_score or p.winner is None
+            assert best >= rules.target_score and p.winner is not None  # one player alone at the target
     else:
         assert returns == tuple(float(s) for s in p.table.extra.stakes)
     with pytest.raises(GameOverError):

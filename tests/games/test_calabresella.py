@@ -784,7 +784,8 @@ def test_four_players_all_play_chiamo_stakes_three_against_one_each():
     # 32 thirds to 3 (the last trick: 1 point, no cappotto): 1 from each of three.
     assert state.public.result.card_thirds == (32, 3)
     check_stakes(state, (3, -1, -1, -1))
-    # Calling the 3c instead: he takes every trick, cappotto, 2 from each.
+    # Calling the 3c instead (and returning the 4d): he plays the 3d to the 4d first, the 3c over
+    # the 4c last, and takes every trick: cappotto, 2 from each.
     sweep = FOUR_SWEEP_TRICKS[:-1] + ["3c 4c 4s 4b"]
     state = run(
         bid(new_game(rules, seed=0, **FOUR_DEAL), CHIAMO, PASS, PASS, PASS), [CALL + card("3c"), GIVE + card("4d")]
@@ -910,8 +911,7 @@ def test_signals_seed_busso_and_liscio_from_the_second_trick_only():
 def rotated_chiamo(k):
     """The chiamo deal and its play moved ``k`` seats on: seat ``k`` is the forehand and the soloist."""
     hands = [CHIAMO_DEAL["hands"][(s - k) % 3] for s in range(3)]
-    exchange = [CALL + card("3d"), GIVE + card("Fd")] + [GIVE + c for c in cards(CHIAMO_DISCARDS)]
-    return {"hands": hands, "monte": CHIAMO_DEAL["monte"]}, exchange, rotated(CHIAMO_TRICKS, k)
+    return {"hands": hands, "monte": CHIAMO_DEAL["monte"]}, CHIAMO_EXCHANGE, rotated(CHIAMO_TRICKS, k)
 
 
 def test_a_match_of_rounds_every_player_deals_rounds_times_and_a_tie_has_no_winner():

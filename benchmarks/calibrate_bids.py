@@ -6,8 +6,8 @@ forehand's count (``side_play.hand_strength``). The table gives the mean stake p
 bucket and contract; a contract is worth bidding from the count where its mean stake is
 above 0 and above the lower contracts'.
 
-    python benchmarks/calibrate_bids.py --game calabresella --deals 3000
-    python benchmarks/calibrate_bids.py --game tressette_a_chiamare --deals 3000
+    python benchmarks/calibrate_bids.py --game calabresella --deals 1500 --json benchmarks/results/calibrate_calabresella.json
+    python benchmarks/calibrate_bids.py --game tressette_a_chiamare --deals 1000 --json benchmarks/results/calibrate_a_chiamare.json
 """
 
 from __future__ import annotations

@@ -1318,3 +1318,13 @@ def test_random_play_with_every_contract(switches):
                 check_cards(state)
                 state = apply(state, rng.choice(legal_actions(state)))
             check_hand(state)
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
+def test_a_negative_action_id_in_a_phase_is_an_illegal_action_that_changes_nothing(game):
+    from tressette_env.envs.spec import game_spec
+
+    state = new_game(game_spec(game).make_rules(), 0)
+    with pytest.raises(IllegalActionError, match="may not play -1 .-1.: action ids are never negative; legal: passo"):
+        apply(state, -1)
+    assert state.public.history == () and state.public.table.phase == 1

@@ -17,7 +17,9 @@ Whom a seat counts as a friend or a foe (the others are unknown, played as possi
   winning is suspected (a foe), and the seats that beat the caller's card are friends.
 - after a sola: the soloist against the other four.
 
-The thresholds were chosen with ``benchmarks/calibrate_bids.py --game tressette_a_chiamare``.
+The thresholds were chosen with ``benchmarks/calibrate_bids.py --game tressette_a_chiamare``:
+over 1000 deals chiamo's mean stake is above 0 from a count of 5; sola lost on average at
+every count seen (up to 7), so it is bid from 9, a count no calibration deal reached.
 
 Example:
     >>> import random

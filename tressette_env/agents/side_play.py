@@ -93,7 +93,8 @@ def side_card(view: SeatView, cards: Sequence[int], friends: frozenset[int], foe
 def hand_strength(hand: int) -> float:
     """A bidder's count of his hand, in points he may expect to take.
 
-    His cards' points, and his sure tricks (each 3, a 2 with its 3 or with two more cards, an asso with the 3 and the 2).
+    His cards' points, his sure tricks (each 3, a 2 with its 3 or with two more cards, an asso with the 3 and
+    the 2), and half a trick for each card past four in a suit (a long suit takes the late tricks).
     """
     points = sum(THIRDS[c] for c in cards_of(hand)) / 3
     sure = 0.0

@@ -112,6 +112,6 @@ def _partner_seat(state: GameState) -> int:
 def state_encoder(rules: AChiamareRules) -> StateEncoder:
     """``env.state()``'s vector for Tressette a chiamare: every hand, the trick history, the partner."""
     return StateEncoder(
-        N, N, HAND, N, signals=rules.signals != "none", accusi=False,
+        N, N, HAND, N, signals=rules.signals != "none", accusi=False, side_word="player",
         extras=(ExtraStatePiece(Piece("partner", (N,), "one-hot: the partner's seat (none after a sola)"), _partner_seat),),
     )  # fmt: skip

@@ -298,6 +298,8 @@ def apply(state: GameState, action: int) -> GameState:
         action = action_int(action, p.rules.game.num_actions)
     t = p.table
     if t.phase:
+        if action < 0:  # a game's phase tests ``legal >> action``, which a negative id cannot take
+            raise illegal(state, action, "action ids are never negative")
         return p.rules.game.apply_phase(state, action)
     try:
         card, signal, suit = _CARD_PLAYS[action]

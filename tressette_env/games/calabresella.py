@@ -77,9 +77,9 @@ Decisions where FAMILY.md leaves a point open (``docs/games/calabresella.md`` sa
 - Dividete: the first opponent after the soloist in play order gets the monte's first two
   cards (the monte's order as dealt), the other the last two. Scegliete: each opponent may
   not take back a card he put into the monte; he sees the monte as it is when he looks.
-- A renuncio during the play or the exchange: the offender's side loses as on cappotto
-  (``scoring="difference"``: 70 thirds); in the auction or a call, before any contract, the
-  offender pays each other player 2 (a lost chiamo on cappotto).
+- A renuncio during the call, the exchange or the play: the offender's side loses the
+  contract as on cappotto (``scoring="difference"``: 70 thirds); in the auction, before any
+  contract, the offender pays each other player 2 (a lost chiamo on cappotto).
 - Rewards: the stakes of the hand per agent (zero-sum); a match's reward is each agent's
   total; the match's winner (the highest total, None on a tie) is reported.
 - With ``four_player="dealer_sits_out"`` the table has three seats (the forehand first); the

@@ -76,7 +76,7 @@ def sync(text: str) -> str:
 
     A copy is matched to the generated table whose rows start with the same cells (the pieces,
     switches or action ids), or, when none does, whose first and last rows do (a table that
-    gained or lost rows).
+    gained or lost rows), or whose rows begin with the copy's (a table that gained rows at its end).
     """
     lines = text.split("\n")
     out: list[str] = []
@@ -96,6 +96,8 @@ def sync(text: str) -> str:
                     for t in candidates
                     if _keys(t.split("\n"))[:1] == keys[:1] and _keys(t.split("\n"))[-1:] == keys[-1:]
                 ]
+            if not same and keys:  # a table that gained rows at its end (the family's action table)
+                same = [t for t in candidates if _keys(t.split("\n"))[: len(keys)] == keys]
             if len(same) >= 1:
                 out.extend(same[0].split("\n"))
             else:

@@ -10,8 +10,10 @@
 | Tressette a chiamare, five players: a called card's holder is a secret partner | ``tressette_a_chiamare_v0`` | ``tressette_env/TressetteAChiamare-v0`` |
 
 Importing the package registers the Gymnasium ids (see ``tressette_env.wrappers``) and,
-with PettingZoo's registry, ``pettingzoo.make("aec", "tressette_env/tressette-v0")`` and
-the other games' ids. The rules (``tressette_env.engine``, ``tressette_env.games``) need
+with PettingZoo's registry (pettingzoo 1.27 and later), ``pettingzoo.make("aec",
+"tressette_env/tressette-v0")``, ``pettingzoo.make("parallel", "tressette_env/tressette-v0")``
+and the other games' ids; with an older pettingzoo, which has no registry, call the game's
+module (``tressette_v0.env()``, ``tressette_v0.parallel_env()``). The rules (``tressette_env.engine``, ``tressette_env.games``) need
 neither library.
 
 Example:
@@ -73,10 +75,12 @@ def _register() -> None:
         import pettingzoo
     except ImportError:
         return
-    if hasattr(pettingzoo, "register"):
+    if hasattr(pettingzoo, "register"):  # pettingzoo 1.27 and later; before, import the game's module
         for _, pz_id, entry in GAMES.values():
             if pz_id not in getattr(pettingzoo, "aec_registry", {}):
                 pettingzoo.register("aec", pz_id, entry_point=entry)
+            if pz_id not in getattr(pettingzoo, "parallel_registry", {}):
+                pettingzoo.register("parallel", pz_id, entry_point=entry.replace(":env", ":parallel_env"))
 
 
 _register()

@@ -8,8 +8,8 @@ Example:
 """
 
 from .engine.game import IllegalActionError
-from .envs.calabresella_aec import env, raw_env
+from .envs.calabresella_aec import env, parallel_env, raw_env
 from .envs.playing import RenuncioWarning
 from .games.calabresella import CalabresellaRules
 
-__all__ = ["CalabresellaRules", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["CalabresellaRules", "IllegalActionError", "RenuncioWarning", "env", "parallel_env", "raw_env"]

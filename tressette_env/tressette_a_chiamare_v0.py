@@ -8,8 +8,8 @@ Example:
 """
 
 from .engine.game import IllegalActionError
-from .envs.a_chiamare_aec import env, raw_env
+from .envs.a_chiamare_aec import env, parallel_env, raw_env
 from .envs.playing import RenuncioWarning
 from .games.a_chiamare import AChiamareRules
 
-__all__ = ["AChiamareRules", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["AChiamareRules", "IllegalActionError", "RenuncioWarning", "env", "parallel_env", "raw_env"]

@@ -8,8 +8,8 @@ Example:
 """
 
 from .engine.game import IllegalActionError
-from .envs.a_perdere_aec import env, raw_env
+from .envs.a_perdere_aec import env, parallel_env, raw_env
 from .envs.playing import RenuncioWarning
 from .games.a_perdere import APerdereRules
 
-__all__ = ["APerdereRules", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["APerdereRules", "IllegalActionError", "RenuncioWarning", "env", "parallel_env", "raw_env"]

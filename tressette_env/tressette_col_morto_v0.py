@@ -8,8 +8,8 @@ Example:
 """
 
 from .engine.game import IllegalActionError
-from .envs.col_morto_aec import env, raw_env
+from .envs.col_morto_aec import env, parallel_env, raw_env
 from .envs.playing import RenuncioWarning
 from .games.col_morto import ColMortoRules
 
-__all__ = ["ColMortoRules", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["ColMortoRules", "IllegalActionError", "RenuncioWarning", "env", "parallel_env", "raw_env"]

@@ -9,10 +9,10 @@ Example:
 """
 
 from .engine.game import IllegalActionError
-from .envs.in_due_aec import env, raw_env
+from .envs.in_due_aec import env, parallel_env, raw_env
 from .envs.playing import RenuncioWarning
 from .games.in_due import InDueRules
 
 AGENTS = ("player_0", "player_1")
 
-__all__ = ["AGENTS", "IllegalActionError", "InDueRules", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["AGENTS", "IllegalActionError", "InDueRules", "RenuncioWarning", "env", "parallel_env", "raw_env"]

@@ -7,6 +7,6 @@ Example:
 
 from .engine.game import IllegalActionError
 from .envs.playing import RenuncioWarning
-from .envs.tressette_aec import AGENTS, env, raw_env
+from .envs.tressette_aec import AGENTS, env, parallel_env, raw_env
 
-__all__ = ["AGENTS", "IllegalActionError", "RenuncioWarning", "env", "raw_env"]
+__all__ = ["AGENTS", "IllegalActionError", "RenuncioWarning", "env", "parallel_env", "raw_env"]

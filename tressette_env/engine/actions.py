@@ -28,7 +28,7 @@ from __future__ import annotations
 from .cards import CardMask, card_code, cards_of
 
 Action = int
-"""An action id, 0..254 (0..160 in the four-seat game)."""
+"""An action id, 0..254 (0..160 in the four-seat game; 255, wait, in the parallel API)."""
 ActionMask = int
 """A set of action ids: bit ``id`` set for each legal action."""
 
@@ -68,6 +68,10 @@ PACKET: Action = 247
 """``PACKET + k``: choose packet ``k`` (247..254)."""
 FAMILY_NUM_ACTIONS = 255
 """The family's action table: every game's ids lie in 0..254 (the four-seat game's in 0..160)."""
+WAIT: Action = 255
+"""Wait: in the parallel API (``parallel_env()``) the one legal action of every agent not on turn."""
+PARALLEL_NUM_ACTIONS = 256
+"""The parallel API's actions: the family's 255 and ``WAIT``, in every game."""
 
 ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
     (0, 39, "play card `id` with no signal"),
@@ -80,7 +84,11 @@ ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
     ),
     (120, 159, "play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit)"),
     (CALL_OUT, CALL_OUT, "**chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead)"),
-    (CALL, CALL + 39, "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte"),
+    (
+        CALL,
+        CALL + 39,
+        "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte",
+    ),
     (
         GIVE,
         GIVE + 39,
@@ -94,6 +102,7 @@ ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
     (DIVIDETE, DIVIDETE, "bid **solissimo dividete**"),
     (SCEGLIETE, SCEGLIETE, "bid **solissimo scegliete**"),
     (PACKET, PACKET + 7, "choose packet `id - 247` (Tressette in due's packet form)"),
+    (WAIT, WAIT, "**wait**: the one legal action of an agent not on turn, in `parallel_env()` only"),
 )
 """The family's action table, one row per block of ids: the same id means the same thing in every game."""
 
@@ -109,8 +118,8 @@ def action_table(up_to: int = NUM_ACTIONS) -> str:
 
 
 def family_action_table() -> str:
-    """The Markdown table of the whole family's action ids (0..254)."""
-    return action_table(FAMILY_NUM_ACTIONS)
+    """The Markdown table of the whole family's action ids (0..254, and the parallel API's 255)."""
+    return action_table(PARALLEL_NUM_ACTIONS)
 
 
 def action_to_string(action: Action) -> str:
@@ -129,4 +138,6 @@ def action_to_string(action: Action) -> str:
         return ("passo", "chiamo", "solo", "solissimo", "solissimo dividete", "solissimo scegliete")[action - PASS]
     if PACKET <= action < FAMILY_NUM_ACTIONS:
         return f"pacchetto {action - PACKET}"
-    raise ValueError(f"no action {action!r}: actions are 0..{FAMILY_NUM_ACTIONS - 1}")
+    if action == WAIT:
+        return "aspetta"
+    raise ValueError(f"no action {action!r}: actions are 0..{WAIT}")

@@ -102,6 +102,7 @@ from pettingzoo import AECEnv
 from ..encoders import a_chiamare
 from ..games.a_chiamare import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -130,3 +131,6 @@ class raw_env(FamilyEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+
+parallel_env = parallel_factory(raw_env)

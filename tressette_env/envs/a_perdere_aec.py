@@ -101,6 +101,7 @@ from pettingzoo import AECEnv
 from ..encoders import a_perdere
 from ..games.a_perdere import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -129,3 +130,6 @@ class raw_env(FamilyEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+
+parallel_env = parallel_factory(raw_env)

@@ -38,10 +38,14 @@ class FamilyEnv(AECEnv, EzPickle):
     spec_of_game: GameSpec
     metadata = {"name": "", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, render_mode: str | None = None, **rules: Any):
-        EzPickle.__init__(self, render_mode=render_mode, **rules)
+    def __init__(self, render_mode: str | None = None, max_cycles: int | None = None, **rules: Any):
+        EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, **rules)
         super().__init__()
         check_render_mode(render_mode, self.metadata["render_modes"])
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise ValueError(f"max_cycles is None (no limit) or an int >= 1; got {max_cycles!r}")
+        self.max_cycles = max_cycles
+        """Truncate the episode once every agent has had this many turns on average (None: never)."""
         spec = self.spec_of_game
         self.rules = spec.make_rules(**rules)
         self.render_mode = render_mode
@@ -99,6 +103,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._seat_table()
         self._legal = legal_actions_mask(self.game)
         self.agent_selection = self._agent_of_seat[self.game.public.turn]
+        self._steps_left = -1 if self.max_cycles is None else self.max_cycles * len(names)
 
     def _seat_table(self) -> None:
         """Who plays which seat in this hand (a dummy's seat is played by its holder)."""
@@ -116,7 +121,10 @@ class FamilyEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = action_id(action, self._num_actions)
+        self._play(agent, action_id(action, self._num_actions))
+
+    def _play(self, agent: str, action: int) -> None:
+        """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows)."""
         game, penalty = take_action(self.game, action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0
         if game.public.status != PLAYING:
@@ -125,6 +133,10 @@ class FamilyEnv(AECEnv, EzPickle):
         self._legal = legal_actions_mask(game)
         if game.public.turn >= 0:
             self.agent_selection = self._agent_of_seat[game.public.turn]
+            self._steps_left -= 1
+            if not self._steps_left:  # max_cycles reached: every agent left is truncated
+                for other in self.agents:
+                    self.truncations[other] = True
             self._deads_step_first()  # an agent just put out of the match takes its dead step first
         if self.render_mode == "human":
             self.render()

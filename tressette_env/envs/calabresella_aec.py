@@ -114,6 +114,7 @@ from pettingzoo import AECEnv
 from ..encoders import calabresella
 from ..games.calabresella import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -142,3 +143,6 @@ class raw_env(FamilyEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+
+parallel_env = parallel_factory(raw_env)

@@ -79,6 +79,7 @@ only a leader whose partner is a live player may signal (with two players nobody
 | `245` | bid **solissimo dividete** |
 | `246` | bid **solissimo scegliete** |
 | `247..254` | choose packet `id - 247` (Tressette in due's packet form) |
+| `255` | **wait**: the one legal action of an agent not on turn, in `parallel_env()` only |
 
 An illegal action follows `illegal_action` as in `tressette_v0` (a renuncio: the side loses
 the hand 11-0).
@@ -127,6 +128,7 @@ from pettingzoo import AECEnv
 from ..encoders import col_morto
 from ..games.col_morto import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -155,3 +157,6 @@ class raw_env(FamilyEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+
+parallel_env = parallel_factory(raw_env)

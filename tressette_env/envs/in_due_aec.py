@@ -78,6 +78,7 @@ The family's action table (ids mean the same in every game); Tressette in due us
 | `245` | bid **solissimo dividete** |
 | `246` | bid **solissimo scegliete** |
 | `247..254` | choose packet `id - 247` (Tressette in due's packet form) |
+| `255` | **wait**: the one legal action of an agent not on turn, in `parallel_env()` only |
 
 In the packet form (`deal="packets"`) each player first turns two of his four packets face
 up (`247 + k` turns up his k-th packet, the packets numbered by their bottom cards, lowest
@@ -129,6 +130,7 @@ from pettingzoo import AECEnv
 from ..encoders import in_due
 from ..games.in_due import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -157,3 +159,6 @@ class raw_env(FamilyEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+
+parallel_env = parallel_factory(raw_env)

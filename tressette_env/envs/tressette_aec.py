@@ -120,6 +120,7 @@ from ..encoders.global_state import CLASSIC_STATE
 from ..encoders.observation import CLASSIC
 from ..engine.rules import make_rules
 from .aec import FamilyEnv, wrap
+from .parallel import parallel_factory
 from .spec import GameSpec
 
 SPEC = GameSpec(
@@ -145,3 +146,6 @@ class raw_env(FamilyEnv):
 
     spec_of_game = SPEC
     metadata = {"name": "tressette_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+
+parallel_env = parallel_factory(raw_env)

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+# The pages whose snippets say what they printed: they run too.
+SNIPPETS += re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "integrations.md").read_text(), flags=re.S)
 
 
 def imported_packages(code: str) -> list[str]:
@@ -41,3 +44,7 @@ def test_snippet_runs(code, capsys):
     if missing:
         pytest.skip(f"the snippet imports {', '.join(missing)}, not installed (the train extra)")
     exec(compile(code, "README.md", "exec"), {})
+    # A snippet that says what it printed ("# printed: ...") prints that.
+    printed = capsys.readouterr().out.splitlines()
+    claimed = re.findall(r"# printed: (.*)", code)
+    assert [line for line in printed if line in claimed] == claimed, (printed, claimed)

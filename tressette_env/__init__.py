@@ -65,8 +65,12 @@ def _register() -> None:
     for game, (gym_id, _, _) in GAMES.items():
         if gym_id in gymnasium.registry:
             continue
-        if game == "tressette":
-            gymnasium.register(gym_id, entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv")
+        if game == "tressette":  # the batched engine is the fast path of gym.make_vec
+            gymnasium.register(
+                gym_id,
+                entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv",
+                vector_entry_point="tressette_env.vector.env:make_vector_env",
+            )
         else:
             gymnasium.register(
                 gym_id, entry_point="tressette_env.wrappers.single_agent:SingleAgentEnv", kwargs={"game": game}

@@ -27,7 +27,7 @@ def test_spaces_metadata_and_reset():
     assert env.single_observation_space.shape == (790,) and env.single_action_space.n == 161
     assert env.observation_space.shape == (6, 790) and env.action_space.shape == (6,)
     obs, infos = env.reset(seed=1)
-    assert obs.dtype == np.int8 and obs.shape == (6, 790) and infos == {}
+    assert obs.dtype == np.int8 and obs.shape == (6, 790) and list(infos) == ["action_mask"]
     assert env.observation_space.contains(obs)
     # After reset and after every step the learner is on turn everywhere.
     assert (env.batch.turn == env.seats).all()

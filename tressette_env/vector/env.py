@@ -22,7 +22,12 @@ raises ``ValueError`` (the rules' renuncio is for the learner only).
 | observation | (N, 790) int8, the learner's ``encode(view(state, seat))`` (``single_observation_space`` Box(0, 1, (790,), int8)) |
 | action | (N,) ids 0..160 (``single_action_space`` Discrete(161)); ``action_masks()`` is the (N, 161) bool mask |
 | reward | float32, the learner's team's AEC reward: in ``episode="hand"`` team points minus the other team's when the hand ends (its partner's plays included), in ``"match"`` +1 / -1 when the match ends; with ``dense_reward=True`` as ``SingleSeatEnv``'s (below) |
-| autoreset | ``AutoresetMode.SAME_STEP``: an episode that ends in a step is replaced in that step; ``infos["final_obs"]`` (an object array, None where no episode ended, with ``"_final_obs"``) holds the learner's last observation, ``infos["final_info"]`` the hand's result |
+| action mask | ``infos["action_mask"]`` of every ``reset`` and ``step``, (N, 161) bool, the same array as ``action_masks()`` |
+| autoreset | ``AutoresetMode.SAME_STEP``: an episode that ends in a step is replaced in that step; ``infos["final_obs"]`` (an object array, None where no episode ended, with ``"_final_obs"``) holds the learner's last observation, ``infos["final_info"]`` the hand's result; the masks are always the new episodes' (never a row of zeros) |
+
+``gym.make_vec("tressette_env/Tressette-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+builds this environment with ``gym.make``'s defaults (``make_vector_env``: a random seat, the
+heuristic as partner and opponents).
 
 The learner acts first in every step: after ``reset`` and after each ``step`` the
 other seats have played until it is the learner's turn in every deal.
@@ -59,7 +64,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..encoders.observation import SIZE
 from ..engine.actions import NUM_ACTIONS
-from ..envs.playing import reset_options
+from ..envs.playing import check_render_mode, reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
 
@@ -175,7 +180,8 @@ class TressetteVectorEnv(VectorEnv):
         self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {})
         if self.dense_reward:
             self._paid = self._thirds_lead()
-        return self.batch.observe(), {}
+        self._masks = self.batch.legal_masks(bool)
+        return self.batch.observe(), {"action_mask": self._masks}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The learner acts in every deal; then the others play until it is the learner's turn again."""
@@ -195,11 +201,18 @@ class TressetteVectorEnv(VectorEnv):
             lead = self._thirds_lead()
             rewards += np.where(terminated, 0.0, lead) - self._paid
             self._paid = lead
+        self._masks = batch.legal_masks(bool)
+        infos["action_mask"] = self._masks
         return batch.observe(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, 161) bool: the learner's legal actions in each deal (for sb3-contrib's MaskablePPO)."""
-        return self.batch.legal_masks(bool)
+        """(N, 161) bool: the learner's legal actions in each deal (for sb3-contrib's MaskablePPO).
+
+        The same array as the last ``reset``'s or ``step``'s ``infos["action_mask"]`` (built once a step).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._masks
 
     @property
     def seats(self) -> np.ndarray:
@@ -331,3 +344,38 @@ class TressetteVectorEnv(VectorEnv):
     def render(self) -> None:
         """Not supported: render one deal with the AEC environment instead."""
         raise NotImplementedError("TressetteVectorEnv does not render; play a deal in tressette_v0.env to watch it")
+
+
+def make_vector_env(
+    num_envs: int,
+    seat: int | str = "random",
+    partner: Opponent = "heuristic",
+    opponents: Opponent | tuple = "heuristic",
+    dense_reward: bool = False,
+    render_mode: str | None = None,
+    seed: int | None = None,
+    **rules: Any,
+) -> TressetteVectorEnv:
+    """``gym.make_vec(..., vectorization_mode="vector_entry_point")``: N learning seats with ``gym.make``'s keywords.
+
+    The keywords and defaults are ``SingleSeatEnv``'s (a random seat, the heuristic as partner
+    and opponents), so the batched environment plays what N ``gym.make`` environments play.
+    The batched engine plays ``"random"``, ``"heuristic"`` or a batched ``policy(obs, mask)``;
+    one policy for both opponents.
+    """
+    check_render_mode(render_mode, [])
+    if isinstance(opponents, (tuple, list)):
+        if len(opponents) != 2 or opponents[0] != opponents[1]:
+            raise ValueError(
+                f"the batched environment plays one policy for both opponents; got opponents={opponents!r}"
+            )
+        opponents = opponents[0]
+    for name, policy in (("partner", partner), ("opponents", opponents)):
+        if not _is_builtin(policy) and not callable(policy):
+            raise ValueError(
+                f"the batched environment's {name} is 'random', 'heuristic' or a batched policy(obs, mask) -> actions "
+                f"(other players, saved models included, play in gym.make's environments); got {policy!r}"
+            )
+    return TressetteVectorEnv(
+        num_envs, opponent=opponents, partner=partner, learner_seat=seat, seed=seed, dense_reward=dense_reward, **rules
+    )

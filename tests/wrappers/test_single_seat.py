@@ -215,3 +215,33 @@ def test_reset_always_hands_back_a_position_where_the_learner_acts(switches):
         legal = np.flatnonzero(env.action_masks())
         assert len(legal)
         env.step(int(legal[0]))
+
+
+def test_a_policy_that_ignores_the_mask_is_warned_once():
+    from tressette_env.envs.playing import UNMASKED_HANDS, UnmaskedPolicyWarning
+
+    env = gym.make(tressette_env.GYMNASIUM_ID, opponents="random", partner="random").unwrapped
+    env.reset(seed=0)
+    caught = []
+
+    def hands(count, action):
+        for _ in range(count):
+            with warnings.catch_warnings(record=True) as got:
+                warnings.simplefilter("always")
+                terminated = False
+                while not terminated:
+                    step = action if action is not None else int(np.flatnonzero(env.action_masks())[0])
+                    _, _, terminated, _, _ = env.step(step)
+            caught.extend(w for w in got if issubclass(w.category, UnmaskedPolicyWarning))
+            env.reset()
+
+    # 160 (calling out) is never legal without calling_out=True: every hand is a renuncio.
+    hands(UNMASKED_HANDS - 1, 160)
+    hands(1, None)  # a hand played legally: the count starts again
+    hands(UNMASKED_HANDS - 1, 160)
+    assert caught == []
+    hands(1, 160)
+    assert len(caught) == 1 and "illegal in 10 hands in a row" in str(caught[0].message)
+    assert "MaskablePPO" in str(caught[0].message)
+    hands(2 * UNMASKED_HANDS, 160)
+    assert len(caught) == 1  # once per environment

@@ -22,6 +22,19 @@ class RenuncioWarning(UserWarning):
     """An agent played an illegal action and its team lost the hand (``illegal_action="renuncio"``)."""
 
 
+class UnmaskedPolicyWarning(UserWarning):
+    """The learner of a single-learner environment made a renuncio in ``UNMASKED_HANDS`` hands in a row."""
+
+
+UNMASKED_HANDS = 10
+"""Hands in a row lost to the learner's illegal actions before ``UnmaskedPolicyWarning`` (once per environment)."""
+UNMASKED_ADVICE = (
+    "a policy that does not read the action mask loses every hand (a renuncio): train with a masked "
+    "algorithm (sb3-contrib's MaskablePPO reads env.action_masks(); tressette train uses it) and "
+    "evaluate with sb3_contrib.common.maskable.evaluation.evaluate_policy, not stable_baselines3's"
+)
+
+
 PETTINGZOO_PROBE = "options"
 """The one reset option that is ignored: PettingZoo's ``api_test`` and ``parallel_test`` reset
 with ``options={"options": 1}`` to check that ``reset`` takes the argument."""

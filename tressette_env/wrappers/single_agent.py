@@ -33,6 +33,7 @@ Example:
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,7 +48,16 @@ from ..engine.actions import actions_of
 from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, private_of, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
-from ..envs.playing import action_id, check_render_mode, hand_info, reset_options, take_action
+from ..envs.playing import (
+    UNMASKED_ADVICE,
+    UNMASKED_HANDS,
+    UnmaskedPolicyWarning,
+    action_id,
+    check_render_mode,
+    hand_info,
+    reset_options,
+    take_action,
+)
 from ..envs.spec import GameSpec, game_spec
 
 PlayerLike = Player | str
@@ -105,6 +115,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.game: GameState | None = None
         self.agent = 0
         self._legal = 0
+        self._renuncios = 0  # the learner's renuncios in a row; -1 once UnmaskedPolicyWarning was given
 
     def set_others(self, others: PlayerLike | Sequence[PlayerLike]) -> None:
         """Change who plays the other agents (from the next reset on); e.g. new self-play snapshots."""
@@ -163,6 +174,15 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("step() after the episode ended: call reset()")
         action = action_id(action, self._num_actions)
         game, penalty = take_action(self.game, action, self._legal, self._agent_of_seat[self.game.public.turn])
+        if self._renuncios >= 0:
+            self._renuncios = self._renuncios + 1 if penalty is not None else 0
+            if self._renuncios == UNMASKED_HANDS:
+                self._renuncios = -1
+                warnings.warn(
+                    f"the learner's action was illegal in {UNMASKED_HANDS} hands in a row: {UNMASKED_ADVICE}",
+                    UnmaskedPolicyWarning,
+                    stacklevel=2,
+                )
         self.game = game
         info: dict = {}
         reward = 0.0

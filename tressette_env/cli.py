@@ -7,7 +7,11 @@
     tressette train --opponents self --total-timesteps 2000000 --tensorboard
     tressette train --game tressette_col_morto --rule players=2 --opponents heuristic self
 
-Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more) and
+    tressette play --game calabresella --seed 7 --record games.jsonl
+    tressette replay games.jsonl
+
+Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more),
+``play`` (play a game yourself in the terminal), ``replay`` (step through a recorded game) and
 ``train`` (MaskablePPO on one seat of a game; needs the training extras:
 ``pip install -e ".[train]"`` from a clone, or ``pip install "tressette-env[train]"``).
 
@@ -89,6 +93,8 @@ def _eval(args: argparse.Namespace) -> int:
 
         check_duplicate(rules)
         players = {spec: make_player(spec) for spec in args.players}
+        if any(getattr(player, "name", "") == "human" for player in players.values()):
+            args.workers, args.no_progress = 1, True  # a person types in this process's terminal
         for player in players.values():  # a trained policy plays the game it was trained on
             if hasattr(player, "check_game"):
                 player.check_game(rules)
@@ -230,6 +236,71 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    """``tressette play``."""
+    import random
+
+    from .agents.human import HumanPlayer
+    from .play import play_episode
+
+    try:
+        switches = list(args.rule) + ([f"players={args.player_count}"] if args.player_count else [])
+        rules = _game_rules(args.game, switches)
+        agents = rules.game.agents(rules)
+        if args.seat >= agents:
+            raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")
+        specs = [args.opponents[k % len(args.opponents)] for k in range(agents - 1)]
+        if args.partner is not None:
+            if args.game != "tressette":
+                raise ValueError("--partner is the four-seat game's; the other games take --opponents")
+            partner = (args.seat + 2) % 4  # an agent; the specs list every agent but the person's
+            specs[partner - (partner > args.seat)] = args.partner
+        others = [make_player(spec) for spec in specs]
+        hint = make_player(args.hint)
+    except ModelFileError as error:
+        _file_error(args.parser, error)
+    except (TypeError, ValueError, ImportError) as error:
+        args.parser.error(str(error))
+    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
+    print(f"seed {seed} (--seed {seed} plays this deal again)")
+    human = HumanPlayer(hint=hint, confirm=not args.no_confirm)
+    play_episode(args.game, rules, human, others, specs, args.seat, seed, args.record and str(args.record))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """``tressette replay``."""
+    from .engine.actions import action_to_string
+    from .engine.render import render_state
+    from .records import RecordError, read_records, replay
+
+    try:
+        records = list(read_records(args.file))
+    except OSError as error:
+        args.parser.error(f"{args.file}: {error.strerror}")
+    except RecordError as error:
+        print(f"tressette replay: error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    if args.episode > len(records):
+        args.parser.error(f"--episode {args.episode}: {args.file} holds {len(records)} record(s)")
+    record = records[args.episode - 1]
+
+    def show(state, seat, action):
+        print(f"\nseat {seat}: {action_to_string(action)}")
+        print(render_state(state))
+        if args.pause:
+            input("(Enter) ")
+
+    try:
+        state = replay(record, show)
+    except RecordError as error:
+        print(f"tressette replay: error: {args.file}, record {args.episode}: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']}: the result is the record's "
+          f"(returns {list(state.public.rules.game.returns(state.public))})")  # fmt: skip
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tressette", description="Tressette for reinforcement learning.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -271,6 +342,37 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     evaluate.set_defaults(run=_eval, parser=evaluate)
+    playing = commands.add_parser(
+        "play",
+        help="play a game yourself in the terminal against the package's players",
+        description="Play an episode of a game in the terminal: you are one agent, the package's players the "
+        "others. Type an action's number or name (3d, '3d busso', passo, chiamo), ? for a hint, q to stop.",
+    )
+    playing.add_argument("--game", choices=GAME_NAMES, default="tressette", help="the game (default tressette)")
+    playing.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
+    playing.add_argument("--players", dest="player_count", type=_at_least(2), default=None, metavar="N",
+                         help="players at the table, for a game with a players switch")  # fmt: skip
+    playing.add_argument("--seat", type=_at_least(0), default=0, help="your agent, 0 first (default 0)")
+    playing.add_argument("--opponents", nargs="+", default=["heuristic"],
+                         help="the other agents' player specs, given to them in turn (default heuristic)")  # fmt: skip
+    playing.add_argument("--partner", default=None, help="the four-seat game's partner (default: as --opponents)")
+    playing.add_argument(
+        "--seed", type=int, default=None, help="the deal's seed, to play a deal again (default: random)"
+    )
+    playing.add_argument("--hint", default="heuristic", help="the player whose choice ? shows (default heuristic)")
+    playing.add_argument("--no-confirm", action="store_true", help="play an action as soon as it is typed")
+    playing.add_argument("--record", type=Path, default=None, help="append the episode to this JSON-lines file")
+    playing.set_defaults(run=_play, parser=playing)
+    replaying = commands.add_parser(
+        "replay",
+        help="step through a recorded game (tressette play --record)",
+        description="Play a recorded episode again from its seed, showing the table after each action, and check "
+        "that it ends as recorded.",
+    )
+    replaying.add_argument("file", type=Path, help="a JSON-lines file of records")
+    replaying.add_argument("--episode", type=_at_least(1), default=1, help="which record of the file, 1 first")
+    replaying.add_argument("--pause", action="store_true", help="wait for Enter after each action")
+    replaying.set_defaults(run=_replay, parser=replaying)
     training = commands.add_parser(
         "train",
         usage="%(prog)s [options]  (tressette train --help lists them)",

@@ -6,6 +6,7 @@
 | `heuristic` | ``HeuristicPlayer`` |
 | `search[:samples=N,time_budget=S]` | ``SearchPlayer`` (PIMC over a double-dummy solver) |
 | `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
+| `human[:confirm=false,hint=search]` | ``HumanPlayer``: a person typing in the terminal (``tressette play`` seats one) |
 | a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO model (needs torch); read without unpickling, so a file cannot run code |
 
 Options after the colon are ``key=value`` pairs passed to the player's constructor
@@ -28,6 +29,7 @@ PLAYERS: dict[str, str] = {
     "heuristic": "tressette_env.agents.heuristic:HeuristicPlayer",
     "search": "tressette_env.agents.search:SearchPlayer",
     "ppo": "tressette_env.learned.loading:shipped_player",
+    "human": "tressette_env.agents.human:HumanPlayer",
 }
 MODEL_SUFFIXES = (".npz", ".zip")
 

@@ -1,0 +1,207 @@
+"""Game records: one episode (a hand or a match) as one line of JSON, and its replay.
+
+A record holds what is needed to read a game and to play it again exactly:
+
+| key | value |
+| --- | --- |
+| ``"version"`` | ``1`` |
+| ``"game"`` | the game's name (``"tressette"``, ``"calabresella"``...) |
+| ``"rules"`` | the rule switches that differ from the defaults |
+| ``"seed"`` | the seed of the engine's deals (``random.Random(seed)``: ``new_game``, then ``next_hand``) |
+| ``"players"`` | each agent's player spec |
+| ``"hands"`` | one entry per hand: ``"dealer"``, ``"dealt"`` (each seat's cards as codes, ``"3d"``), ``"actions"`` (``[seat, action id, name]`` in order), ``"result"`` (the hand's info, as the environments report it) |
+| ``"returns"`` | each agent's return for the episode |
+
+``replay(record)`` deals from the seed, checks each hand's dealt cards, plays the actions
+(checking each seat and that each action is legal) and checks each result; it reads JSON
+only, so a record cannot run code. ``read_records(path)`` reads a file of records, one per
+line, with an error naming the line of a damaged one.
+
+Example:
+    >>> from tressette_env.engine import apply, legal_actions, new_game
+    >>> import random
+    >>> recorder = Recorder("tressette", new_game().public.rules, seed=3, players=["random"] * 4)
+    >>> state = recorder.start()
+    >>> while state.public.status == 0:
+    ...     state = recorder.play(state, legal_actions(state)[0])
+    >>> record = recorder.finish(state)
+    >>> replay(record).public.result == state.public.result
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .engine.actions import action_to_string
+from .engine.cards import card_code, cards_of
+from .engine.game import apply, legal_actions_mask, new_game, next_hand
+from .engine.state import HAND_OVER, PLAYING, GameState
+from .envs.spec import GAME_NAMES, game_spec
+
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay (says what is wrong, and where)."""
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=list))
+
+
+def rule_switches(rules: Any) -> dict[str, Any]:
+    """The switches of ``rules`` that differ from their defaults (JSON values)."""
+    defaults = type(rules)()
+    return {
+        f.name: _jsonable(getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if getattr(rules, f.name) != getattr(defaults, f.name)
+    }
+
+
+def _rules_of(game: str, switches: dict[str, Any]) -> Any:
+    spec = game_spec(game)
+    fields = {f.name: f for f in dataclasses.fields(type(spec.make_rules()))}
+    values = {}
+    for name, value in switches.items():
+        default = fields[name].default if name in fields else None
+        values[name] = tuple(value) if isinstance(value, list) and not isinstance(default, list) else value
+    return spec.make_rules(**values)
+
+
+def dealt_codes(state: GameState) -> list[list[str]]:
+    """Each seat's dealt cards as codes."""
+    return [[card_code(c) for c in cards_of(hand)] for hand in state.dealt]
+
+
+class Recorder:
+    """Builds a record while an episode is played: ``start``, ``play`` each action, ``finish``."""
+
+    def __init__(self, game: str, rules: Any, seed: int, players: Sequence[str]):
+        self.game, self.rules, self.seed = game, rules, seed
+        self._rng = random.Random(seed)
+        self.record: dict[str, Any] = {
+            "version": VERSION,
+            "game": game,
+            "rules": rule_switches(rules),
+            "seed": seed,
+            "players": list(players),
+            "hands": [],
+        }
+
+    def start(self) -> GameState:
+        """The episode's first hand, dealt from the seed."""
+        state = new_game(self.rules, self._rng)
+        self._open(state)
+        return state
+
+    def _open(self, state: GameState) -> None:
+        p = state.public
+        self.record["hands"].append({"dealer": p.dealer, "dealt": dealt_codes(state), "actions": []})
+
+    def play(self, state: GameState, action: int) -> GameState:
+        """``state`` after the seat on turn plays ``action``, recorded (a finished hand's result too)."""
+        seat = state.public.turn
+        state = apply(state, action)
+        hand = self.record["hands"][-1]
+        hand["actions"].append([seat, action, action_to_string(action)])
+        if state.public.status != PLAYING:
+            hand["result"] = _jsonable(state.public.rules.game.hand_info(state.public))
+        return state
+
+    def next_hand(self, state: GameState) -> GameState:
+        """The match's next hand, dealt from the seed's stream."""
+        state = next_hand(state, self._rng)
+        self._open(state)
+        return state
+
+    def finish(self, state: GameState) -> dict[str, Any]:
+        """The record of the finished episode."""
+        self.record["returns"] = list(state.public.rules.game.returns(state.public))
+        return self.record
+
+
+def write_record(path: str | Path, record: dict[str, Any]) -> None:
+    """Append ``record`` to ``path`` as one line of JSON."""
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The records of a file, one per line (``RecordError`` names a damaged line)."""
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RecordError(f"{path}, line {number}: not JSON ({error.msg})") from None
+            check_record(record, f"{path}, line {number}")
+            yield record
+
+
+def check_record(record: Any, where: str = "the record") -> None:
+    """Raise ``RecordError`` unless ``record`` has the keys and types of a record."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: a record is a JSON object; got {type(record).__name__}")
+    if record.get("version") != VERSION:
+        raise RecordError(f"{where}: version {record.get('version')!r}; this package reads version {VERSION}")
+    if record.get("game") not in GAME_NAMES:
+        raise RecordError(f"{where}: unknown game {record.get('game')!r}; the games are {', '.join(GAME_NAMES)}")
+    for key, kind in (("rules", dict), ("seed", int), ("hands", list)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")
+    for k, hand in enumerate(record["hands"]):
+        if not isinstance(hand, dict) or not isinstance(hand.get("actions"), list):
+            raise RecordError(f"{where}: hand {k} has no list of actions")
+
+
+def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
+    """Play ``record`` again from its seed; the final state. ``on_action(state, seat, action)`` sees each step.
+
+    Raises:
+        RecordError: the record is damaged, or it does not replay (another deal, a seat out of
+            turn, an illegal action, another result).
+    """
+    check_record(record)
+    try:
+        rules = _rules_of(record["game"], record["rules"])
+    except (TypeError, ValueError) as error:
+        raise RecordError(f"the record's rules: {error}") from None
+    rng = random.Random(record["seed"])
+    state = new_game(rules, rng)
+    for k, hand in enumerate(record["hands"]):
+        if k:
+            if state.public.status != HAND_OVER:
+                raise RecordError(f"hand {k}: the record goes on after the episode ended")
+            state = next_hand(state, rng)
+        if hand.get("dealt") != dealt_codes(state):
+            raise RecordError(f"hand {k}: the seed deals other cards than the record's (another version's shuffle?)")
+        for n, step in enumerate(hand["actions"]):
+            if not (isinstance(step, list) and len(step) >= 2 and all(type(x) is int for x in step[:2])):
+                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {step!r}")
+            seat, action = step[0], step[1]
+            p = state.public
+            if p.status != PLAYING:
+                raise RecordError(f"hand {k}, action {n}: the hand is over")
+            if seat != p.turn:
+                raise RecordError(f"hand {k}, action {n}: seat {seat} acts, but seat {p.turn} is on turn")
+            if not (0 <= action < 256 and legal_actions_mask(state) >> action & 1):
+                raise RecordError(f"hand {k}, action {n}: action {action} is not legal for seat {seat}")
+            state = apply(state, action)
+            if on_action is not None:
+                on_action(state, seat, action)
+        if "result" in hand and _jsonable(rules.game.hand_info(state.public)) != hand["result"]:
+            raise RecordError(f"hand {k}: the replay's result differs from the record's")
+    if state.public.status == PLAYING:
+        raise RecordError("the record ends in the middle of a hand")
+    if "returns" in record and list(rules.game.returns(state.public)) != record["returns"]:
+        raise RecordError("the replay's returns differ from the record's")
+    return state

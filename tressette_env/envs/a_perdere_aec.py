@@ -126,7 +126,7 @@ class raw_env(FamilyEnv):
     spec_of_game = SPEC
     metadata = {
         "name": "tressette_a_perdere_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

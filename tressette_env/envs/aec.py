@@ -36,7 +36,7 @@ class FamilyEnv(AECEnv, EzPickle):
     """The AEC environment of one game of the family (set ``spec`` in a subclass)."""
 
     spec_of_game: GameSpec
-    metadata = {"name": "", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {"name": "", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, max_cycles: int | None = None, **rules: Any):
         EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, **rules)
@@ -204,10 +204,17 @@ class FamilyEnv(AECEnv, EzPickle):
     def state(self) -> np.ndarray:
         return self._state_encoder.encode(self.game)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            warnings.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'", stacklevel=2)
+            warnings.warn(
+                "render() was called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'",
+                stacklevel=2,
+            )
             return None
+        if self.render_mode == "rgb_array":
+            from .picture import table_picture  # Pillow, only when a picture is asked for
+
+            return table_picture(self.game, self._seat_names)
         text = render_state(self.game, self._seat_names)
         if self.render_mode == "human":
             print(text)

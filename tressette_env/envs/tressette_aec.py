@@ -86,12 +86,14 @@ scored), each `[team 0, team 1]`, plus `"match_score"` in match mode, and
 ### Arguments
 
 `tressette_v0.env(render_mode=None, **rules)`: `render_mode` is None, `"ansi"`
-(render returns the table as text, every hand shown) or `"human"` (prints it).
+(render returns the table as text, every hand shown), `"human"` (prints it) or
+`"rgb_array"` (render returns a picture of the table, every hand shown: an (640, 960, 3)
+uint8 array, `tressette_env.envs.picture`; needs Pillow).
 `reset(seed=None, options=None)`: `options={"hands": [4 lists of 10 card ids],
 "dealer": seat}` plays a chosen deal (either key alone is fine; in a match the
 later hands are shuffled); any other key is a `ValueError` naming the options
 (except `"options"`, the key PettingZoo's `api_test` probes `reset` with).
-`render_mode` is None, `"ansi"` or `"human"`; another is a `ValueError`.
+`render_mode` is None, `"ansi"`, `"human"` or `"rgb_array"`; another is a `ValueError`.
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
@@ -145,7 +147,12 @@ class raw_env(FamilyEnv):
     """The Tressette AEC environment without PettingZoo's wrappers (see the module docstring)."""
 
     spec_of_game = SPEC
-    metadata = {"name": "tressette_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {
+        "name": "tressette_v0",
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
 
 parallel_env = parallel_factory(raw_env)

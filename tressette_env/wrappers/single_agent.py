@@ -77,12 +77,12 @@ class SingleAgentEnv(gymnasium.Env):
         agent: the learner's agent index, or ``"random"`` to draw it at every reset.
         others: one player for every other agent, or one per other agent in play order
             from the learner (the agent after it first).
-        render_mode: None, ``"ansi"`` or ``"human"``.
+        render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture of the table).
         dense_reward: pay the thirds as they are taken (see the module docstring).
         **rules: the game's rule switches.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -258,11 +258,17 @@ class SingleAgentEnv(gymnasium.Env):
             return unpack(encoder.bits(game.public, seat, game.hands[seat], private_of(game, seat)), encoder.size)
         return unpack(encoder.bits(game.public, seat, game.hands[seat]), encoder.size)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode not in self.metadata["render_modes"]:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() was called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'"
+            )
             return None
         names = self.rules.game.seat_names(self.game.public.table, self.names)
+        if self.render_mode == "rgb_array":
+            from ..envs.picture import table_picture  # Pillow, only when a picture is asked for
+
+            return table_picture(self.game, names)
         text = render_state(self.game, names) + f"\nlearner: {self.names[self.agent]}"
         if self.render_mode == "human":
             print(text)

@@ -52,7 +52,7 @@ class SingleSeatEnv(SingleAgentEnv):
             such as ``"heuristic"``).
         opponents: one player for both opponent seats, or two (the seat after the
             learner, then the seat before it).
-        render_mode: None, ``"ansi"`` or ``"human"``.
+        render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture of the table).
         dense_reward: pay the thirds as they are taken (see the module docstring).
         **rules: the rule switches (see ``tressette_env.engine.rules``).
     """

@@ -79,3 +79,20 @@ def play_trick(state: GameState, lead: str) -> GameState:
     while state.public.trick:
         state = apply(state, legal_actions(state)[0])
     return state
+
+
+def by_seat(tricks: list[str]) -> list[list[int]]:
+    """The hands of a deal written trick by trick (each trick: one card per seat, seat 0 first)."""
+    seats = len(tricks[0].split())
+    return [[parse_card(trick.split()[s]) for trick in tricks] for s in range(seats)]
+
+
+def play_tricks(state: GameState, tricks: list[str]) -> GameState:
+    """Play the tricks in order (the card play only), each from the seat on lead round the table."""
+    for trick in tricks:
+        codes = trick.split()
+        assert not state.public.trick and state.public.table.phase == 0
+        leader = state.public.turn
+        for k in range(len(codes)):
+            state = apply(state, parse_card(codes[(leader + k) % len(codes)]))
+    return state

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import action
+from tests.helpers import action, by_seat, play_tricks
 from tressette_env import tressette_a_chiamare_v0
 from tressette_env.encoders.a_chiamare import observation, state_encoder
 from tressette_env.engine import (
@@ -57,23 +57,6 @@ FULL = (1 << 40) - 1
 SOLA = SOLO  # the family's SOLO id is a chiamare's sola
 RULES = AChiamareRules()
 AGENTS = [f"player_{s}" for s in range(5)]
-
-
-def by_seat(tricks):
-    """The hands of a deal written trick by trick (each trick: one card per seat, seat 0 first)."""
-    seats = len(tricks[0].split())
-    return [[parse_card(trick.split()[s]) for trick in tricks] for s in range(seats)]
-
-
-def play_tricks(state, tricks):
-    """Play the tricks in order, each from the seat on lead round the table."""
-    for trick in tricks:
-        cards = trick.split()
-        assert not state.public.trick and state.public.table.phase == PLAY
-        leader = state.public.turn
-        for k in range(len(cards)):
-            state = apply(state, parse_card(cards[(leader + k) % len(cards)]))
-    return state
 
 
 def swap(tricks, a, b):

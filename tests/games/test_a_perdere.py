@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import action
+from tests.helpers import action, by_seat, play_tricks
 from tressette_env import tressette_a_perdere_v0
 from tressette_env.encoders.a_perdere import observation
 from tressette_env.engine import (
@@ -38,23 +38,6 @@ from tressette_env.games.a_perdere import DISCARD, APerdereRules, make_rules
 
 FULL = (1 << 40) - 1
 ASSO_DI_BASTONI = parse_card("Ab")
-
-
-def by_seat(tricks):
-    """The hands of a deal written trick by trick (each trick: one card per seat, seat 0 first)."""
-    seats = len(tricks[0].split())
-    return [[parse_card(trick.split()[s]) for trick in tricks] for s in range(seats)]
-
-
-def play_tricks(state, tricks):
-    """Play the tricks in order, each from the seat on lead round the table."""
-    for trick in tricks:
-        cards = trick.split()
-        assert not state.public.trick and state.public.table.phase == 0
-        leader = state.public.turn
-        for k in range(len(cards)):
-            state = apply(state, parse_card(cards[(leader + k) % len(cards)]))
-    return state
 
 
 def swap_suits(tricks, a, b):

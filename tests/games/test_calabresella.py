@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import SUITS_DEAL
+from tests.helpers import SUITS_DEAL, by_seat, play_tricks
 from tressette_env import calabresella_v0
 from tressette_env.engine import (
     BUSSO,
@@ -64,23 +64,6 @@ def card(code):
 def cards(text):
     """Card ids, lowest first, of a text of card codes."""
     return cards_of(parse_cards(text))
-
-
-def by_seat(tricks):
-    """The hands of a deal written trick by trick (each trick: one card per seat, seat 0 first)."""
-    seats = len(tricks[0].split())
-    return [[parse_card(trick.split()[s]) for trick in tricks] for s in range(seats)]
-
-
-def play_tricks(state, tricks):
-    """Play the tricks in order, each from the seat on lead round the table."""
-    for trick in tricks:
-        codes = trick.split()
-        assert not state.public.trick and state.public.table.phase == PLAY
-        leader = state.public.turn
-        for k in range(len(codes)):
-            state = apply(state, parse_card(codes[(leader + k) % len(codes)]))
-    return state
 
 
 def dealt(tricks, monte="", discards="", called="", returned="", giver=None, soloist=0):

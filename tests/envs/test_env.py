@@ -257,13 +257,14 @@ def test_unknown_or_bad_rule_switches_fail_at_construction():
         tressette_v0.raw_env(target_score=-5)
     for make in (tressette_v0.raw_env, SingleSeatEnv):
         with pytest.raises(
-            ValueError, match=r"render_mode='rgb_array' is not supported: None or one of \['ansi', 'human'\]"
+            ValueError, match=r"render_mode='rgb' is not supported: None or one of \['ansi', 'human', 'rgb_array'\]"
         ):
-            make(render_mode="rgb_array")
+            make(render_mode="rgb")
 
 
 def test_sb3_make_vec_env_still_makes_the_single_seat_env():
-    # make_vec_env asks for render_mode="rgb_array" and, on a TypeError, makes the env without it.
+    # make_vec_env asks for render_mode="rgb_array" (a picture of the table, drawn only when render() is called)
+    # and, on a TypeError, makes the env without it.
     env_util = pytest.importorskip("stable_baselines3.common.env_util")
     venv = env_util.make_vec_env("tressette_env/Tressette-v0", n_envs=2)
     assert venv.reset().shape == (2, SIZE)

@@ -1,8 +1,8 @@
 """MaskablePPO's policy with a faster masked distribution: sb3-contrib's numbers, less time on CPU.
 
 ``LogSoftmaxMaskableCategorical`` is sb3-contrib's ``MaskableCategorical`` with three changes,
-each measured on one core of the CPU build used here (torch with MKL) over 1024 rows of 161
-logits, about ten of them legal:
+each timed on one core of the project's 2-core build machine (torch's CPU build, with MKL) over
+1024 rows of 161 logits, about ten of them legal:
 
 | what | sb3-contrib | here |
 | --- | --- | --- |
@@ -27,17 +27,18 @@ see, or the legal ones at -inf): both classes give the same probabilities there,
 logits here are their logarithms (-log 161 in a row masked whole), where sb3-contrib's
 float32 ``logsumexp`` leaves other values (-8.0 for 161 actions).
 
-Effect on MaskablePPO (64x64 MLP, n_steps 128, batch 1024, 4 epochs, one thread): in the
-README's training table (``benchmarks/bench_train.py --repeats 3``, ratios of the medians)
-MaskablePPO ran 1.53x faster with this policy than with ``"MlpPolicy"`` on the batched
-environment of 1024 deals and 1.17-1.28x on single-deal environments, whose stepping takes
-most of the time. The first version of this policy had the renormalisation only; timing
-``collect_rollouts`` and ``train`` against it when this version was written (as
-``bench_train.py`` now reports them; those two runs are not in ``benchmarks/results``), the
-single build and the sampler took the batched
-rollout from 31 to 20 µs per learner step and the update from 78 to 74 µs (1.16x for the whole
-loop), and the policy's share of the rollout with single-deal environments from 28 to 21 µs
-per learner step with 256 environments and from 66 to 48 µs with 32.
+Effect on MaskablePPO (64x64 MLP, n_steps 128, batch 1024, 4 epochs, one thread), on the
+project's 2-core build machine: with ``OMP_NUM_THREADS=1 python benchmarks/bench_train.py
+--repeats 3 --json benchmarks/results/train.json`` (ratios of the medians; the table is in
+docs/benchmarks.md) MaskablePPO is 1.53x faster with this policy than with ``"MlpPolicy"`` on
+the batched environment of 1024 deals and 1.17-1.28x on single-deal environments, whose
+stepping takes most of the time. The first version of this policy had the renormalisation
+only. Against it, in ``collect_rollouts`` and ``train`` as ``bench_train.py`` times them (two
+runs on the same machine whose outputs are not in ``benchmarks/results``), the single build and
+the sampler take the batched rollout from 31 to 20 µs per learner step and the update from 78
+to 74 µs (1.16x for the whole loop), and the policy's share of the rollout with single-deal
+environments from 28 to 21 µs per learner step with 256 environments and from 66 to 48 µs
+with 32.
 
 | sb3-contrib | here |
 | --- | --- |

@@ -1,8 +1,9 @@
 """Train a MaskablePPO player (sb3-contrib) on one seat of a game of the family.
 
 ``train(TrainConfig(...))`` is what ``tressette train`` and ``examples/train_ppo.py`` run.
-``game`` picks the game: ``"tressette"`` (the four-seat game, the default),
-``"tressette_in_due"`` or ``"tressette_col_morto"``; ``rules`` are that game's switches.
+``game`` picks the game: ``"tressette"`` (the four-seat game, the default) or another game of
+the family (``"tressette_in_due"``, ``"tressette_col_morto"``, ``"tressette_a_perdere"``,
+``"calabresella"``, ``"tressette_a_chiamare"``); ``rules`` are that game's switches.
 
 0. Unless ``imitate`` is None, a warm start: the policy clones a teacher's play (by default
    the heuristic) and the value head learns its returns (``imitation``), on single hands of
@@ -189,7 +190,7 @@ class TrainConfig:
     progress_bar: bool = True
     """Show a progress bar of the PPO steps."""
     torch_threads: int = 1
-    """Torch threads; the README's training section measures what a second one does."""
+    """Torch threads; docs/training.md (linked from the README) measures what a second one does."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming a bad setting, or ``ImportError`` naming a missing package.

@@ -19,7 +19,7 @@ Example:
     >>> import random
     >>> from tressette_env.engine import legal_actions, new_game, view
     >>> state = new_game(seed=0)
-    >>> typed = iter(["9", "1", ""])  # 9 is not a legal number here; then the first action, confirmed
+    >>> typed = iter(["99", "1", ""])  # 99 is not one of the numbers; then the first action, confirmed
     >>> player = HumanPlayer(read=lambda prompt: next(typed), write=lambda text: None)
     >>> player.act(view(state, state.public.turn), legal_actions(state), random.Random(0)) == legal_actions(state)[0]
     True

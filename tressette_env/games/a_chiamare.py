@@ -83,10 +83,10 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, SOLO
 from ..engine.cards import NUM_CARDS, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
-from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, Table
+from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
 from ..engine.switches import check_switches, make_switches, switch, switch_table
 from ..engine.tricks import trick_winner
-from ..engine.variant import Game, with_public
+from ..engine.variant import with_public
 from . import auction
 
 AUCTION, CALL_PHASE = 1, 2
@@ -232,7 +232,7 @@ def _replace_extra(state: GameState, **changes: Any) -> GameState:
     return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
 
 
-class TressetteAChiamare(Game):
+class TressetteAChiamare(auction.StakeGame):
     """Tressette a chiamare (see the module docstring)."""
 
     name = "tressette_a_chiamare"
@@ -336,7 +336,7 @@ class TressetteAChiamare(Game):
         declarer = auction.declarer(bids)
         if declarer < 0:  # every player passed: a void hand
             result = HandScore((0, 0), (0, 0), (0, 0))
-            return with_public(state, self.close_hand(self._with_stakes(state.public, (0,) * PLAYERS), result))
+            return with_public(state, self.close_hand(self.with_stakes(state.public, (0,) * PLAYERS), result))
         contract = bids[declarer]
         state = _replace_extra(state, contract=contract, declarer=declarer)
         if contract == CHIAMO:
@@ -379,7 +379,7 @@ class TressetteAChiamare(Game):
         cappotto = auction.is_cappotto((ours, theirs)[loser], tricks[loser], rules.cappotto_rule)
         stakes = self._stakes(state, won, cappotto)
         result = HandScore((ours // 3, theirs // 3), (ours, theirs), (0, 0), (1 - loser) if cappotto else None)
-        return with_public(state, self.close_hand(self._with_stakes(p, stakes), result))
+        return with_public(state, self.close_hand(self.with_stakes(p, stakes), result))
 
     def _stakes(self, state: GameState, won: bool, cappotto: bool) -> tuple[int, ...]:
         """Each agent's stake: each opponent pays ``m * c``; a caller takes 2 of every 3 units, his partner 1."""
@@ -399,28 +399,6 @@ class TressetteAChiamare(Game):
                 stakes.append((2 if seat == x.declarer else 1) * opponents * unit // 3)
         return tuple(stakes)
 
-    def _with_stakes(self, p: PublicState, stakes: tuple[int, ...]) -> PublicState:
-        return p._replace(table=p.table._replace(extra=p.table.extra._replace(stakes=stakes)))
-
-    def competitor_points(self, p: PublicState, result: HandScore) -> tuple[int, ...]:
-        return p.table.extra.stakes
-
-    def close_hand(self, p: PublicState, result: HandScore, winner: int | None = None) -> PublicState:
-        rules = p.rules
-        score = tuple(a + b for a, b in zip(p.match_score, p.table.extra.stakes, strict=True))
-        status = GAME_OVER
-        if rules.episode == "match":
-            if rules.match_end == "rounds":
-                over = p.hand_number + 1 >= rules.rounds * PLAYERS
-            else:
-                over = max(score) >= rules.target_score and score.count(max(score)) == 1
-            if over:
-                best = max(score)
-                winner = score.index(best) if score.count(best) == 1 else None
-            else:
-                status = HAND_OVER
-        return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner)
-
     def renuncio(self, state: GameState) -> GameState:
         p = state.public
         x = p.table.extra
@@ -430,21 +408,11 @@ class TressetteAChiamare(Game):
         else:
             stakes = self._stakes(state, offender not in self._team(state), True)
         result = HandScore((0, 0), (0, 0), (0, 0), renuncio=offender)
-        return with_public(state, self.close_hand(self._with_stakes(p, stakes), result))
-
-    def returns(self, p: PublicState) -> tuple[float, ...]:
-        """The hand's stakes per agent (a match: each agent's total), zero-sum."""
-        if p.rules.episode == "hand":
-            return tuple(float(s) for s in p.table.extra.stakes)
-        return tuple(float(s) for s in p.match_score)
+        return with_public(state, self.close_hand(self.with_stakes(p, stakes), result))
 
     def lead(self, p: PublicState, seat: int) -> float:
         """The thirds ``seat`` has taken, in points: the only lead it can be sure of while the partner is secret."""
         return p.thirds[seat] / 3
-
-    def hand_points(self, p: PublicState) -> tuple[float, ...]:
-        """What the evaluation compares per hand: each agent's stake."""
-        return tuple(float(s) for s in p.table.extra.stakes)
 
     def hand_info(self, p: PublicState) -> dict[str, Any]:
         info = super().hand_info(p)
@@ -479,9 +447,6 @@ class TressetteAChiamare(Game):
             known = names[partner] if partner >= 0 else "secret"
             lines.append(f"called: {card_code(x.called)} (partner: {known})")
         return lines
-
-    def competitor_name(self, p: PublicState, competitor: int) -> str:
-        return f"player_{competitor}"
 
 
 def _bid_name(bid: int) -> str:

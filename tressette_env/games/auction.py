@@ -9,6 +9,7 @@ One home for each of these rules (FAMILY.md sections 4 and 5):
 | the signs of the seed: busso and liscio (striscio), from the second trick | ``signs`` |
 | a win (at least 6 of the 11 points: 18 thirds of 35) and a cappotto | ``side_wins``, ``is_cappotto`` |
 | the stake: each opponent pays ``m * c`` (``c = 2`` on cappotto), the declarer's side receives it | ``unit`` |
+| the stakes as each agent's points, rewards and match score; a match of rounds or to a target | ``StakeGame`` |
 
 Bids are action ids (``engine.actions``): ``PASS``, ``CHIAMO`` < ``SOLO`` < ``SOLISSIMO`` <
 ``DIVIDETE`` < ``SCEGLIETE``; a seat that has not spoken yet holds 0.
@@ -18,6 +19,9 @@ from __future__ import annotations
 
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.cards import NUM_CARDS, STRENGTH, CardMask
+from ..engine.scoring import HandScore
+from ..engine.state import GAME_OVER, HAND_OVER, PublicState
+from ..engine.variant import Game
 
 CONTRACTS = {"chiamo": CHIAMO, "solo": SOLO, "solissimo": SOLISSIMO, "dividete": DIVIDETE, "scegliete": SCEGLIETE}
 """Contract names (the switches' words) and their bid action ids, in rank order."""
@@ -133,3 +137,51 @@ __all__ = [
     "signs",
     "unit",
 ]
+
+
+class StakeGame(Game):
+    """A game scored in stakes per agent (``Table.extra.stakes``, zero-sum): Calabresella and a chiamare.
+
+    The stakes of a finished hand are each agent's points (``competitor_points``, ``hand_points``),
+    its reward (``returns``: the stakes, or a match's totals) and its match score. A match
+    (``episode="match"``) is ``rounds`` deals by every player (``match_end="rounds"``) or ends
+    when one player alone is highest with at least ``target_score`` (``"target"``); its winner
+    is the highest total, None on a tie.
+    """
+
+    @staticmethod
+    def with_stakes(p: PublicState, stakes: tuple[int, ...]) -> PublicState:
+        """``p`` with the finished hand's stakes recorded."""
+        return p._replace(table=p.table._replace(extra=p.table.extra._replace(stakes=stakes)))
+
+    def competitor_points(self, p: PublicState, result: HandScore) -> tuple[int, ...]:
+        return p.table.extra.stakes
+
+    def close_hand(self, p: PublicState, result: HandScore, winner: int | None = None) -> PublicState:
+        rules = p.rules
+        score = tuple(a + b for a, b in zip(p.match_score, p.table.extra.stakes, strict=True))
+        status = GAME_OVER
+        if rules.episode == "match":
+            if rules.match_end == "rounds":
+                over = p.hand_number + 1 >= rules.rounds * self.agents(rules)
+            else:
+                over = max(score) >= rules.target_score and score.count(max(score)) == 1
+            if over:
+                best = max(score)
+                winner = score.index(best) if score.count(best) == 1 else None
+            else:
+                status = HAND_OVER
+        return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner)
+
+    def returns(self, p: PublicState) -> tuple[float, ...]:
+        """The hand's stakes per agent (a match: each agent's total), zero-sum."""
+        if p.rules.episode == "hand":
+            return self.hand_points(p)
+        return tuple(float(s) for s in p.match_score)
+
+    def hand_points(self, p: PublicState) -> tuple[float, ...]:
+        """What the evaluation compares per hand: each agent's stake."""
+        return tuple(float(s) for s in p.table.extra.stakes)
+
+    def competitor_name(self, p: PublicState, competitor: int) -> str:
+        return f"player_{competitor}"

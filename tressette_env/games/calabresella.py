@@ -107,10 +107,10 @@ from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, P
 from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
-from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, Table
+from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
 from ..engine.switches import check_switches, make_switches, switch, switch_table
 from ..engine.tricks import trick_winner
-from ..engine.variant import Game, with_public
+from ..engine.variant import with_public
 from . import auction
 
 AUCTION, CALL_PHASE, RETURN, TAKE, DISCARD, SPLIT, CHOOSE = 1, 2, 3, 4, 5, 6, 7
@@ -315,7 +315,7 @@ def _replace_extra(state: GameState, table: Table | None = None, **changes: Any)
     return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
 
 
-class Calabresella(Game):
+class Calabresella(auction.StakeGame):
     """Calabresella (see the module docstring)."""
 
     name = "calabresella"
@@ -528,7 +528,7 @@ class Calabresella(Game):
             return GameState(public, hands, hands, state.hidden._replace(redeal=()))
         stakes = (0,) * p.rules.players
         result = HandScore((0, 0), (0, 0), (0, 0))
-        return with_public(state, self.close_hand(self._with_stakes(p, stakes), result))
+        return with_public(state, self.close_hand(self.with_stakes(p, stakes), result))
 
     def _opponents(self, p: PublicState) -> tuple[int, ...]:
         """The soloist's opponents' seats, in play order after him."""
@@ -711,35 +711,13 @@ class Calabresella(Game):
         else:
             unit = auction.unit(rules.multiplier(x.contract), won, cappotto)
         result = HandScore((solo // 3, other // 3), tuple(thirds), (0, 0), (1 - loser) if cappotto else None)
-        return with_public(state, self.close_hand(self._with_stakes(p, self._stakes(p, unit)), result))
+        return with_public(state, self.close_hand(self.with_stakes(p, self._stakes(p, unit)), result))
 
     def _stakes(self, p: PublicState, unit: int) -> tuple[int, ...]:
         """Each agent's stake when each opponent pays the soloist ``unit`` (+0 for -0)."""
         soloist = p.table.controllers[p.table.extra.soloist]
         opponents = p.rules.players - 1
         return tuple(opponents * unit if a == soloist else -unit for a in range(p.rules.players))
-
-    def _with_stakes(self, p: PublicState, stakes: tuple[int, ...]) -> PublicState:
-        return p._replace(table=p.table._replace(extra=p.table.extra._replace(stakes=stakes)))
-
-    def competitor_points(self, p: PublicState, result: HandScore) -> tuple[int, ...]:
-        return p.table.extra.stakes
-
-    def close_hand(self, p: PublicState, result: HandScore, winner: int | None = None) -> PublicState:
-        rules = p.rules
-        score = tuple(a + b for a, b in zip(p.match_score, p.table.extra.stakes, strict=True))
-        status = GAME_OVER
-        if rules.episode == "match":
-            if rules.match_end == "rounds":
-                over = p.hand_number + 1 >= rules.rounds * rules.players
-            else:
-                over = max(score) >= rules.target_score and score.count(max(score)) == 1
-            if over:
-                best = max(score)
-                winner = score.index(best) if score.count(best) == 1 else None
-            else:
-                status = HAND_OVER
-        return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner)
 
     def renuncio(self, state: GameState) -> GameState:
         p = state.public
@@ -758,23 +736,13 @@ class Calabresella(Game):
                 unit = auction.unit(rules.multiplier(x.contract), not lost, True)
             stakes = self._stakes(p, unit)
         result = HandScore((0, 0), p.thirds, (0, 0), renuncio=offender)
-        return with_public(state, self.close_hand(self._with_stakes(p, stakes), result))
-
-    def returns(self, p: PublicState) -> tuple[float, ...]:
-        """The hand's stakes per agent (a match: each agent's total), zero-sum."""
-        if p.rules.episode == "hand":
-            return tuple(float(s) for s in p.table.extra.stakes)
-        return tuple(float(s) for s in p.match_score)
+        return with_public(state, self.close_hand(self.with_stakes(p, stakes), result))
 
     def lead(self, p: PublicState, seat: int) -> float:
         """The thirds lead of ``seat``'s side over the other, in points (0 before the play)."""
         if p.table.phase:
             return 0.0
         return super().lead(p, seat)
-
-    def hand_points(self, p: PublicState) -> tuple[float, ...]:
-        """What the evaluation compares per hand: each agent's stake."""
-        return tuple(float(s) for s in p.table.extra.stakes)
 
     def hand_info(self, p: PublicState) -> dict[str, Any]:
         info = super().hand_info(p)
@@ -818,9 +786,6 @@ class Calabresella(Game):
         from ..engine.render import suits_text
 
         return [f"face down: {suits_text(mask_of(state.hidden.face_down))}"]
-
-    def competitor_name(self, p: PublicState, competitor: int) -> str:
-        return f"player_{competitor}"
 
 
 CALABRESELLA = Calabresella()

@@ -40,6 +40,13 @@ def with_public(state: GameState, public: PublicState) -> GameState:
     return tuple.__new__(GameState, (public, state.hands, state.dealt, state.hidden))
 
 
+def with_extra(state: GameState, **changes: Any) -> GameState:
+    """``state`` with fields of the game's public record (``Table.extra``) changed."""
+    p = state.public
+    t = p.table
+    return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
+
+
 class Game:
     """One game of the family (see the module docstring); subclass it and override what differs."""
 

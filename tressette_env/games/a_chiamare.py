@@ -86,7 +86,7 @@ from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
 from ..engine.switches import check_switches, make_switches, switch, switch_table
 from ..engine.tricks import trick_winner
-from ..engine.variant import with_public
+from ..engine.variant import with_extra, with_public
 from . import auction
 
 AUCTION, CALL_PHASE = 1, 2
@@ -226,12 +226,6 @@ def revealed_partner(p: PublicState) -> int:
     return -1
 
 
-def _replace_extra(state: GameState, **changes: Any) -> GameState:
-    p = state.public
-    t = p.table
-    return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
-
-
 class TressetteAChiamare(auction.StakeGame):
     """Tressette a chiamare (see the module docstring)."""
 
@@ -321,16 +315,16 @@ class TressetteAChiamare(auction.StakeGame):
         if p.table.phase == AUCTION:
             return self._bid(state, action)
         card = action - CALL
-        state = _replace_extra(state, called=card)
+        state = with_extra(state, called=card)
         if p.rules.reveal_partner:
-            state = _replace_extra(state, announced=partner_of(state))
+            state = with_extra(state, announced=partner_of(state))
         return self._start_play(state)
 
     def _bid(self, state: GameState, bid: int) -> GameState:
         p = state.public
         seat = p.turn
         bids = tuple(bid if s == seat else b for s, b in enumerate(p.table.extra.bids))
-        state = _replace_extra(state, bids=bids)
+        state = with_extra(state, bids=bids)
         if not auction.auction_over(bids, p.rules.auction == "first_taker"):
             return with_public(state, state.public._replace(turn=(seat + 1) % PLAYERS))
         declarer = auction.declarer(bids)
@@ -338,7 +332,7 @@ class TressetteAChiamare(auction.StakeGame):
             result = HandScore((0, 0), (0, 0), (0, 0))
             return with_public(state, self.close_hand(self.with_stakes(state.public, (0,) * PLAYERS), result))
         contract = bids[declarer]
-        state = _replace_extra(state, contract=contract, declarer=declarer)
+        state = with_extra(state, contract=contract, declarer=declarer)
         if contract == CHIAMO:
             q = state.public
             return with_public(state, q._replace(table=q.table._replace(phase=CALL_PHASE), turn=declarer))

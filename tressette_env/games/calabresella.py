@@ -110,7 +110,7 @@ from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
 from ..engine.switches import check_switches, make_switches, switch, switch_table
 from ..engine.tricks import trick_winner
-from ..engine.variant import with_public
+from ..engine.variant import with_extra, with_public
 from . import auction
 
 AUCTION, CALL_PHASE, RETURN, TAKE, DISCARD, SPLIT, CHOOSE = 1, 2, 3, 4, 5, 6, 7
@@ -309,12 +309,6 @@ class CalabresellaHidden(NamedTuple):
     """Cards the opponent exchanging now has put into the monte (scegliete): he may not take them back."""
 
 
-def _replace_extra(state: GameState, table: Table | None = None, **changes: Any) -> GameState:
-    p = state.public
-    t = table or p.table
-    return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
-
-
 class Calabresella(auction.StakeGame):
     """Calabresella (see the module docstring)."""
 
@@ -484,14 +478,14 @@ class Calabresella(auction.StakeGame):
         x = p.table.extra
         seat = p.turn
         bids = tuple(bid if s == seat else b for s, b in enumerate(x.bids))
-        state = _replace_extra(state, bids=bids)
+        state = with_extra(state, bids=bids)
         if not auction.auction_over(bids, p.rules.auction == "first_taker"):
             return with_public(state, state.public._replace(turn=(seat + 1) % p.table.seats))
         soloist = auction.declarer(bids)
         if soloist < 0:
             return self._all_passed(state)
         contract = bids[soloist]
-        state = _replace_extra(state, contract=contract, soloist=soloist)
+        state = with_extra(state, contract=contract, soloist=soloist)
         t = state.public.table
         table = t._replace(sides=tuple(0 if s == soloist else 1 for s in range(t.seats)))
         state = with_public(state, state.public._replace(table=table, turn=soloist))
@@ -512,10 +506,10 @@ class Calabresella(auction.StakeGame):
                 hands[opponent] |= mask_of(monte[2 * k : 2 * k + 2])
                 held[opponent] += 2
             state = GameState(state.public, tuple(hands), state.dealt, state.hidden._replace(face_down=()))
-            state = _replace_extra(state, held=tuple(held), face_down=0, owed=2)
+            state = with_extra(state, held=tuple(held), face_down=0, owed=2)
             return self._phase(state, SPLIT, opponents[0])
         state = self._learn(state, opponents[0], mask_of(state.hidden.face_down))
-        return self._phase(_replace_extra(state, owed=0), CHOOSE, opponents[0])
+        return self._phase(with_extra(state, owed=0), CHOOSE, opponents[0])
 
     def _all_passed(self, state: GameState) -> GameState:
         p = state.public
@@ -553,13 +547,13 @@ class Calabresella(auction.StakeGame):
         held[source] -= 1
         held[target] += 1
         state = GameState(state.public, tuple(hands), state.dealt, state.hidden)
-        return _replace_extra(state, held=tuple(held))
+        return with_extra(state, held=tuple(held))
 
     def _call(self, state: GameState, card: int) -> GameState:
         p = state.public
         soloist = p.turn
         holder = next((s for s, h in enumerate(state.hands) if h >> card & 1), IN_MONTE)
-        state = _replace_extra(state, called=card, called_from=holder)
+        state = with_extra(state, called=card, called_from=holder)
         if holder != IN_MONTE:  # handed over face up: everyone knows where it is
             state = self._move(state, card, holder, soloist)
             t = state.public.table
@@ -569,7 +563,7 @@ class Calabresella(auction.StakeGame):
             return self._phase(state, RETURN, soloist)
         if p.rules.exchange == "partial":
             if p.rules.show_monte_on_call:
-                state = _replace_extra(state, monte_shown=mask_of(state.hidden.face_down))
+                state = with_extra(state, monte_shown=mask_of(state.hidden.face_down))
             state = self._learn(state, soloist, mask_of(state.hidden.face_down))
             return self._phase(state, RETURN if holder != IN_MONTE else TAKE, soloist)
         state = self._exchange(state, shown=p.rules.show_monte_on_call)
@@ -585,7 +579,7 @@ class Calabresella(auction.StakeGame):
         hands = tuple(h | monte if s == soloist else h for s, h in enumerate(state.hands))
         held = tuple(k + MONTE if s == soloist else k for s, k in enumerate(p.table.extra.held))
         state = GameState(p, hands, state.dealt, state.hidden._replace(face_down=()))
-        state = _replace_extra(state, held=held, face_down=0, owed=MONTE, monte_shown=monte if shown else 0)
+        state = with_extra(state, held=held, face_down=0, owed=MONTE, monte_shown=monte if shown else 0)
         return self._phase(state, DISCARD, soloist)
 
     def _return(self, state: GameState, card: int) -> GameState:
@@ -595,7 +589,7 @@ class Calabresella(auction.StakeGame):
         t = state.public.table
         exposed = t.exposed | 1 << (40 * x.called_from + card)
         state = with_public(state, state.public._replace(table=t._replace(exposed=exposed)))
-        state = _replace_extra(state, returned=card)
+        state = with_extra(state, returned=card)
         if p.rules.all_play:
             return self._start_play(state)
         if p.rules.exchange == "partial":
@@ -609,15 +603,15 @@ class Calabresella(auction.StakeGame):
         if action == PASS:
             if not x.taken:
                 return self._start_play(state)
-            return self._phase(_replace_extra(state, owed=x.taken), DISCARD, soloist)
+            return self._phase(with_extra(state, owed=x.taken), DISCARD, soloist)
         card = action - CALL
         face_down = tuple(c for c in state.hidden.face_down if c != card)
         hands = tuple(h | 1 << card if s == soloist else h for s, h in enumerate(state.hands))
         held = tuple(k + 1 if s == soloist else k for s, k in enumerate(x.held))
         state = GameState(p, hands, state.dealt, state.hidden._replace(face_down=face_down))
-        state = _replace_extra(state, held=held, taken=x.taken + 1, face_down=x.face_down - 1)
+        state = with_extra(state, held=held, taken=x.taken + 1, face_down=x.face_down - 1)
         if x.taken + 1 == MONTE:
-            return self._phase(_replace_extra(state, owed=MONTE), DISCARD, soloist)
+            return self._phase(with_extra(state, owed=MONTE), DISCARD, soloist)
         return state
 
     def _put_down(self, state: GameState, card: int) -> GameState:
@@ -629,7 +623,7 @@ class Calabresella(auction.StakeGame):
         held = tuple(k - 1 if s == seat else k for s, k in enumerate(x.held))
         hidden = state.hidden._replace(face_down=state.hidden.face_down + (card,))
         state = self._learn(GameState(p, hands, state.dealt, hidden), seat, 1 << card)
-        return _replace_extra(state, held=held, face_down=x.face_down + 1, owed=x.owed - 1)
+        return with_extra(state, held=held, face_down=x.face_down + 1, owed=x.owed - 1)
 
     def _discard(self, state: GameState, card: int) -> GameState:
         state = self._put_down(state, card)
@@ -644,7 +638,7 @@ class Calabresella(auction.StakeGame):
             return state
         opponents = self._opponents(p)
         if p.turn == opponents[0]:
-            return self._phase(_replace_extra(state, owed=2), SPLIT, opponents[1])
+            return self._phase(with_extra(state, owed=2), SPLIT, opponents[1])
         return self._start_play(state)
 
     def _choose(self, state: GameState, action: int) -> GameState:
@@ -669,7 +663,7 @@ class Calabresella(auction.StakeGame):
         hands = tuple(h | 1 << card if s == seat else h for s, h in enumerate(state.hands))
         held = tuple(k + 1 if s == seat else k for s, k in enumerate(x.held))
         state = GameState(p, hands, state.dealt, state.hidden._replace(face_down=face_down))
-        return _replace_extra(state, held=held, face_down=x.face_down - 1, owed=1)
+        return with_extra(state, held=held, face_down=x.face_down - 1, owed=1)
 
     def _start_play(self, state: GameState) -> GameState:
         p = state.public

@@ -2,6 +2,7 @@
 
     tressette eval heuristic random --deals 1000 --seed 0 --json out.json
     tressette eval random heuristic search:samples=10 --deals 200 --png results.png
+    tressette eval heuristic random --deals 10 --record games/
 
     tressette train --total-timesteps 200000 --opponents heuristic
     tressette train --opponents self --total-timesteps 2000000 --tensorboard
@@ -26,6 +27,7 @@ import argparse
 import dataclasses
 import difflib
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -110,7 +112,14 @@ def _eval(args: argparse.Namespace) -> int:
         except ImportError:
             args.parser.error(f"--png needs matplotlib: {EVAL_HINT}")
     start = time.perf_counter()
-    results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress)
+    if args.record is not None:
+        if args.record.exists() and not args.record.is_dir():
+            args.parser.error(
+                f"--record {args.record}: not a folder (give a folder for the records, one file per pair)"
+            )
+        args.record.mkdir(parents=True, exist_ok=True)
+    results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress,
+                          record=args.record is not None)  # fmt: skip
     seconds = time.perf_counter() - start
     print(results_table(results))
     game = "" if args.game == "tressette" else f"{args.game}, "
@@ -135,7 +144,18 @@ def _eval(args: argparse.Namespace) -> int:
         Path(args.json).write_text(json.dumps(out, indent=2))
     if args.png:
         plot_results(results, args.png)
+    if args.record is not None:
+        for k, result in enumerate(results, start=1):
+            path = args.record / record_file_name(k, *result.players)
+            path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in result.game_records()))
+            print(f"records: {path} ({len(result.game_records())} episodes; tressette replay {path} --episode N)")
     return 0
+
+
+def record_file_name(pair: int, a: str, b: str) -> str:
+    """The file of ``tressette eval --record DIR`` for pair number ``pair``: ``1-heuristic-vs-random.jsonl``."""
+    safe = [re.sub(r"[^A-Za-z0-9._=]+", "_", name).strip("_") or "player" for name in (a, b)]
+    return f"{pair}-{safe[0]}-vs-{safe[1]}.jsonl"
 
 
 def _shown(value: object) -> str:
@@ -284,8 +304,18 @@ def _replay(args: argparse.Namespace) -> int:
     if args.episode > len(records):
         args.parser.error(f"--episode {args.episode}: {args.file} holds {len(records)} record(s)")
     record = records[args.episode - 1]
+    frames: list = []
+    if args.gif is not None:
+        try:
+            import PIL  # noqa: F401  (checked before the replay, used after it)
+        except ImportError:
+            args.parser.error("--gif needs Pillow: pip install pillow (the eval and train extras include it)")
+        from .envs.picture import table_picture
 
     def show(state, seat, action):
+        if args.gif is not None:
+            frames.append(table_picture(state))
+            return
         print(f"\nseat {seat}: {action_to_string(action)}")
         print(render_state(state))
         if args.pause:
@@ -296,8 +326,17 @@ def _replay(args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"tressette replay: error: {args.file}, record {args.episode}: {error}", file=sys.stderr)
         raise SystemExit(1) from None
-    print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']}: the result is the record's "
-          f"(returns {list(state.public.rules.game.returns(state.public))})")  # fmt: skip
+    if args.gif is not None:
+        from PIL import Image
+
+        images = [Image.fromarray(frame) for frame in frames]
+        images[0].save(args.gif, save_all=True, append_images=images[1:], duration=args.ms, loop=0)
+        print(f"{args.gif}: {len(images)} frames, one per action")
+    if record.get("truncated"):
+        print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']} up to where max_cycles cut the episode")
+    else:
+        print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']}: the result is the record's "
+              f"(returns {list(state.public.rules.game.returns(state.public))})")  # fmt: skip
     return 0
 
 
@@ -340,6 +379,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
     evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")
     evaluate.add_argument("--png", type=Path, default=None, help="draw the result as a PNG here (needs matplotlib)")
+    evaluate.add_argument(
+        "--record", type=Path, default=None, metavar="DIR",
+        help="write every play's game record to DIR, a JSON-lines file per pair (see tressette replay)",
+    )  # fmt: skip
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
     evaluate.set_defaults(run=_eval, parser=evaluate)
     playing = commands.add_parser(
@@ -372,6 +415,14 @@ def build_parser() -> argparse.ArgumentParser:
     replaying.add_argument("file", type=Path, help="a JSON-lines file of records")
     replaying.add_argument("--episode", type=_at_least(1), default=1, help="which record of the file, 1 first")
     replaying.add_argument("--pause", action="store_true", help="wait for Enter after each action")
+    replaying.add_argument(
+        "--gif",
+        type=Path,
+        default=None,
+        metavar="OUT",
+        help="write an animation of the episode instead, a frame per action (needs Pillow)",
+    )
+    replaying.add_argument("--ms", type=_at_least(1), default=700, help="milliseconds per frame of --gif (700)")
     replaying.set_defaults(run=_replay, parser=replaying)
     training = commands.add_parser(
         "train",

@@ -9,8 +9,14 @@ A record holds what is needed to read a game and to play it again exactly:
 | ``"rules"`` | the rule switches that differ from the defaults |
 | ``"seed"`` | the seed of the engine's deals (``random.Random(seed)``: ``new_game``, then ``next_hand``) |
 | ``"players"`` | each agent's player spec |
-| ``"hands"`` | one entry per hand: ``"dealer"``, ``"dealt"`` (each seat's cards as codes, ``"3d"``), ``"actions"`` (``[seat, action id, name]`` in order), ``"result"`` (the hand's info, as the environments report it) |
+| ``"deal"`` | (only if the first hand's deal was chosen) ``new_game``'s deal keywords |
+| ``"hands"`` | one entry per hand: ``"dealer"``, ``"dealt"`` (each seat's cards as codes, ``"3d"``), ``"actions"`` (``[seat, action id, name]`` in order; an illegal action an environment played as a renuncio has a fourth entry, ``"renuncio"``), ``"result"`` (the hand's info, as the environments report it) |
 | ``"returns"`` | each agent's return for the episode |
+| ``"truncated"`` | (only if ``max_cycles`` cut the episode) ``true``; then there are no returns |
+
+Records come from ``tressette play --record FILE``, ``tressette eval --record DIR`` (one
+record per play of a board, with its ``"board"`` and ``"lineup"``) and from every
+environment built with ``record=FILE`` (AEC, parallel, single-seat).
 
 ``replay(record)`` deals from the seed, checks each hand's dealt cards, plays the actions
 (checking each seat and that each action is legal) and checks each result; it reads JSON
@@ -40,11 +46,13 @@ from typing import Any
 
 from .engine.actions import action_to_string
 from .engine.cards import card_code, cards_of
-from .engine.game import apply, legal_actions_mask, new_game, next_hand
+from .engine.game import apply, legal_actions_mask, new_game, next_hand, renuncio
 from .engine.state import HAND_OVER, PLAYING, GameState
 from .envs.spec import GAME_NAMES, game_spec
 
 VERSION = 1
+RENUNCIO = "renuncio"
+"""The fourth entry of an illegal action an environment played as a renuncio."""
 
 
 class RecordError(ValueError):
@@ -81,9 +89,15 @@ def dealt_codes(state: GameState) -> list[list[str]]:
 
 
 class Recorder:
-    """Builds a record while an episode is played: ``start``, ``play`` each action, ``finish``."""
+    """Builds a record while an episode is played.
 
-    def __init__(self, game: str, rules: Any, seed: int, players: Sequence[str]):
+    Either it deals (``start``, ``play`` each action, ``next_hand``, ``finish``), or it follows
+    an episode dealt elsewhere from ``random.Random(seed)`` (``open_hand`` for each hand dealt,
+    ``played`` after each action, ``finish``): the evaluation and the environments do that.
+    ``deal`` holds the first hand's chosen deal (``new_game``'s keywords), if it was chosen.
+    """
+
+    def __init__(self, game: str, rules: Any, seed: int, players: Sequence[str], deal: dict | None = None):
         self.game, self.rules, self.seed = game, rules, seed
         self._rng = random.Random(seed)
         self.record: dict[str, Any] = {
@@ -94,36 +108,49 @@ class Recorder:
             "players": list(players),
             "hands": [],
         }
+        if deal:
+            self.record["deal"] = _jsonable(deal)
 
     def start(self) -> GameState:
         """The episode's first hand, dealt from the seed."""
-        state = new_game(self.rules, self._rng)
-        self._open(state)
+        state = new_game(self.rules, self._rng, **self.record.get("deal", {}))
+        self.open_hand(state)
         return state
 
-    def _open(self, state: GameState) -> None:
+    def open_hand(self, state: GameState) -> None:
+        """Begin the record of the hand just dealt in ``state``."""
         p = state.public
         self.record["hands"].append({"dealer": p.dealer, "dealt": dealt_codes(state), "actions": []})
+
+    def played(self, seat: int, action: int, state: GameState, renuncio: bool = False) -> None:
+        """Record that ``seat`` took ``action``, which led to ``state`` (``renuncio``: it was illegal)."""
+        hand = self.record["hands"][-1]
+        step = [seat, action, action_to_string(action)]
+        if renuncio:
+            step.append(RENUNCIO)
+        hand["actions"].append(step)
+        if state.public.status != PLAYING:
+            hand["result"] = _jsonable(state.public.rules.game.hand_info(state.public))
 
     def play(self, state: GameState, action: int) -> GameState:
         """``state`` after the seat on turn plays ``action``, recorded (a finished hand's result too)."""
         seat = state.public.turn
         state = apply(state, action)
-        hand = self.record["hands"][-1]
-        hand["actions"].append([seat, action, action_to_string(action)])
-        if state.public.status != PLAYING:
-            hand["result"] = _jsonable(state.public.rules.game.hand_info(state.public))
+        self.played(seat, action, state)
         return state
 
     def next_hand(self, state: GameState) -> GameState:
         """The match's next hand, dealt from the seed's stream."""
         state = next_hand(state, self._rng)
-        self._open(state)
+        self.open_hand(state)
         return state
 
-    def finish(self, state: GameState) -> dict[str, Any]:
-        """The record of the finished episode."""
-        self.record["returns"] = list(state.public.rules.game.returns(state.public))
+    def finish(self, state: GameState, truncated: bool = False) -> dict[str, Any]:
+        """The record of the episode (``truncated``: cut before its end, by ``max_cycles``)."""
+        if truncated:
+            self.record["truncated"] = True
+        else:
+            self.record["returns"] = list(state.public.rules.game.returns(state.public))
         return self.record
 
 
@@ -176,7 +203,13 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
     except (TypeError, ValueError) as error:
         raise RecordError(f"the record's rules: {error}") from None
     rng = random.Random(record["seed"])
-    state = new_game(rules, rng)
+    deal = record.get("deal", {})
+    if not isinstance(deal, dict):
+        raise RecordError(f"'deal' must be a JSON object of new_game's deal keywords; got {deal!r}")
+    try:
+        state = new_game(rules, rng, **deal)
+    except (TypeError, ValueError) as error:
+        raise RecordError(f"the record's deal: {error}") from None
     for k, hand in enumerate(record["hands"]):
         if k:
             if state.public.status != HAND_OVER:
@@ -194,13 +227,16 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
             if seat != p.turn:
                 raise RecordError(f"hand {k}, action {n}: seat {seat} acts, but seat {p.turn} is on turn")
             if not (0 <= action < 256 and legal_actions_mask(state) >> action & 1):
-                raise RecordError(f"hand {k}, action {n}: action {action} is not legal for seat {seat}")
-            state = apply(state, action)
+                if not (step[3:4] == [RENUNCIO] and rules.illegal_action == RENUNCIO):
+                    raise RecordError(f"hand {k}, action {n}: action {action} is not legal for seat {seat}")
+                state = renuncio(state)  # an illegal action an environment played: its side loses the hand
+            else:
+                state = apply(state, action)
             if on_action is not None:
                 on_action(state, seat, action)
         if "result" in hand and _jsonable(rules.game.hand_info(state.public)) != hand["result"]:
             raise RecordError(f"hand {k}: the replay's result differs from the record's")
-    if state.public.status == PLAYING:
+    if state.public.status == PLAYING and record.get("truncated") is not True:
         raise RecordError("the record ends in the middle of a hand")
     if "returns" in record and list(rules.game.returns(state.public)) != record["returns"]:
         raise RecordError("the replay's returns differ from the record's")

@@ -24,6 +24,7 @@ from ..engine.game import legal_actions_mask, new_game, next_hand, private_of, v
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 from .playing import action_id, check_render_mode, hand_info, reset_options, take_action
+from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
 
 
@@ -38,8 +39,8 @@ class FamilyEnv(AECEnv, EzPickle):
     spec_of_game: GameSpec
     metadata = {"name": "", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, render_mode: str | None = None, max_cycles: int | None = None, **rules: Any):
-        EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, **rules)
+    def __init__(self, render_mode: str | None = None, max_cycles: int | None = None, record: Any = None, **rules: Any):
+        EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, record=record, **rules)
         super().__init__()
         check_render_mode(render_mode, self.metadata["render_modes"])
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
@@ -48,6 +49,9 @@ class FamilyEnv(AECEnv, EzPickle):
         """Truncate the episode once every agent has had this many turns on average (None: never)."""
         spec = self.spec_of_game
         self.rules = spec.make_rules(**rules)
+        path = check_record_path(record)
+        self._recording = None if path is None else EpisodeRecording(path, spec.name, self.rules)
+        """Where each episode's record goes (``record=FILE``; see ``envs.recording``), or None."""
         self.render_mode = render_mode
         self._encoder = spec.observation(self.rules)
         self._state_encoder = spec.state(self.rules)
@@ -92,8 +96,12 @@ class FamilyEnv(AECEnv, EzPickle):
         if seed is not None or self._rng is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
             self._rng = random.Random(int(self.np_random.integers(2**63)))
-        self.game = new_game(self.rules, self._rng, **deal)
         names = self._names
+        recording = self._recording
+        self._deal_rng = self._rng if recording is None else recording.start(self._rng, list(names), deal)
+        self.game = new_game(self.rules, self._deal_rng, **deal)
+        if recording is not None:
+            recording.recorder.open_hand(self.game)
         self.agents = list(names)
         self.rewards = dict.fromkeys(names, 0.0)
         self._cumulative_rewards = dict.fromkeys(names, 0.0)
@@ -125,8 +133,11 @@ class FamilyEnv(AECEnv, EzPickle):
 
     def _play(self, agent: str, action: int) -> None:
         """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows)."""
+        seat = self.game.public.turn
         game, penalty = take_action(self.game, action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0
+        if self._recording is not None:
+            self._recording.recorder.played(seat, action, game, penalty is not None)
         if game.public.status != PLAYING:
             game = self._end_hand(game, penalty)
         self.game = game
@@ -137,6 +148,8 @@ class FamilyEnv(AECEnv, EzPickle):
             if not self._steps_left:  # max_cycles reached: every agent left is truncated
                 for other in self.agents:
                     self.truncations[other] = True
+                if self._recording is not None:
+                    self._recording.finish(game, truncated=True)
             self._deads_step_first()  # an agent just put out of the match takes its dead step first
         if self.render_mode == "human":
             self.render()
@@ -148,8 +161,10 @@ class FamilyEnv(AECEnv, EzPickle):
         for agent in self.agents:
             self.infos[agent] = dict(info)
         if p.status == HAND_OVER:
-            game = next_hand(game, self._rng)
+            game = next_hand(game, self._deal_rng)
             self.game = game
+            if self._recording is not None:
+                self._recording.recorder.open_hand(game)
             self._seat_table()
             # Agents the hand put out of the match (a perdere's elimination) end here, with their
             # final standing; each takes its dead step (action None) before the next card is played.
@@ -167,6 +182,8 @@ class FamilyEnv(AECEnv, EzPickle):
             self.rewards[agent] = rewards[self._index[agent]]
             self.terminations[agent] = True
         self._accumulate_rewards()
+        if self._recording is not None:
+            self._recording.finish(game)
         return game
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

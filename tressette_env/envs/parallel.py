@@ -19,7 +19,7 @@ Rewards reach every agent at the step they accrue (a hand's rewards at the step 
 it, to every agent at once), and an agent's episode ends in the step it is done: all agents
 when the episode ends; an agent put out of an a perdere elimination match at the end of its
 hand. ``max_cycles`` truncates the episode after that many steps. Observations, infos,
-``state()`` and the switches are the AEC environment's.
+``state()``, the switches and ``record=FILE`` (see ``envs.recording``) are the AEC environment's.
 
 Example:
     >>> from tressette_env import tressette_v0
@@ -123,6 +123,8 @@ class FamilyParallelEnv(ParallelEnv, EzPickle):
         self._steps += 1
         truncated = self.max_cycles is not None and self._steps >= self.max_cycles
         terminations = {agent: bool(aec.terminations[agent]) for agent in before}
+        if truncated and aec._recording is not None:
+            aec._recording.finish(aec.game, truncated=True)  # nothing if the episode ended in this step
         truncations = {agent: truncated and not terminations[agent] for agent in before}
         infos = {agent: dict(aec.infos[agent]) for agent in before}
         observations = self._observations(before)

@@ -36,6 +36,7 @@ from ..agents.base import Player
 from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
+from ..records import Recorder
 from .stats import mean_ci95
 
 _SALT_PLAY = (0x5EED, 0xA11CE)  # separate streams for the two plays of a board
@@ -46,17 +47,18 @@ def _board_seed(seed: int, board: int, stream: int = 0) -> int:
     return (seed * 0x9E3779B97F4A7C15 + board * 0xBF58476D1CE4E5B9 + stream * 0x94D049BB133111EB) % 2**64
 
 
-def play_hand(players: Sequence[Player], state: GameState, rng: random.Random) -> GameState:
+def play_hand(players: Sequence[Player], state: GameState, rng: random.Random, recorder: Any = None) -> GameState:
     """Play the hand in ``state`` to its end, ``players[agent]`` choosing for each agent.
 
     An agent plays every seat it controls (its own, and its dummy's in col morto), from its
-    own seat's view.
+    own seat's view. A ``records.Recorder`` given as ``recorder`` records each action.
     """
     while state.public.status == PLAYING:
         p = state.public
         table = p.table
         agent = table.controllers[p.turn]
-        state = apply(state, players[agent].act(view(state, table.seat_of[agent]), legal_actions(state), rng))
+        action = players[agent].act(view(state, table.seat_of[agent]), legal_actions(state), rng)
+        state = apply(state, action) if recorder is None else recorder.play(state, action)
     return state
 
 
@@ -111,6 +113,8 @@ class EpisodeRecord:
     a_won: bool | None
     a_points: tuple[float, ...] = ()
     field_points: tuple[float, ...] = ()
+    game_record: dict | None = field(default=None, compare=False, repr=False)
+    """The play's game record (``tressette_env.records``), when the evaluation records."""
 
 
 def play_episode(
@@ -120,23 +124,27 @@ def play_episode(
     play_seed: int,
     a_agents: Sequence[int],
     max_hands: int = 100,
+    recorder: Any = None,
 ) -> EpisodeRecord:
     """Play one episode (a hand, or a match) from the deals of ``deal_seed``.
 
     ``players`` holds a player per agent; ``a_agents`` are the agents player A plays (one of
     ``lineups``): in the four-seat game (0, 2) or (1, 3). The deals depend on ``deal_seed``
     only, so every play of a board sees the same cards in the same seats, hand after hand.
+    A ``records.Recorder`` of seed ``deal_seed`` given as ``recorder`` records the episode.
     """
     deal_rng = random.Random(deal_seed)
     rng = random.Random(play_seed)
     state = new_game(rules, deal_rng)
+    if recorder is not None:
+        recorder.open_hand(state)
     game = rules.game
     sign = game.points_sign(rules)
     diffs: list[float] = []
     mine: list[int] = []
     field: list[float] = []
     for _ in range(max_hands):
-        state = play_hand(players, state, rng)
+        state = play_hand(players, state, rng, recorder)
         p = state.public
         points = game.hand_points(p)
         if points[a_agents[0]] is not None:  # A was dealt in (not out of an elimination match)
@@ -149,9 +157,12 @@ def play_episode(
         if p.status != HAND_OVER:
             break
         state = next_hand(state, deal_rng)
+        if recorder is not None:
+            recorder.open_hand(state)
     winner = state.public.winner
     won = None if winner is None else winner == game.competitor_of(state.public.table, a_agents[0])
-    return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field))
+    record = None if recorder is None else recorder.finish(state)
+    return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field), record)
 
 
 @dataclass(frozen=True)
@@ -186,17 +197,28 @@ class BoardRecord:
         )
 
 
-def play_board(player_a: Player, player_b: Player, rules: Any, seed: int, board: int) -> BoardRecord:
-    """Play board ``board``: A as each of ``lineups`` in turn (the first team, then the second; or every seat)."""
+def play_board(
+    player_a: Player, player_b: Player, rules: Any, seed: int, board: int, record_as: tuple[str, str] | None = None
+) -> BoardRecord:
+    """Play board ``board``: A as each of ``lineups`` in turn (the first team, then the second; or every seat).
+
+    ``record_as``: the players' names for a game record of each play (None: no records).
+    """
     deal_seed = _board_seed(seed, board)
     first = new_game(rules, random.Random(deal_seed))
     plays = lineups(first)
+    labels = lineup_labels(rules)
     agents = len(first.public.table.seat_of)
     records = []
     for k, mine in enumerate(plays):
         players = [player_a if a in mine else player_b for a in range(agents)]
         salt = _SALT_PLAY[k] if k < len(_SALT_PLAY) else _SALT_PLAY[0] + k
-        records.append(play_episode(players, rules, deal_seed, _board_seed(seed, board, salt), mine))
+        recorder = None
+        if record_as is not None:
+            names = [record_as[0] if a in mine else record_as[1] for a in range(agents)]
+            recorder = Recorder(rules.game.name, rules, deal_seed, names)
+            recorder.record.update(board=board, lineup=labels[k])
+        records.append(play_episode(players, rules, deal_seed, _board_seed(seed, board, salt), mine, recorder=recorder))
     return BoardRecord(board, tuple(records))
 
 
@@ -240,6 +262,10 @@ class DuplicateResult:
     ``points_sign * (A's points - the field's)``."""
     records: list[BoardRecord] = field(default_factory=list, repr=False, compare=False)
 
+    def game_records(self) -> list[dict]:
+        """The game record of every play, board by board (empty unless evaluated with ``record=True``)."""
+        return [p.game_record for r in self.records for p in r.plays if p.game_record is not None]
+
     def to_json(self) -> dict:
         """The result as plain JSON types (board records left out)."""
         out = asdict(self)
@@ -249,8 +275,8 @@ class DuplicateResult:
 
 
 def _play_chunk(args: tuple) -> list[BoardRecord]:
-    player_a, player_b, rules, seed, boards = args
-    return [play_board(player_a, player_b, rules, seed, b) for b in boards]
+    player_a, player_b, rules, seed, boards, record_as = args
+    return [play_board(player_a, player_b, rules, seed, b, record_as) for b in boards]
 
 
 def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
@@ -285,6 +311,7 @@ def duplicate(
     workers: int | None = None,
     progress: bool = True,
     names: tuple[str, str] | None = None,
+    record: bool = False,
 ) -> DuplicateResult:
     """Evaluate ``player_a`` against ``player_b`` on ``boards`` duplicate boards.
 
@@ -297,6 +324,7 @@ def duplicate(
         workers: processes to play in (default: the CPU count); players must pickle.
         progress: show a tqdm progress bar (when tqdm is installed).
         names: the players' names for the report (default: their ``name`` attribute).
+        record: keep a game record of every play (``result.game_records()``; ``tressette eval --record``).
     """
     rules = rules or Rules()
     check_duplicate(rules)
@@ -312,11 +340,12 @@ def duplicate(
     records: list[BoardRecord] = []
     if workers == 1:
         for chunk in _chunks(indices, 16):
-            records += _play_chunk((player_a, player_b, rules, seed, chunk))
+            records += _play_chunk((player_a, player_b, rules, seed, chunk, names if record else None))
             update(len(chunk))
     else:
         size = max(1, min(64, boards // (workers * 8)))
-        jobs = [(player_a, player_b, rules, seed, chunk) for chunk in _chunks(indices, size)]
+        record_as = names if record else None
+        jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for chunk_records in pool.map(_play_chunk, jobs):
                 records += chunk_records

@@ -17,11 +17,12 @@ def round_robin(
     rules: Rules | None = None,
     workers: int | None = None,
     progress: bool = True,
+    record: bool = False,
 ) -> list[DuplicateResult]:
-    """Every pair (A, B) in the order given, A before B, each on the same ``boards`` boards."""
+    """Every pair (A, B) in the order given, A before B, each on the same ``boards`` boards (``record``: see ``duplicate``)."""
     if len(players) < 2:
         raise ValueError(f"a round robin needs at least 2 players; got {list(players)}")
     return [
-        duplicate(players[a], players[b], boards, seed, rules, workers, progress, names=(a, b))
+        duplicate(players[a], players[b], boards, seed, rules, workers, progress, names=(a, b), record=record)
         for a, b in combinations(players, 2)
     ]

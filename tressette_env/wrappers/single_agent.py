@@ -58,6 +58,7 @@ from ..envs.playing import (
     reset_options,
     take_action,
 )
+from ..envs.recording import EpisodeRecording, check_record_path
 from ..envs.spec import GameSpec, game_spec
 
 PlayerLike = Player | str
@@ -79,6 +80,7 @@ class SingleAgentEnv(gymnasium.Env):
             from the learner (the agent after it first).
         render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture of the table).
         dense_reward: pay the thirds as they are taken (see the module docstring).
+        record: None, or a file to append each episode's game record to (``envs.recording``).
         **rules: the game's rule switches.
     """
 
@@ -91,10 +93,13 @@ class SingleAgentEnv(gymnasium.Env):
         others: PlayerLike | Sequence[PlayerLike] = "heuristic",
         render_mode: str | None = None,
         dense_reward: bool = False,
+        record: Any = None,
         **rules: Any,
     ):
         self.game_spec = game_spec(game) if isinstance(game, str) else game
         self.rules = self.game_spec.make_rules(**rules)
+        path = check_record_path(record)
+        self._recording = None if path is None else EpisodeRecording(path, self.game_spec.name, self.rules)
         engine_game = self.rules.game
         self.agent_count = engine_game.agents(self.rules)
         if dense_reward and self.rules.episode == "match":
@@ -142,8 +147,16 @@ class SingleAgentEnv(gymnasium.Env):
         self._players: list[Player | None] = [None] * self.agent_count
         for k, player in enumerate(self.others, start=1):
             self._players[(agent + k) % self.agent_count] = player
+        recording = self._recording
         for _ in range(_REDEALS):
-            self.game = new_game(self.rules, self._rng, **deal)
+            if recording is None:
+                self._deal_rng = self._rng
+            else:
+                names = [getattr(p, "name", type(p).__name__) if p else "learner" for p in self._players]
+                self._deal_rng = recording.start(self._rng, names, deal)
+            self.game = new_game(self.rules, self._deal_rng, **deal)
+            if recording is not None:
+                recording.recorder.open_hand(self.game)
             self._seat_table()
             _, info = self._play_others()
             if self.game.public.status == PLAYING:
@@ -173,7 +186,10 @@ class SingleAgentEnv(gymnasium.Env):
         if self.game is None or self.game.public.status != PLAYING:
             raise RuntimeError("step() after the episode ended: call reset()")
         action = action_id(action, self._num_actions)
-        game, penalty = take_action(self.game, action, self._legal, self._agent_of_seat[self.game.public.turn])
+        seat = self.game.public.turn
+        game, penalty = take_action(self.game, action, self._legal, self._agent_of_seat[seat])
+        if self._recording is not None:
+            self._recording.recorder.played(seat, action, game, penalty is not None)
         if self._renuncios >= 0:
             self._renuncios = self._renuncios + 1 if penalty is not None else 0
             if self._renuncios == UNMASKED_HANDS:
@@ -193,6 +209,8 @@ class SingleAgentEnv(gymnasium.Env):
             reward += more
             info = {**info, **more_info}
         terminated = self.game.public.status != PLAYING
+        if terminated and self._recording is not None:
+            self._recording.finish(self.game)
         if self.dense_reward and not terminated:
             lead = self._thirds_lead()
             reward, self._paid = lead - self._paid, lead
@@ -222,6 +240,8 @@ class SingleAgentEnv(gymnasium.Env):
             legal = legal_actions_mask(game)
             action = player.act(view(game, self._view_seat[seat]), actions_of(legal), rng)
             self.game, penalty = take_action(game, action, legal, self._agent_of_seat[seat])
+            if self._recording is not None:
+                self._recording.recorder.played(seat, action, self.game, penalty is not None)
             if self.game.public.status != PLAYING:
                 reward, info = self._finish_hand(penalty)
         return reward, info
@@ -231,9 +251,11 @@ class SingleAgentEnv(gymnasium.Env):
         p = self.game.public
         info = hand_info(p, penalty, self._agent_of_seat)
         if p.status == HAND_OVER:
-            following = next_hand(self.game, self._rng)
+            following = next_hand(self.game, self._deal_rng)
             if not p.rules.game.out_of_match(following.public.table, self.agent):
                 self.game = following
+                if self._recording is not None:
+                    self._recording.recorder.open_hand(following)
                 self._seat_table()
                 return 0.0, info
             # The learner is out of the match (a perdere's elimination): its episode ends here,

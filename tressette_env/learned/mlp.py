@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoders.observation import SIZE, unpack
-from ..engine.actions import NUM_ACTIONS
+from ..encoders.observation import SIZE
+from ..engine.actions import FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.state import SeatView
 
 ACTIVATIONS = {
@@ -104,7 +104,9 @@ def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
     """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play.
 
     The first layer takes a game's observation and the last gives its action logits: the
-    four-seat game's 790 entries and 161 actions, or another game's (``family_shapes``).
+    four-seat game's 790 entries and 161 actions, or a family game's 255 actions from an
+    observation whose size depends on the game's switches (checked when it plays, by
+    ``MLPPlayer.check_game``; ``family_shapes`` names the games of the usual sizes).
     """
     if not isinstance(layers, (list, tuple)) or not layers:
         raise ValueError("a policy has at least one layer (weight, bias)")
@@ -124,8 +126,10 @@ def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
         arrays.append((w, b))
     shapes = family_shapes()
     size, actions = arrays[0][0].shape[1], arrays[-1][0].shape[0]
-    if (size, actions) not in shapes:
+    if (size, actions) not in shapes and actions != FAMILY_NUM_ACTIONS:
         size, actions = SIZE, NUM_ACTIONS  # name the four-seat game's shapes in the errors below
+    # A family game's observation size depends on its switches (players, signals, episode...):
+    # its policy's input size is checked against the game when it plays (``MLPPlayer.check_game``).
     expected_in = size
     for i, (w, b) in enumerate(arrays):
         if w.shape[1] != expected_in:
@@ -151,7 +155,8 @@ class MLPPolicy:
     """Layers ``(weight (out, in), bias (out,))``: the hidden ones with ``activation``, then the action logits.
 
     Every layer is checked when the policy is made (numbers, finite, each one's inputs the
-    previous one's outputs, 790 observation entries in and 161 logits out), so a bad model
+    previous one's outputs; the four-seat game's 790 observation entries in and 161 logits out, or
+    a family game's 255 logits, see ``_checked_layers``), so a bad model
     fails with a ``ValueError`` that names the layer, before any game, not in the middle of one.
     """
 
@@ -312,7 +317,7 @@ class MLPPlayer:
             self._observation = self._observation_for(rules)
             self._rules = rules
         obs = self._observation
-        logits = self.policy.logits(unpack(obs.bits(view.public, view.seat, view.hand), obs.size))[legal]
+        logits = self.policy.logits(obs.encode(view))[legal]  # the seat's private cards too (a monte it saw)
         if self.deterministic:
             return legal[int(np.argmax(logits))]
         weights = np.exp(logits - logits.max())

@@ -11,7 +11,7 @@ leave a point open are in docs/games/a_chiamare.md.
 | Import             | `from tressette_env import tressette_a_chiamare_v0`  |
 |--------------------|------------------------------------------------------|
 | Actions            | Discrete                                             |
-| Parallel API       | No                                                   |
+| Parallel API       | Yes: `parallel_env()`                                |
 | Manual Control     | No                                                   |
 | Agents             | `agents= ['player_0', ..., 'player_4']`              |
 | Action Shape       | Discrete(255)                                        |

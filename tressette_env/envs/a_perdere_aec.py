@@ -11,7 +11,7 @@ taken where the sources leave a point open are in docs/games/a_perdere.md.
 | Import             | `from tressette_env import tressette_a_perdere_v0`   |
 |--------------------|------------------------------------------------------|
 | Actions            | Discrete                                             |
-| Parallel API       | No                                                   |
+| Parallel API       | Yes: `parallel_env()`                                |
 | Manual Control     | No                                                   |
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']` (`players=n`, 3 to 8, default 4) |
 | Action Shape       | Discrete(255)                                        |

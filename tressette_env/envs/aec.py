@@ -133,11 +133,11 @@ class FamilyEnv(AECEnv, EzPickle):
 
     def _play(self, agent: str, action: int) -> None:
         """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows)."""
-        seat = self.game.public.turn
-        game, penalty = take_action(self.game, action, self._legal, agent)
+        before = self.game
+        game, penalty = take_action(before, action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0
         if self._recording is not None:
-            self._recording.recorder.played(seat, action, game, penalty is not None)
+            self._recording.recorder.played(before.public.turn, action, game, penalty is not None)
         if game.public.status != PLAYING:
             game = self._end_hand(game, penalty)
         self.game = game

@@ -12,7 +12,7 @@ leave a point open are in docs/games/calabresella.md.
 | Import             | `from tressette_env import calabresella_v0`          |
 |--------------------|------------------------------------------------------|
 | Actions            | Discrete                                             |
-| Parallel API       | No                                                   |
+| Parallel API       | Yes: `parallel_env()`                                |
 | Manual Control     | No                                                   |
 | Agents             | `agents= ['player_0', 'player_1', 'player_2']` (`players=4`: four) |
 | Action Shape       | Discrete(255)                                        |

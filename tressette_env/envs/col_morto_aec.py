@@ -13,7 +13,7 @@ sources leave a point open are in docs/games/col_morto.md.
 | Import             | `from tressette_env import tressette_col_morto_v0` |
 |--------------------|----------------------------------------------------|
 | Actions            | Discrete                                           |
-| Parallel API       | No                                                 |
+| Parallel API       | Yes: `parallel_env()`                              |
 | Manual Control     | No                                                 |
 | Agents             | `agents= ['player_0', 'player_1', 'player_2']` (`players=2`: two) |
 | Agents             | 3 (or 2)                                           |

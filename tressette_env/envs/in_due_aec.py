@@ -12,7 +12,7 @@ the decisions taken where the sources leave a point open are in docs/games/in_du
 | Import             | `from tressette_env import tressette_in_due_v0` |
 |--------------------|-------------------------------------------------|
 | Actions            | Discrete                                        |
-| Parallel API       | No                                              |
+| Parallel API       | Yes: `parallel_env()`                           |
 | Manual Control     | No                                              |
 | Agents             | `agents= ['player_0', 'player_1']`              |
 | Agents             | 2                                               |

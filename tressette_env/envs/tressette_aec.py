@@ -11,7 +11,7 @@ keyword argument.
 | Import             | `from tressette_env import tressette_v0`       |
 |--------------------|------------------------------------------------|
 | Actions            | Discrete                                       |
-| Parallel API       | No                                             |
+| Parallel API       | Yes: `parallel_env()`                          |
 | Manual Control     | No                                             |
 | Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']` |
 | Agents             | 4                                              |

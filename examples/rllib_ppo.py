@@ -1,0 +1,113 @@
+"""Multi-agent PPO with action masking on RLlib, then a duplicate evaluation of the result against our baselines.
+
+    pip install torch==2.13.0                  # a CPU build first, where you want one
+    pip install -e ".[rllib]"                  # ray[rllib] and torch
+    python examples/rllib_ppo.py               # one machine: a local Ray with 2 env runner processes
+    python examples/rllib_ppo.py --address auto   # an existing Ray cluster (ray start --head; ray start --address=...)
+
+One team learns (``player_0`` and ``player_2`` of the four-seat game, on one shared module
+by default), the other team is played inside the environment by ``--others`` (random by
+default; any player spec: heuristic, search, ppo, a saved model). ``--mapping team`` gives
+each team its own module (then every agent learns); ``--mapping seat`` one module per seat.
+Each iteration prints the learners' mean return; at the end the trained module plays the
+package's duplicate evaluation against random and the heuristic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import ray
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+from tressette_env.agents import HeuristicPlayer, RandomPlayer
+from tressette_env.envs.spec import GAME_NAMES, game_spec
+from tressette_env.evaluation.duplicate import duplicate
+from tressette_env.integrations.rllib import MAPPINGS, RLModulePlayer, TressetteMultiAgentEnv, policy_mapping
+
+
+def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
+    """The PPO configuration and the ids of the modules it trains."""
+    spec = game_spec(args.game)
+    agents = list(spec.agent_names(spec.make_rules()))
+    learners = agents if args.mapping != "shared" or not args.learners else args.learners
+    mapping = policy_mapping(args.mapping, args.game)
+    modules = sorted({mapping(agent) for agent in learners})
+    env_config = {"game": args.game, "learners": learners, "others": args.others}
+    model = DefaultModelConfig(fcnet_hiddens=args.hidden, fcnet_activation="tanh")
+    config = (
+        PPOConfig()
+        .environment(TressetteMultiAgentEnv, env_config=env_config)
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping)
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={
+                    m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model) for m in modules
+                }  # fmt: skip
+            )
+        )
+        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
+        .training(train_batch_size_per_learner=args.batch, minibatch_size=min(128, args.batch), num_epochs=4, lr=3e-4)
+        .debugging(seed=args.seed)
+    )
+    return config, modules
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=GAME_NAMES, default="tressette")
+    parser.add_argument("--mapping", choices=MAPPINGS, default="shared", help="shared, team or seat modules")
+    parser.add_argument(
+        "--learners",
+        nargs="+",
+        default=["player_0", "player_2"],
+        help="with --mapping shared: the agents that learn (default one team of the four-seat game)",
+    )
+    parser.add_argument("--others", default="random", help="who plays the other agents, inside the environment")
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
+    parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])
+    parser.add_argument("--env-runners", type=int, default=2, help="env runner processes (0: in the driver)")
+    parser.add_argument("--address", default=None, help="an existing Ray cluster (auto, or ray://host:10001)")
+    parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.address:
+        ray.init(address=args.address)
+    else:  # logical CPUs: a driver and every env runner get one, even on a 2-core machine
+        ray.init(num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
+    try:
+        config, modules = build_config(args)
+        algo = config.build_algo()
+        start = time.perf_counter()
+        for i in range(1, args.iterations + 1):
+            result = algo.train()
+            runners = result["env_runners"]
+            returns = runners.get("module_episode_returns_mean", {})
+            shown = "  ".join(f"{m} {returns[m]:+.2f}" for m in modules if m in returns)
+            print(f"iteration {i:3d}  env steps {int(runners['num_env_steps_sampled_lifetime']):7d}  "
+                  f"mean return per learner: {shown}  {time.perf_counter() - start:5.0f} s", flush=True)  # fmt: skip
+        module = modules[0]
+        player = RLModulePlayer(algo.get_module(module), name=f"rllib:{module}")
+        rules = game_spec(args.game).make_rules()
+        print(f"\nduplicate evaluation of module {module!r}, {args.boards} boards, seed {args.seed}:")
+        print("| opponent | A - B points per hand | 95% CI |\n| --- | ---: | --- |")
+        figures = {}
+        for opponent in (RandomPlayer(), HeuristicPlayer()):
+            res = duplicate(player, opponent, args.boards, args.seed, rules, workers=1, progress=False)
+            figures[opponent.name] = res
+            print(f"| {opponent.name} | {res.mean_points_diff:+.2f} | [{res.ci95[0]:+.2f}, {res.ci95[1]:+.2f}] |")
+        algo.stop()
+        return figures
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()

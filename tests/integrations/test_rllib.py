@@ -1,0 +1,163 @@
+"""RLlib: ``TressetteMultiAgentEnv`` against the AEC environment, RLlib's own checks, and the PPO recipe with two env runners.
+
+Runs where ray[rllib] is installed (``.ci/run`` gives it a virtual environment of its own:
+ray pins its own gymnasium); skipped elsewhere.
+"""
+
+import random
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+pytest.importorskip("torch")
+
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+
+from tests.games.family import MODULES  # noqa: E402
+from tressette_env.envs.playing import RenuncioWarning  # noqa: E402
+from tressette_env.integrations.rllib import (  # noqa: E402
+    TressetteMultiAgentEnv,
+    policy_mapping,
+    teams_of,
+)
+from tressette_env.records import read_records  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def play(env, seed, rng):
+    """One episode with random legal actions: every step's returns, and the learners' decisions."""
+    obs, infos = env.reset(seed=seed)
+    steps, decisions = [], 0
+    while True:
+        turn = env.agent_on_turn
+        assert turn in obs and turn in env.learners  # mid-episode: the learner to act (and any agent leaving)
+        legal = obs[turn]["action_mask"].nonzero()[0]
+        mask = env.aec.observe(turn)["action_mask"]
+        assert np.array_equal(obs[turn]["action_mask"], mask.astype(np.float32))
+        assert obs[turn]["observations"].dtype == np.float32
+        assert env.observation_spaces[turn].contains(obs[turn])
+        out = env.step({turn: int(rng.choice(legal))})
+        decisions += 1
+        steps.append(out)
+        obs, _, terminateds, truncateds, _ = out
+        if terminateds["__all__"] or truncateds["__all__"]:
+            return steps, decisions
+        leaving = [a for a in obs if a != env.agent_on_turn]
+        assert all(terminateds[a] for a in leaving)  # only an agent put out of the match, with its last observation
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_every_learner_gets_its_return_from_the_aec_environment(game):
+    env = TressetteMultiAgentEnv({"game": game, "rules": {"episode": "match", "target_score": 11}
+                                  if game not in ("calabresella", "tressette_a_chiamare") else {}, "others": "random"})  # fmt: skip
+    rng = random.Random(0)
+    for seed in range(3):
+        steps, _ = play(env, seed, rng)
+        paid = {}
+        for _, rewards, _, _, _ in steps:
+            for agent, reward in rewards.items():
+                paid[agent] = paid.get(agent, 0.0) + reward
+        p = env.aec.game.public
+        returns = p.rules.game.returns(p)
+        assert paid == {agent: returns[i] for i, agent in enumerate(env.possible_agents)}
+        last_obs, _, terminateds, _, _ = steps[-1]
+        assert set(last_obs) <= set(env.agents) and terminateds["__all__"]
+
+
+@pytest.mark.parametrize("game", ["tressette", "tressette_col_morto", "calabresella"])
+def test_the_other_agents_are_played_inside_the_environment(game, tmp_path):
+    agents = list(MODULES[game].raw_env().possible_agents)
+    path = tmp_path / "r.jsonl"
+    env = TressetteMultiAgentEnv({"game": game, "learners": agents[:1], "others": "heuristic", "record": path})
+    rng = random.Random(1)
+    counts = []
+    for seed in range(3):
+        _, decisions = play(env, seed, rng)
+        counts.append((decisions, env.aec.game.public.table.controllers))
+    assert env.possible_agents == agents[:1] and list(env.observation_spaces) == agents[:1]
+    for record, (decisions, controllers) in zip(read_records(path), counts, strict=True):
+        actions = record["hands"][0]["actions"]
+        assert "result" in record["hands"][0] and len(actions) > decisions  # the others played, to the end
+        assert decisions == sum(1 for seat, *_ in actions if controllers[seat] == 0)  # agent 0: the learner
+
+
+def test_a_team_learns_and_the_heuristic_plays_the_other_team():
+    env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "heuristic"})
+    rng = random.Random(2)
+    for seed in range(5):
+        steps, decisions = play(env, seed, rng)
+        assert decisions == 20  # ten tricks, two learners
+        final = steps[-1][1]
+        assert final["player_0"] == final["player_2"] and set(final) == {"player_0", "player_2"}
+
+
+def test_an_elimination_match_lets_a_learner_leave_with_its_standing():
+    env = TressetteMultiAgentEnv({"game": "tressette_a_perdere", "others": "random",
+                                  "rules": {"players": 4, "episode": "match", "match_end": "elimination", "target_score": 11}})  # fmt: skip
+    rng = random.Random(3)
+    left_early = 0
+    for seed in range(4):
+        steps, _ = play(env, seed, rng)
+        for obs, _, terminateds, _, _ in steps[:-1]:
+            left_early += sum(1 for a in obs if terminateds.get(a))
+    assert left_early > 0
+
+
+def test_max_cycles_truncates_every_learner():
+    env = TressetteMultiAgentEnv({"max_cycles": 3, "others": "random"})
+    steps, decisions = play(env, 0, random.Random(0))
+    obs, _, terminateds, truncateds, _ = steps[-1]
+    assert truncateds["__all__"] and not terminateds["__all__"] and decisions == 12 and all(truncateds[a] for a in obs)
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_rllibs_environment_check_passes(game):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RenuncioWarning)  # the check sends unmasked random actions: renuncios
+        check_multiagent_environments(TressetteMultiAgentEnv({"game": game, "others": "random"}))
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"opponents": "random"}, "unknown env_config key"),
+    ({"learners": ["player_9"]}, "learners must be distinct agents among"),
+    ({"learners": ["player_0"], "others": {"player_1": "random"}}, "one for each of"),
+    ({"others": "grandmaster", "learners": ["player_0"]}, "grandmaster"),
+    ({"game": "poker"}, "poker"),
+    ({"rules": {"accusi": "maybe"}}, "accusi"),
+])  # fmt: skip
+def test_a_bad_env_config_is_named(config, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        TressetteMultiAgentEnv(config)
+
+
+def test_policy_mappings():
+    assert teams_of("tressette") == {
+        "player_0": "team_0",
+        "player_1": "team_1",
+        "player_2": "team_0",
+        "player_3": "team_1",
+    }
+    assert policy_mapping("team")("player_3") == "team_1" and policy_mapping("shared")("player_3") == "shared"
+    assert policy_mapping("seat")("player_3") == "player_3"
+    for game in ("tressette_col_morto", "calabresella", "tressette_a_chiamare", "tressette_a_perdere"):
+        with pytest.raises(ValueError, match="no fixed teams"):
+            policy_mapping("team", game)
+    with pytest.raises(ValueError, match="one of shared, team, seat"):
+        policy_mapping("pairs")
+
+
+def test_the_ppo_recipe_trains_with_two_env_runners_and_plays_the_duplicate_evaluation(capsys):
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import rllib_ppo
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    figures = rllib_ppo.main(["--iterations", "2", "--batch", "400", "--boards", "4", "--env-runners", "2"])
+    printed = capsys.readouterr().out
+    assert "iteration   2  env steps     800" in printed and "| heuristic |" in printed
+    assert set(figures) == {"random", "heuristic"} and all(r.boards == 4 for r in figures.values())

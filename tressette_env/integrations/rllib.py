@@ -1,0 +1,240 @@
+"""RLlib: every game of the family as an RLlib ``MultiAgentEnv``, with the package's players inside it.
+
+``TressetteMultiAgentEnv(config)`` is a turn-based multi-agent environment in the form RLlib's
+new API stack expects (its ``tic_tac_toe`` example's): each step returns an observation for
+the agent that acts next only, and at the end every agent's last observation and reward.
+The agents RLlib trains (``"learners"``) see
+
+| key | space | what |
+| --- | --- | --- |
+| ``"observations"`` | ``Box(0, 1, (size,), float32)`` | the game's observation (the AEC environment's ``"observation"``, as floats) |
+| ``"action_mask"`` | ``Box(0, 1, (actions,), float32)`` | 1 for each legal action: what RLlib's ``ActionMaskingTorchRLModule`` reads |
+
+and every other agent is played inside the environment by a package player (``"heuristic"``,
+``"random"``, ``"search"``, ``"ppo"``, a saved model's path, a frozen policy: any ``Player``).
+So one shared policy (all learners on one module), one per team or one per seat is a choice
+of ``policy_mapping_fn`` (``policy_mapping``); opponents or partners that do not learn are
+the environment's ``"others"``.
+
+``config`` (RLlib's ``env_config``):
+
+| key | default | meaning |
+| --- | --- | --- |
+| ``"game"`` | ``"tressette"`` | the game (``tressette``, ``tressette_in_due``, ``calabresella``...) |
+| ``"rules"`` | ``{}`` | the game's rule switches (e.g. ``{"episode": "match"}``) |
+| ``"learners"`` | every agent | the agents RLlib acts for (``["player_0", "player_2"]``: one team) |
+| ``"others"`` | ``"heuristic"`` | who plays the other agents: one player spec, or a dict agent -> spec |
+| ``"max_cycles"`` | None | truncate the episode after this many turns per agent (as the AEC environment) |
+| ``"record"`` | None | a file to append each episode's game record to |
+
+Rewards are the AEC environment's: a hand's points (its side's minus the other's) or a
+match's result, paid to each learner with its last observation. An illegal action is a
+renuncio, as in every environment (RLlib's environment check sends unmasked random actions).
+
+Example:
+    >>> env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})
+    >>> obs, infos = env.reset(seed=0)
+    >>> list(obs) == [env.agent_on_turn] and sorted(obs[env.agent_on_turn]) == ["action_mask", "observations"]
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from ..agents.base import Player
+from ..encoders.family import observation_of
+from ..engine.game import new_game
+from ..envs.spec import game_spec
+from ..wrappers.single_agent import as_player
+
+MAPPINGS = ("shared", "team", "seat")
+"""``policy_mapping``'s kinds: one module for every learner, one per team, one per seat."""
+
+CONFIG_KEYS = ("game", "rules", "learners", "others", "max_cycles", "record")
+
+
+class TressetteMultiAgentEnv(MultiAgentEnv):
+    """One game of the family for RLlib (see the module docstring for ``config``)."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None):
+        super().__init__()
+        config = dict(config or {})
+        unknown = [key for key in config if key not in CONFIG_KEYS]
+        if unknown:
+            raise ValueError(f"unknown env_config key(s) {unknown}; the keys are {list(CONFIG_KEYS)}")
+        self.game_name = config.get("game", "tressette")
+        spec = game_spec(self.game_name)
+        module = importlib.import_module(f"tressette_env.{spec.env_name}")
+        rules = dict(config.get("rules") or {})
+        self.aec = module.raw_env(max_cycles=config.get("max_cycles"), record=config.get("record"), **rules)
+        """The AEC environment underneath (its ``game`` is the engine state)."""
+        self.rules = self.aec.rules
+        every = list(self.aec.possible_agents)
+        learners = list(config.get("learners") or every)
+        strangers = [a for a in learners if a not in every]
+        if strangers or len(set(learners)) != len(learners):
+            raise ValueError(f"learners must be distinct agents among {every}; got {learners}")
+        self.learners = learners
+        self.others = self._others_of(config.get("others", "heuristic"), [a for a in every if a not in learners])
+        """Agent -> the ``Player`` that plays it inside the environment."""
+        self.possible_agents = list(learners)
+        self.agents = list(learners)
+        size, actions = self.aec._encoder.size, self.aec._num_actions
+        space = spaces.Dict(
+            {
+                "observations": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(0.0, 1.0, shape=(actions,), dtype=np.float32),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(learners, space)
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in learners}
+        self._rng: random.Random | None = None
+        self._seen: set[str] = set()
+        self._reported: set[str] = set()
+        self.agent_on_turn: str | None = None
+        """The learner whose action the next ``step`` plays (None once the episode is over)."""
+
+    @staticmethod
+    def _others_of(others: Any, agents: list[str]) -> dict[str, Player]:
+        if isinstance(others, (str, Player)) or hasattr(others, "act"):
+            return {agent: as_player(others) for agent in agents}
+        if not isinstance(others, Mapping) or sorted(others) != sorted(agents):
+            raise ValueError(f"others is one player spec, or a dict with one for each of {agents}; got {others!r}")
+        return {agent: as_player(others[agent]) for agent in agents}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        aec = self.aec
+        aec.reset(seed=seed, options=options)
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(int(aec.np_random.integers(2**63)))
+        self.agents = list(self.learners)
+        self._seen, self._reported = set(), set()
+        obs, _, _, _, infos = self._advance()
+        return obs, infos
+
+    def step(self, action_dict: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        turn = self.agent_on_turn
+        if turn is None:
+            raise RuntimeError("step() after the episode ended: call reset()")
+        if turn not in action_dict:
+            raise ValueError(f"{turn} is on turn: action_dict must hold its action; got {sorted(action_dict)}")
+        self.aec.step(action_dict[turn])
+        return self._advance()
+
+    def _observation(self, agent: str) -> dict[str, np.ndarray]:
+        obs = self.aec.observe(agent)
+        return {
+            "observations": obs["observation"].astype(np.float32),
+            "action_mask": obs["action_mask"].astype(np.float32),
+        }
+
+    def _advance(self) -> tuple[dict, dict, dict, dict, dict]:
+        """Play the other agents until a learner is to act or the episode ends; what RLlib is told."""
+        aec, rng = self.aec, self._rng
+        obs: dict[str, Any] = {}
+        rewards: dict[str, float] = {}
+        terminateds: dict[str, bool] = {}
+        truncateds: dict[str, bool] = {}
+        infos: dict[str, Any] = {}
+        self.agent_on_turn = None
+        # An agent stays in ``agents`` through the step that reports its end (RLlib checks the
+        # returned observations against ``agents``) and leaves at the next one.
+        self.agents = [a for a in self.agents if a not in self._reported]
+        while aec.agents:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                if agent in self.learners and agent in self._seen:  # its last observation and its reward
+                    obs[agent] = self._observation(agent)
+                    rewards[agent] = float(aec._cumulative_rewards[agent])  # what last() pays it
+                    terminateds[agent] = bool(aec.terminations[agent])
+                    truncateds[agent] = bool(aec.truncations[agent])
+                    infos[agent] = dict(aec.infos[agent])
+                    self._reported.add(agent)
+                aec.step(None)
+                continue
+            if agent in self.learners:
+                self.agent_on_turn = agent
+                self._seen.add(agent)
+                obs[agent] = self._observation(agent)
+                rewards.setdefault(agent, 0.0)
+                break
+            legal = aec.observe(agent)["action_mask"].nonzero()[0].tolist()
+            aec.step(self.others[agent].act(aec.view(agent), legal, rng))
+        over = not aec.agents
+        truncated = over and any(truncateds.values())
+        terminateds["__all__"] = over and not truncated
+        truncateds["__all__"] = truncated
+        return obs, rewards, terminateds, truncateds, infos
+
+
+def teams_of(game: str = "tressette", rules: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Agent -> ``team_<side>``, in a game whose sides stay the same from hand to hand.
+
+    Raises:
+        ValueError: the sides change with the deal (col morto for three, Calabresella, a
+            chiamare: the dealer's or the soloist's side) or every player is alone (a perdere).
+    """
+    spec = game_spec(game)
+    made = spec.make_rules(**dict(rules or {}))
+    agents = spec.agent_names(made)
+    found = set()
+    for dealer in range(len(agents)):
+        table = new_game(made, 0, dealer=dealer).public.table
+        found.add(tuple(table.sides[table.seat_of[a]] if table.seat_of[a] >= 0 else -1 for a in range(len(agents))))
+    sides = found.pop()
+    if found or -1 in sides or len(set(sides)) == len(agents) > 2:
+        raise ValueError(f"{game} has no fixed teams under these rules: map to one 'shared' module or one per 'seat'")
+    return {agent: f"team_{side}" for agent, side in zip(agents, sides, strict=True)}
+
+
+def policy_mapping(kind: str = "shared", game: str = "tressette", rules: Mapping[str, Any] | None = None) -> Callable:
+    """A ``policy_mapping_fn`` for RLlib's ``multi_agent``: ``"shared"``, ``"team"`` or ``"seat"`` (``MAPPINGS``).
+
+    ``"shared"`` maps every agent to the module ``"shared"``; ``"team"`` to ``team_0`` /
+    ``team_1`` (``teams_of``); ``"seat"`` to the agent's own name.
+    """
+    if kind == "shared":
+        return lambda agent_id, episode=None, **kwargs: "shared"
+    if kind == "team":
+        teams = teams_of(game, rules)
+        return lambda agent_id, episode=None, **kwargs: teams[agent_id]
+    if kind == "seat":
+        return lambda agent_id, episode=None, **kwargs: agent_id
+    raise ValueError(f"policy mapping {kind!r}: one of {', '.join(MAPPINGS)}")
+
+
+class RLModulePlayer:
+    """A ``Player`` that plays an RLlib module trained on these environments: its most likely legal action.
+
+    ``module`` is an RLlib ``RLModule`` whose input is ``TressetteMultiAgentEnv``'s observation
+    dict (``ActionMaskingTorchRLModule``): ``algo.get_module("shared")``. It plays in the
+    package's duplicate evaluation (``evaluation.duplicate``; one worker process) and in the
+    environments as any player does.
+    """
+
+    def __init__(self, module: Any, name: str = "rllib"):
+        import torch
+
+        self.module, self.name, self._torch = module, name, torch
+
+    def act(self, view: Any, legal: list[int], rng: random.Random) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        torch = self._torch
+        rules = view.public.rules
+        obs = observation_of(rules).encode(view)
+        mask = np.zeros(self.module.action_space.n, dtype=np.float32)
+        mask[legal] = 1.0
+        batch = {"obs": {"observations": torch.from_numpy(obs[None].astype(np.float32)),
+                         "action_mask": torch.from_numpy(mask[None])}}  # fmt: skip
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)["action_dist_inputs"][0].numpy()
+        return legal[int(np.argmax(logits[legal]))]

@@ -52,7 +52,8 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
                 }  # fmt: skip
             )
         )
-        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
+        # sample_timeout_s: a busy machine's env runners may take longer than RLlib's 60 s for a batch.
+        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1, sample_timeout_s=600)
         .training(train_batch_size_per_learner=args.batch, minibatch_size=min(128, args.batch), num_epochs=4, lr=3e-4)
         .debugging(seed=args.seed)
     )

@@ -212,3 +212,9 @@ def test_replay_gif_writes_a_frame_per_action(tmp_path, capsys):
     image = pil.open(gif)
     assert image.n_frames == len(steps_of(record)) and image.size == (960, 640)
     assert f"{gif}: {image.n_frames} frames" in capsys.readouterr().out
+
+
+def test_the_batched_environment_says_it_writes_no_records(tmp_path):
+    with pytest.raises(TypeError, match="the batched environment writes no game records"):
+        gym.make_vec("tressette_env/Tressette-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                     record=tmp_path / "r.jsonl")  # fmt: skip

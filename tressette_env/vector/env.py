@@ -364,6 +364,11 @@ def make_vector_env(
     one policy for both opponents.
     """
     check_render_mode(render_mode, [])
+    if "record" in rules:
+        raise TypeError(
+            "record: the batched environment writes no game records; gym.make's environments (and the "
+            "sync and async vector modes over them) take record=FILE"
+        )
     if isinstance(opponents, (tuple, list)):
         if len(opponents) != 2 or opponents[0] != opponents[1]:
             raise ValueError(

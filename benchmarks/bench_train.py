@@ -10,7 +10,11 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
 - MaskablePPO learning on ``--single-envs`` single-deal environments in a ``DummyVecEnv``
   (environment, network and updates together); the fastest of these rows is the baseline
   of the ratio column;
-- MaskablePPO learning on the batched ``SB3VecEnv`` with each of ``--batched-envs`` deals.
+- MaskablePPO learning on the batched ``SB3VecEnv`` with each of ``--batched-envs`` deals;
+- ``TeamPlayPPO`` (``tressette_env.training.team_play``: MaskablePPO's update, every learning
+  seat of the batched deals a row of its own) with each of ``--team-deals`` deals, all four
+  seats learning (team self-play) and one team against ``--others``; its rollouts hold 30
+  decisions per seat row (whole hands), its updates the same batch size and epochs.
 
 The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 (``tressette_env.training.masking``, what ``tressette train`` uses) and sb3-contrib's
@@ -111,6 +115,46 @@ def bench_ppo(
     return learned / (time.perf_counter() - start), {phase: 1e6 * t / learned for phase, t in seconds.items()}
 
 
+TEAM_PLAY_N_STEPS = 30
+"""Decisions per seat row per rollout of the TeamPlayPPO rows (a multiple of ten: whole hands)."""
+
+
+def bench_team_play(
+    steps: int, n_deals: int, learners: str, others: str, net: list[int], threads: int = 1
+) -> tuple[float, dict[str, float]]:
+    """TeamPlayPPO learner samples per second (every learning seat's decision is one), and µs per sample by phase."""
+    import torch
+
+    from tressette_env.training.masking import MaskablePolicy
+    from tressette_env.training.team_play import TeamPlayPPO
+
+    torch.set_num_threads(threads)
+    settings = PPO_SETTINGS | {"n_steps": TEAM_PLAY_N_STEPS}
+    model = TeamPlayPPO(MaskablePolicy, num_deals=n_deals, learners=learners, opponent=others, seed=0,
+                        policy_kwargs={"net_arch": net}, **settings)  # fmt: skip
+    seconds = {"rollout": 0.0, "environment": 0.0, "update": 0.0}
+    rows = model.rows
+    for owner, method, phase in ((model, "collect_rollouts", "rollout"), (model, "train", "update"),
+                                 (rows.batch, "step", "environment")):  # fmt: skip
+        call = getattr(owner, method)
+
+        def timed_call(*args, _call=call, _phase=phase, **kwargs):
+            start = time.perf_counter()
+            try:
+                return _call(*args, **kwargs)
+            finally:
+                seconds[_phase] += time.perf_counter() - start
+
+        setattr(owner, method, timed_call)
+    model.learn(TEAM_PLAY_N_STEPS * rows.num_rows)  # warm up: one rollout and one update
+    seconds.update(dict.fromkeys(seconds, 0.0))
+    done = model.num_timesteps
+    start = time.perf_counter()
+    model.learn(steps, reset_num_timesteps=False)
+    learned = model.num_timesteps - done
+    return learned / (time.perf_counter() - start), {phase: 1e6 * t / learned for phase, t in seconds.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="wall time of each environment-alone row")
@@ -119,6 +163,13 @@ def main() -> None:
     parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layers of the MLP")
     parser.add_argument("--single-envs", type=int, nargs="+", default=[32, 256], help="single-deal environments")
     parser.add_argument("--batched-envs", type=int, nargs="+", default=[256, 1024], help="deals of the batched rows")
+    parser.add_argument(
+        "--team-deals",
+        type=int,
+        nargs="*",
+        default=[256],
+        help="deals of the TeamPlayPPO rows (team self-play, and one team against --others)",
+    )
     parser.add_argument(
         "--policies",
         nargs="+",
@@ -133,7 +184,7 @@ def main() -> None:
     o, net = args.others, args.net
     shape = "x".join(map(str, net))
     rows: dict[str, float] = {}
-    rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, o)
+    rows[f"single-seat env alone, {o} x3"] = bench_single_seat(args.seconds, others=o).rate
     for n in args.batched_envs:
         rows[f"batched TressetteVectorEnv alone, {n} deals, {o} x3"] = bench_vector_env(n, args.seconds, {}, o)
     # The policies take turns on each environment, and the rows take turns over the repeats,
@@ -148,6 +199,18 @@ def main() -> None:
                     name = f"MaskablePPO ({policy}), {where}, {o} x3, MLP {shape}"
                     rate, by_phase = bench_ppo(args.steps, n, o, net, batched, policy, args.torch_threads)
                     runs[policy].setdefault(name, []).append(rate)
+                    phases.setdefault(name, []).append(by_phase)
+        if "MaskablePolicy" in args.policies:
+            for n in args.team_deals:
+                for learners in ("all", "team"):
+                    who = (
+                        "team self-play, 4 seat rows a deal"
+                        if learners == "all"
+                        else f"one team, 2 seat rows a deal, {o} x2"
+                    )
+                    name = f"TeamPlayPPO (MaskablePolicy), {n} deals, {who}, MLP {shape}"
+                    rate, by_phase = bench_team_play(args.steps, n, learners, o, net, args.torch_threads)
+                    runs["MaskablePolicy"].setdefault(name, []).append(rate)
                     phases.setdefault(name, []).append(by_phase)
     ratios: dict[str, float] = {}
     rounds: dict[str, list[float]] = {}  # each run's rate over the fastest single-deal rate of its round

@@ -39,7 +39,7 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
     learners = agents if args.mapping != "shared" or not args.learners else args.learners
     mapping = policy_mapping(args.mapping, args.game)
     modules = sorted({mapping(agent) for agent in learners})
-    env_config = {"game": args.game, "learners": learners, "others": args.others}
+    env_config = {"game": args.game, "learners": learners, "others": args.others, "dense_reward": args.dense_reward}
     model = DefaultModelConfig(fcnet_hiddens=args.hidden, fcnet_activation="tanh")
     config = (
         PPOConfig()
@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> dict:
         help="with --mapping shared: the agents that learn (default one team of the four-seat game)",
     )
     parser.add_argument("--others", default="random", help="who plays the other agents, inside the environment")
+    parser.add_argument(
+        "--dense-reward",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="pay the thirds as they are taken (default on; the hand's result only with --no-dense-reward)",
+    )
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])

@@ -108,6 +108,26 @@ def test_an_elimination_match_lets_a_learner_leave_with_its_standing():
     assert left_early > 0
 
 
+@pytest.mark.parametrize("game", ["tressette", "tressette_col_morto", "calabresella", "tressette_a_perdere"])
+def test_dense_rewards_add_up_to_the_hands_result(game):
+    env = TressetteMultiAgentEnv({"game": game, "others": "random", "dense_reward": True})
+    rng = random.Random(4)
+    mid_hand = 0
+    for seed in range(4):
+        steps, _ = play(env, seed, rng)
+        paid = {}
+        for _, rewards, terminateds, _, _ in steps:
+            for agent, reward in rewards.items():
+                paid[agent] = paid.get(agent, 0.0) + reward
+                mid_hand += reward != 0 and not terminateds.get(agent, False)
+        p = env.aec.game.public
+        returns = p.rules.game.returns(p)
+        assert paid == pytest.approx({agent: returns[i] for i, agent in enumerate(env.possible_agents)})
+    assert mid_hand > 0
+    with pytest.raises(ValueError, match='dense_reward needs episode="hand"'):
+        TressetteMultiAgentEnv({"dense_reward": True, "rules": {"episode": "match"}})
+
+
 def test_max_cycles_truncates_every_learner():
     env = TressetteMultiAgentEnv({"max_cycles": 3, "others": "random"})
     steps, decisions = play(env, 0, random.Random(0))

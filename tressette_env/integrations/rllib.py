@@ -24,6 +24,7 @@ the environment's ``"others"``.
 | ``"rules"`` | ``{}`` | the game's rule switches (e.g. ``{"episode": "match"}``) |
 | ``"learners"`` | every agent | the agents RLlib acts for (``["player_0", "player_2"]``: one team) |
 | ``"others"`` | ``"heuristic"`` | who plays the other agents: one player spec, or a dict agent -> spec |
+| ``"dense_reward"`` | False | pay each learner, at each of its turns, the thirds its side took minus the other side's since its last turn, as points (``Game.lead``), the last reward settling the difference with the hand's result (``episode="hand"``) |
 | ``"max_cycles"`` | None | truncate the episode after this many turns per agent (as the AEC environment) |
 | ``"record"`` | None | a file to append each episode's game record to |
 
@@ -58,7 +59,7 @@ from ..wrappers.single_agent import as_player
 MAPPINGS = ("shared", "team", "seat")
 """``policy_mapping``'s kinds: one module for every learner, one per team, one per seat."""
 
-CONFIG_KEYS = ("game", "rules", "learners", "others", "max_cycles", "record")
+CONFIG_KEYS = ("game", "rules", "learners", "others", "dense_reward", "max_cycles", "record")
 
 
 class TressetteMultiAgentEnv(MultiAgentEnv):
@@ -77,6 +78,9 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         self.aec = module.raw_env(max_cycles=config.get("max_cycles"), record=config.get("record"), **rules)
         """The AEC environment underneath (its ``game`` is the engine state)."""
         self.rules = self.aec.rules
+        self.dense_reward = bool(config.get("dense_reward", False))
+        if self.dense_reward and self.rules.episode != "hand":
+            raise ValueError('dense_reward needs episode="hand": a match pays only its result')
         every = list(self.aec.possible_agents)
         learners = list(config.get("learners") or every)
         strangers = [a for a in learners if a not in every]
@@ -98,6 +102,7 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in learners}
         self._rng: random.Random | None = None
         self._seen: set[str] = set()
+        self._paid: dict[str, float] = {}
         self._reported: set[str] = set()
         self.agent_on_turn: str | None = None
         """The learner whose action the next ``step`` plays (None once the episode is over)."""
@@ -117,6 +122,7 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
             self._rng = random.Random(int(aec.np_random.integers(2**63)))
         self.agents = list(self.learners)
         self._seen, self._reported = set(), set()
+        self._paid = dict.fromkeys(self.learners, 0.0)  # dense rewards paid so far this episode
         obs, _, _, _, infos = self._advance()
         return obs, infos
 
@@ -153,7 +159,7 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
             if aec.terminations[agent] or aec.truncations[agent]:
                 if agent in self.learners and agent in self._seen:  # its last observation and its reward
                     obs[agent] = self._observation(agent)
-                    rewards[agent] = float(aec._cumulative_rewards[agent])  # what last() pays it
+                    rewards[agent] = float(aec._cumulative_rewards[agent]) - self._paid[agent]  # what last() pays it
                     terminateds[agent] = bool(aec.terminations[agent])
                     truncateds[agent] = bool(aec.truncations[agent])
                     infos[agent] = dict(aec.infos[agent])
@@ -164,7 +170,11 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
                 self.agent_on_turn = agent
                 self._seen.add(agent)
                 obs[agent] = self._observation(agent)
-                rewards.setdefault(agent, 0.0)
+                rewards[agent] = 0.0
+                if self.dense_reward:
+                    p = aec.game.public
+                    lead = p.rules.game.lead(p, p.turn)
+                    rewards[agent], self._paid[agent] = lead - self._paid[agent], lead
                 break
             legal = aec.observe(agent)["action_mask"].nonzero()[0].tolist()
             aec.step(self.others[agent].act(aec.view(agent), legal, rng))

@@ -1,0 +1,213 @@
+"""Team self-play on the batched engine: every learning seat of N deals is a row of its own, ``SeatRows``.
+
+A single-learner environment yields one learner decision in four: the other seats are
+played by someone else. ``SeatRows`` plays N deals of the four-seat game in which the
+learning policy plays every seat (``learners="all"``: team self-play, four rows per deal) or
+one team of each deal (``learners="team"``: seats 0 and 2 of the even deals, 1 and 3 of the
+odd ones, two rows per deal), the other team played by a batched opponent (``"heuristic"``,
+``"random"`` or a ``policy(obs, mask) -> actions``, e.g. a frozen snapshot). Every decision of
+a learning seat is a sample of that seat's row, with its own team's reward:
+
+| row | holds, decision after decision of its seat |
+| --- | --- |
+| observation | (790,) int8: ``encode(view(state, seat))``, as every environment shows that seat |
+| action mask | (161,) bool: its legal actions |
+| reward | its team's: the hand's points difference at its last decision of the hand (0 before); with ``dense_reward=True`` the thirds its team took minus the other's since its previous decision, as points, the last decision settling the difference, as ``SingleSeatEnv(dense_reward=True)`` |
+| episode start | True at its first decision of each hand |
+
+A hand is ten tricks and every seat plays once in each, so every seat decides exactly ten
+times a hand, and a hand is forty card plays in every deal: the deals stay in step, and
+``collect(act, decisions)`` with ``decisions`` a multiple of ten returns whole hands for
+every row (no value to bootstrap at the end of a rollout). That needs ``episode="hand"``
+and no ``calling_out`` (a claim ends a hand early); other switches are free.
+
+``act(obs, masks)`` is called once per card play for the deals whose seat on turn learns,
+with their observations (M, 790) int8 and masks (M, 161) bool, and returns (M,) actions and
+any per-sample arrays to keep (values, log-probabilities). ``training.team_play`` feeds
+sb3-contrib's MaskablePPO this way, its algorithm unchanged.
+
+Example:
+    >>> rows = SeatRows(8, seed=0)
+    >>> rng = np.random.default_rng(0)
+    >>> rollout = rows.collect(lambda obs, masks: (sample_mask(masks, rng),), decisions=10)
+    >>> rollout.observations.shape, rollout.rewards.shape  # ten decisions of 32 seats
+    ((10, 32, 790), (10, 32))
+    >>> by_seat = rollout.rewards.sum(axis=0).reshape(8, 4)  # rows 4d..4d+3 are deal d's seats
+    >>> bool((by_seat[:, 0] == by_seat[:, 2]).all() and (by_seat[:, 1] == -by_seat[:, 0]).all())
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .engine import SeedLike, TressetteBatch, sample_mask
+from .heuristic import heuristic_actions
+
+LEARNERS = ("all", "team")
+DECISIONS_PER_HAND = 10
+"""Every seat plays once in each of a hand's ten tricks."""
+
+
+class SeatRollout(NamedTuple):
+    """What ``SeatRows.collect`` played: arrays of shape (decisions, rows, ...)."""
+
+    observations: np.ndarray
+    """(T, R, 790) int8."""
+    action_masks: np.ndarray
+    """(T, R, 161) bool."""
+    actions: np.ndarray
+    """(T, R) int64."""
+    rewards: np.ndarray
+    """(T, R) float32: each seat's own team's reward (see the module docstring)."""
+    episode_starts: np.ndarray
+    """(T, R) bool: the seat's first decision of a hand."""
+    extras: tuple[np.ndarray, ...]
+    """What ``act`` returned after the actions, stacked the same way: (T, R, ...) each."""
+    hand_rewards: np.ndarray
+    """(H, R) float32: each row's reward of each hand that ended (its team's points difference)."""
+
+
+class SeatRows:
+    """N deals of the four-seat game whose learning seats are rows (see the module docstring).
+
+    Args:
+        num_deals: N.
+        learners: ``"all"`` (every seat learns: team self-play) or ``"team"`` (one team per deal).
+        opponent: with ``learners="team"``, who plays the other team: ``"heuristic"``,
+            ``"random"`` or a batched ``policy(obs, mask) -> actions``.
+        dense_reward: pay the thirds as they are taken (see the module docstring).
+        seed: the deals' seed (and the random opponent's).
+        **rules: the rule switches (``episode="hand"``, no ``calling_out``).
+    """
+
+    def __init__(
+        self,
+        num_deals: int,
+        learners: str = "all",
+        opponent: str | Callable = "heuristic",
+        dense_reward: bool = False,
+        seed: SeedLike = None,
+        **rules: Any,
+    ):
+        if learners not in LEARNERS:
+            raise ValueError(f"learners is one of {', '.join(LEARNERS)}; got {learners!r}")
+        self.batch = TressetteBatch(num_deals, seed=seed, **rules)
+        r = self.batch.rules
+        if r.episode != "hand" or r.calling_out:
+            raise ValueError(
+                'team self-play rows need episode="hand" and calling_out=False: every seat then decides ten '
+                f"times a hand and the deals stay in step; got episode={r.episode!r}, calling_out={r.calling_out!r}"
+            )
+        self.learners = learners
+        self.dense_reward = dense_reward
+        n = self.batch.n
+        deals = np.arange(n)
+        if learners == "all":
+            learns = np.ones((n, 4), dtype=bool)
+        else:
+            learns = np.zeros((n, 4), dtype=bool)
+            team = deals % 2
+            learns[deals, team], learns[deals, team + 2] = True, True
+        self.learns = learns
+        """(N, 4) bool: the seats that learn, by deal and absolute seat."""
+        self.row_of = np.where(learns, np.cumsum(learns.reshape(-1)).reshape(n, 4) - 1, -1)
+        """(N, 4) int: each learning seat's row, -1 for the others."""
+        self.num_rows = int(learns.sum())
+        self.deal_of_row, self.seat_of_row = np.nonzero(learns)
+        self.set_opponent(opponent)
+        self._rng = np.random.default_rng(seed if isinstance(seed, int) else None)
+
+    def set_opponent(self, opponent: str | Callable) -> None:
+        """Who plays the seats that do not learn (``learners="team"``), from the next card on; e.g. a new snapshot."""
+        if not (opponent in ("heuristic", "random") or callable(opponent)):
+            raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {opponent!r}")
+        self.opponent = opponent
+
+    def _opponent_actions(self, deals: np.ndarray) -> np.ndarray:
+        batch = self.batch
+        if self.opponent == "heuristic":
+            return heuristic_actions(batch, deals)
+        masks = batch.legal_masks(bool)[deals]
+        if self.opponent == "random":
+            return sample_mask(masks, self._rng)
+        actions = np.asarray(self.opponent(batch.observe(deals=deals), masks.astype(np.int8)), dtype=np.int64)
+        if not masks[np.arange(len(actions)), actions].all():
+            raise ValueError("the opponent policy returned an illegal action")
+        return actions
+
+    def _lead_points(self) -> np.ndarray:
+        """(N, 4) by seat: its team's thirds minus the other team's, in points."""
+        thirds = self.batch.thirds
+        lead = (thirds[:, 0] - thirds[:, 1]) / 3.0
+        return np.stack([lead, -lead, lead, -lead], axis=1)
+
+    def collect(self, act: Callable, decisions: int) -> SeatRollout:
+        """Play until every row has made ``decisions`` decisions (a multiple of ten: whole hands).
+
+        The deals must be at the start of a hand (as after construction, a ``reset`` or a
+        previous ``collect``): they are when every collect ends.
+        """
+        if decisions < DECISIONS_PER_HAND or decisions % DECISIONS_PER_HAND:
+            raise ValueError(
+                f"decisions must be a positive multiple of {DECISIONS_PER_HAND} (whole hands); got {decisions}"
+            )
+        batch = self.batch
+        if (batch.tricks_done != 0).any() or (batch.trick_cards() >= 0).any():
+            raise ValueError("collect starts at the start of a hand: reset the batch first")
+        n, rows, t_max = batch.n, self.num_rows, decisions
+        obs = np.zeros((t_max, rows, 790), dtype=np.int8)
+        masks = np.zeros((t_max, rows, 161), dtype=bool)
+        actions = np.zeros((t_max, rows), dtype=np.int64)
+        rewards = np.zeros((t_max, rows), dtype=np.float32)
+        starts = np.zeros((t_max, rows), dtype=bool)
+        extras: list[np.ndarray] | None = None
+        position = np.zeros(rows, dtype=np.int64)  # the next decision of each row
+        paid = np.zeros(rows, dtype=np.float32)  # dense rewards paid this hand
+        hand_rewards = []
+        all_deals = np.arange(n)
+        for play in range(4 * t_max):
+            turn = batch.turn
+            row = self.row_of[all_deals, turn]
+            learning = row >= 0
+            mine = np.flatnonzero(learning)
+            r = row[mine]
+            p = position[r]
+            step_obs = batch.observe() if mine.size == n else batch.observe(deals=mine)
+            step_masks = batch.legal_masks(bool)[mine]
+            out = act(step_obs, step_masks)
+            chosen = np.asarray(out[0], dtype=np.int64)
+            if not step_masks[np.arange(mine.size), chosen].all():
+                raise ValueError("act returned an illegal action: mask the policy's logits with the masks it is given")
+            obs[p, r], masks[p, r], actions[p, r] = step_obs, step_masks, chosen
+            first_trick = play % 40 < 4  # every deal is at the same card of its hand
+            starts[p, r] = first_trick  # each seat's first decision of the hand
+            if extras is None:
+                extras = [np.zeros((t_max, rows, *np.shape(x)[1:]), dtype=np.asarray(x).dtype) for x in out[1:]]
+            for kept, x in zip(extras, out[1:], strict=True):
+                kept[p, r] = x
+            if self.dense_reward and not first_trick:  # the thirds since the seat's previous decision
+                lead = self._lead_points()[mine, turn[mine]].astype(np.float32)
+                rewards[p - 1, r] += lead - paid[r]
+                paid[r] = lead
+            position[r] += 1
+            every = np.empty(n, dtype=np.int64)
+            every[mine] = chosen
+            others = np.flatnonzero(~learning)
+            if others.size:
+                every[others] = self._opponent_actions(others)
+            result = batch.step(every)
+            if result.terminated.any():
+                if not result.terminated.all():
+                    raise RuntimeError("the deals left step: a hand ended early (this should not happen)")
+                last = position - 1
+                final = result.rewards[self.deal_of_row, self.seat_of_row].astype(np.float32)
+                rewards[last, np.arange(rows)] += final - paid
+                paid[:] = 0.0
+                hand_rewards.append(final)
+        if not (position == t_max).all():
+            raise RuntimeError("a row made another number of decisions (this should not happen)")
+        return SeatRollout(obs, masks, actions, rewards, starts, tuple(extras or ()), np.array(hand_rewards))

@@ -158,3 +158,18 @@ def test_a_snapshot_opponent_plays_the_frozen_learners_greedy_cards():
     frozen = policy_from_sb3(model)
     model.learn(60, reset_num_timesteps=False)  # the learner moves on; the opponent stays as it was
     collect_and_replay(model.rows, 1, random_act(3), MLPPlayer(frozen, deterministic=True))
+
+
+def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):
+    import runpy
+    from pathlib import Path
+
+    example = runpy.run_path(str(Path(__file__).resolve().parents[2] / "examples" / "train_team_play.py"), run_name="x")
+    figures = example["main"](["--total-timesteps", "480", "--num-deals", "4", "--n-steps", "10", "--learners", "team",
+                               "--opponent", "self", "--snapshot-every", "80", "--boards", "2", "--hidden", "8"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "8 seat rows (4 deals, learners team); rollouts of 80 samples" in out and "480 samples in" in out
+    assert "snapshot: the opponent is now the learner at 80 samples" in out and out.count("snapshot:") == 6
+    assert set(figures) == {"random", "heuristic"}
+    with pytest.raises(SystemExit):
+        example["main"](["--opponent", "self"])

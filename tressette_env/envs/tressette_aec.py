@@ -24,7 +24,7 @@ keyword argument.
 ### Observation Space
 
 A dict: `"observation"`, an int8 vector of 0s and 1s holding what the agent can know (its hand
-and, with perfect recall, everything public; numbers are thermometers), and `"action_mask"`. Seats are
+and a summary of everything public this hand, without its order; numbers are thermometers), and `"action_mask"`. Seats are
 relative to the observer (0 you, 1 the next seat, 2 your partner, 3 the seat
 before you); pieces by team list your team first. `tressette_env.encoders.unflatten`
 splits a vector into named pieces.

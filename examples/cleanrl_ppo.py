@@ -27,8 +27,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 import tressette_env  # noqa: E402, F401  (registers the environments)
-from tressette_env.agents import HeuristicPlayer, RandomPlayer  # noqa: E402
-from tressette_env.evaluation.duplicate import duplicate  # noqa: E402
+from tressette_env.evaluation import against_baselines, results_table  # noqa: E402
 from tressette_env.learned import MLPPlayer  # noqa: E402
 from tressette_env.learned.mlp import MLPPolicy  # noqa: E402
 
@@ -152,13 +151,9 @@ def main(argv: list[str] | None = None) -> dict:
     envs.close()
     player = MLPPlayer(agent.policy(), name="cleanrl_ppo")
     print(f"\nduplicate evaluation, {args.boards} boards, seed {args.seed}:")
-    print("| opponent | A - B points per hand | 95% CI |\n| --- | ---: | --- |")
-    figures = {}
-    for opponent in (RandomPlayer(), HeuristicPlayer()):
-        result = duplicate(player, opponent, args.boards, args.seed, workers=1, progress=False)
-        figures[opponent.name] = result
-        print(f"| {opponent.name} | {result.mean_points_diff:+.2f} | [{result.ci95[0]:+.2f}, {result.ci95[1]:+.2f}] |")
-    return figures
+    results = against_baselines(player, ["random", "heuristic"], args.boards, args.seed, workers=1, progress=False)
+    print(results_table(results))
+    return {r.players[1]: r for r in results}
 
 
 if __name__ == "__main__":

@@ -23,8 +23,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import torch  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 
-from tressette_env.agents import HeuristicPlayer, RandomPlayer  # noqa: E402
-from tressette_env.evaluation.duplicate import duplicate  # noqa: E402
+from tressette_env.evaluation import against_baselines, results_table  # noqa: E402
 from tressette_env.learned import MLPPlayer  # noqa: E402
 from tressette_env.training.export import policy_from_sb3  # noqa: E402
 from tressette_env.training.masking import MaskablePolicy  # noqa: E402
@@ -80,13 +79,9 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"{model.num_timesteps} samples in {time.perf_counter() - start:.0f} s")
     player = MLPPlayer(policy_from_sb3(model), name="team_play")
     print(f"\nduplicate evaluation, {args.boards} boards, seed {args.seed}:")
-    print("| opponent | A - B points per hand | 95% CI |\n| --- | ---: | --- |")
-    figures = {}
-    for other in (RandomPlayer(), HeuristicPlayer()):
-        result = duplicate(player, other, args.boards, args.seed, workers=1, progress=False)
-        figures[other.name] = result
-        print(f"| {other.name} | {result.mean_points_diff:+.2f} | [{result.ci95[0]:+.2f}, {result.ci95[1]:+.2f}] |")
-    return figures
+    results = against_baselines(player, ["random", "heuristic"], args.boards, args.seed, workers=1, progress=False)
+    print(results_table(results))
+    return {r.players[1]: r for r in results}
 
 
 if __name__ == "__main__":

@@ -51,6 +51,22 @@ def play(env, seed, rng):
         assert all(terminateds[a] for a in leaving)  # only an agent put out of the match, with its last observation
 
 
+def returns_of(env):
+    """Each learner's return of the episode just played, from the engine."""
+    p = env.aec.game.public
+    returns = p.rules.game.returns(p)
+    return {agent: returns[i] for i, agent in enumerate(env.possible_agents)}
+
+
+def paid_in(steps):
+    """What the steps paid each agent, in all."""
+    paid = {}
+    for _, rewards, _, _, _ in steps:
+        for agent, reward in rewards.items():
+            paid[agent] = paid.get(agent, 0.0) + reward
+    return paid
+
+
 @pytest.mark.parametrize("game", list(MODULES))
 def test_every_learner_gets_its_return_from_the_aec_environment(game):
     env = TressetteMultiAgentEnv({"game": game, "rules": {"episode": "match", "target_score": 11}
@@ -58,13 +74,7 @@ def test_every_learner_gets_its_return_from_the_aec_environment(game):
     rng = random.Random(0)
     for seed in range(3):
         steps, _ = play(env, seed, rng)
-        paid = {}
-        for _, rewards, _, _, _ in steps:
-            for agent, reward in rewards.items():
-                paid[agent] = paid.get(agent, 0.0) + reward
-        p = env.aec.game.public
-        returns = p.rules.game.returns(p)
-        assert paid == {agent: returns[i] for i, agent in enumerate(env.possible_agents)}
+        assert paid_in(steps) == returns_of(env)
         last_obs, _, terminateds, _, _ = steps[-1]
         assert set(last_obs) <= set(env.agents) and terminateds["__all__"]
 
@@ -115,14 +125,8 @@ def test_dense_rewards_add_up_to_the_hands_result(game):
     mid_hand = 0
     for seed in range(4):
         steps, _ = play(env, seed, rng)
-        paid = {}
-        for _, rewards, terminateds, _, _ in steps:
-            for agent, reward in rewards.items():
-                paid[agent] = paid.get(agent, 0.0) + reward
-                mid_hand += reward != 0 and not terminateds.get(agent, False)
-        p = env.aec.game.public
-        returns = p.rules.game.returns(p)
-        assert paid == pytest.approx({agent: returns[i] for i, agent in enumerate(env.possible_agents)})
+        mid_hand += sum(r != 0 and not done.get(a, False) for _, rs, done, _, _ in steps for a, r in rs.items())
+        assert paid_in(steps) == pytest.approx(returns_of(env))
     assert mid_hand > 0
     with pytest.raises(ValueError, match='dense_reward needs episode="hand"'):
         TressetteMultiAgentEnv({"dense_reward": True, "rules": {"episode": "match"}})

@@ -38,7 +38,13 @@ def test_the_readme_has_snippets():
 
 def test_the_moved_snippets_run_from_their_pages():
     # The pages that took the README's long sections keep their snippets, and those run here.
-    for name in ("api.md", "batched.md", "training.md", "integrations/pettingzoo.md", "integrations/gymnasium-vector.md"):
+    for name in (
+        "api.md",
+        "batched.md",
+        "training.md",
+        "integrations/pettingzoo.md",
+        "integrations/gymnasium-vector.md",
+    ):
         page = (ROOT / "docs" / name).read_text()
         found = re.findall(r"```python\n(.*?)```", page, flags=re.S)
         assert found and all(code in SNIPPETS for code in found), name

@@ -185,3 +185,26 @@ def test_the_ppo_recipe_trains_with_two_env_runners_and_plays_the_duplicate_eval
     printed = capsys.readouterr().out
     assert "iteration   2  env steps     800" in printed and "| heuristic |" in printed
     assert set(figures) == {"random", "heuristic"} and all(r.boards == 4 for r in figures.values())
+
+
+def test_the_ppo_recipe_joins_an_existing_ray_cluster(capsys):
+    """``--address``: a head node started with ``ray start --head`` (a one-machine cluster), as on a real cluster."""
+    import socket
+    import subprocess
+
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=3", "--include-dashboard=false"],
+                   check=True, capture_output=True, timeout=120)  # fmt: skip
+    try:
+        sys.path.insert(0, str(EXAMPLES))
+        try:
+            import rllib_ppo
+        finally:
+            sys.path.remove(str(EXAMPLES))
+        rllib_ppo.main(["--address", f"127.0.0.1:{port}", "--iterations", "1", "--batch", "400", "--boards", "2"])
+        assert "iteration   1  env steps     400" in capsys.readouterr().out
+    finally:
+        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=120)

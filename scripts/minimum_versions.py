@@ -26,13 +26,24 @@ HEADER = "# The lowest versions pyproject.toml allows; written by scripts/minimu
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*?)\s*(;.*)?$")
 
 
+OWN_ENVIRONMENT = frozenset({"rllib"})
+"""Extras that ``.ci/run`` installs in an environment of their own, at their latest versions: ray pins
+its own gymnasium (1.2.2 with ray 2.60), which the lowest versions of the others (gymnasium 1.1.0) cannot
+share. Their lower bounds still need ``>=X``; they are not in the constraints file."""
+
+
 def lower_bounds(pyproject: Path = PYPROJECT) -> dict[str, str]:
-    """``{normalized name: lowest version}`` for every requirement of the project and of its extras."""
+    """``{normalized name: lowest version}`` for every requirement of the project and of its extras (but ``OWN_ENVIRONMENT``)."""
     import tomllib  # here: --installed runs on Python 3.10 too
 
     project = tomllib.loads(pyproject.read_text())["project"]
     requirements = list(project.get("dependencies", []))
-    for extra in project.get("optional-dependencies", {}).values():
+    for name, extra in project.get("optional-dependencies", {}).items():
+        if name in OWN_ENVIRONMENT:
+            for requirement in extra:  # a lower bound all the same
+                if ">=" not in requirement:
+                    raise ValueError(f"{requirement!r} needs exactly one lower bound (>=X) in pyproject.toml")
+            continue
         requirements += extra
     bounds: dict[str, str] = {}
     for requirement in requirements:

@@ -227,7 +227,7 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
             if seat != p.turn:
                 raise RecordError(f"hand {k}, action {n}: seat {seat} acts, but seat {p.turn} is on turn")
             if not (0 <= action < 256 and legal_actions_mask(state) >> action & 1):
-                if not (step[3:4] == [RENUNCIO] and rules.illegal_action == RENUNCIO):
+                if not (step[3:4] == [RENUNCIO] and rules.illegal_action == "renuncio"):
                     raise RecordError(f"hand {k}, action {n}: action {action} is not legal for seat {seat}")
                 state = renuncio(state)  # an illegal action an environment played: its side loses the hand
             else:

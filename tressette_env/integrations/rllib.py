@@ -109,7 +109,7 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
 
     @staticmethod
     def _others_of(others: Any, agents: list[str]) -> dict[str, Player]:
-        if isinstance(others, (str, Player)) or hasattr(others, "act"):
+        if isinstance(others, (str, Player)):  # one spec or player for all
             return {agent: as_player(others) for agent in agents}
         if not isinstance(others, Mapping) or sorted(others) != sorted(agents):
             raise ValueError(f"others is one player spec, or a dict with one for each of {agents}; got {others!r}")

@@ -127,11 +127,11 @@ class SeatRows:
             raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {opponent!r}")
         self.opponent = opponent
 
-    def _opponent_actions(self, deals: np.ndarray) -> np.ndarray:
+    def _opponent_actions(self, deals: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The opponent's actions in ``deals``, whose legal actions are ``masks``."""
         batch = self.batch
         if self.opponent == "heuristic":
             return heuristic_actions(batch, deals)
-        masks = batch.legal_masks(bool)[deals]
         if self.opponent == "random":
             return sample_mask(masks, self._rng)
         actions = np.asarray(self.opponent(batch.observe(deals=deals), masks.astype(np.int8)), dtype=np.int64)
@@ -177,7 +177,8 @@ class SeatRows:
             r = row[mine]
             p = position[r]
             step_obs = batch.observe() if mine.size == n else batch.observe(deals=mine)
-            step_masks = batch.legal_masks(bool)[mine]
+            legal = batch.legal_masks(bool)  # every deal's, once a card
+            step_masks = legal[mine]
             out = act(step_obs, step_masks)
             chosen = np.asarray(out[0], dtype=np.int64)
             if not step_masks[np.arange(mine.size), chosen].all():
@@ -198,7 +199,7 @@ class SeatRows:
             every[mine] = chosen
             others = np.flatnonzero(~learning)
             if others.size:
-                every[others] = self._opponent_actions(others)
+                every[others] = self._opponent_actions(others, legal[others])
             result = batch.step(every)
             if result.terminated.any():
                 if not result.terminated.all():

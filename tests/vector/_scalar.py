@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tressette_env.encoders import encode
+from tressette_env.encoders import observation_of
 from tressette_env.engine import (
     GAME_OVER,
     HAND_OVER,
@@ -31,6 +31,7 @@ class Reference:
     def __init__(self, batch: TressetteBatch, rules: dict):
         self.batch = batch
         self.rules = Rules(**rules)
+        self.encode = observation_of(self.rules, batch.history).encode
         self.states = [self.fresh(i) for i in range(batch.num_deals)]
 
     def fresh(self, i: int):
@@ -55,7 +56,7 @@ class Reference:
             got = self.batch.observe(seats=seat)
             for i, state in enumerate(self.states):
                 s = state.public.turn if seat is None else seat
-                expected = encode(view(state, s))
+                expected = self.encode(view(state, s))
                 if not np.array_equal(got[i], expected):
                     diff = np.flatnonzero(got[i] != expected)
                     raise AssertionError(f"deal {i}, seat {s}: observation differs at {diff[:10]}")

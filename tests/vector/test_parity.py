@@ -12,9 +12,19 @@ from tressette_env.engine import PLAYING, IllegalActionError, cards_of, legal_ac
 from tressette_env.vector import TressetteBatch
 
 
-def run(rules: dict, n: int, steps: int, seed: int, *, active_p: float = 0.0, illegal_p: float = 0.0, every: int = 4):
+def run(
+    rules: dict,
+    n: int,
+    steps: int,
+    seed: int,
+    *,
+    active_p: float = 0.0,
+    illegal_p: float = 0.0,
+    every: int = 4,
+    history: bool = False,
+):
     """Step a batch and its scalar reference together, checking everything as they go."""
-    batch = TressetteBatch(n, seed=seed, **rules)
+    batch = TressetteBatch(n, seed=seed, history=history, **rules)
     ref = Reference(batch, rules)
     rng = np.random.default_rng(seed + 1)
     hands = 0
@@ -54,6 +64,21 @@ def test_every_rule_switch_with_partial_steps_and_renuncio(rules):
     assert run(rules, 120, 80, seed=len(str(rules)), active_p=0.3, illegal_p=0.004, every=5) >= 120
 
 
+@pytest.mark.parametrize(
+    "rules", [{}, *RULE_SETS[::2], RULE_SETS[4]], ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_the_history_observation_with_partial_steps_renuncio_and_claims(rules):
+    assert run(rules, 80, 60, seed=3 + len(str(rules)), active_p=0.3, illegal_p=0.004, every=5, history=True) >= 80
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "rules", [{}, *RULE_SETS], ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_many_more_deals_with_the_history_observation(rules):
+    assert run(rules, 1000, 120, seed=17, active_p=0.2, illegal_p=0.002, every=10, history=True) >= 1000
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "rules", [{}, *RULE_SETS], ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
@@ -62,9 +87,10 @@ def test_many_more_deals(rules):
     assert run(rules, 2000, 200, seed=7, active_p=0.2, illegal_p=0.002, every=10) >= 4000
 
 
-def test_finished_deals_wait_for_reset_without_autoreset():
+@pytest.mark.parametrize("history", [False, True], ids=["default", "history"])
+def test_finished_deals_wait_for_reset_without_autoreset(history):
     rules = {"episode": "match", "target_score": 5}
-    batch = TressetteBatch(64, seed=3, **rules)
+    batch = TressetteBatch(64, seed=3, history=history, **rules)
     ref = Reference(batch, rules)
     rng = np.random.default_rng(3)
     finished: set[int] = set()
@@ -94,9 +120,10 @@ def test_finished_deals_wait_for_reset_without_autoreset():
     assert batch.playing.all()
 
 
-def test_finished_deals_take_minus_one_and_a_claim_leads_no_trick():
+@pytest.mark.parametrize("history", [False, True], ids=["default", "history"])
+def test_finished_deals_take_minus_one_and_a_claim_leads_no_trick(history):
     rules = {"episode": "match", "target_score": 11, "calling_out": True}
-    batch = TressetteBatch(64, seed=8, **rules)
+    batch = TressetteBatch(64, seed=8, history=history, **rules)
     ref = Reference(batch, rules)
     rng = np.random.default_rng(8)
     claims = 0

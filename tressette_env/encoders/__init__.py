@@ -1,5 +1,6 @@
 """Encoders: a seat's view (or, for critics, the whole game) as a NumPy vector. Depends on engine + numpy only."""
 
+from .family import observation_of, state_of
 from .global_state import (
     CLASSIC_STATE,
     STATE_LAYOUT,
@@ -9,6 +10,7 @@ from .global_state import (
     StateEncoder,
     encode_state,
 )
+from .history import HistoryObservation, history_pieces, with_history
 from .layout import Piece, slices_of, table_of
 from .observation import (
     CLASSIC,

@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 from .global_state import CLASSIC_STATE, StateEncoder
+from .history import with_history
 from .observation import CLASSIC, Observation
 
 _MODULES = {
@@ -30,11 +31,17 @@ def _module(rules: Any):
     return importlib.import_module(_MODULES[name])
 
 
-def observation_of(rules: Any) -> Observation:
-    """The observation of a seat in the game ``rules`` belongs to."""
-    if rules.game.name == "tressette":
-        return CLASSIC
-    return _module(rules).observation(rules)
+def observation_of(rules: Any, history: bool = False) -> Observation:
+    """The observation of a seat in the game ``rules`` belongs to; with ``history``, the history observation.
+
+    ``history=True`` appends the whole public record of the card play to the default
+    observation (``encoders.history``: each card's trick and place, each trick's leader and
+    winner, each lead's signal).
+    """
+    if not isinstance(history, bool):
+        raise TypeError(f"history is True or False; got {history!r}")
+    base = CLASSIC if rules.game.name == "tressette" else _module(rules).observation(rules)
+    return with_history(base) if history else base
 
 
 def state_of(rules: Any) -> StateEncoder:

@@ -39,8 +39,15 @@ class FamilyEnv(AECEnv, EzPickle):
     spec_of_game: GameSpec
     metadata = {"name": "", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, render_mode: str | None = None, max_cycles: int | None = None, record: Any = None, **rules: Any):
-        EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, record=record, **rules)
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        record: Any = None,
+        history: bool = False,
+        **rules: Any,
+    ):
+        EzPickle.__init__(self, render_mode=render_mode, max_cycles=max_cycles, record=record, history=history, **rules)
         super().__init__()
         check_render_mode(render_mode, self.metadata["render_modes"])
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
@@ -53,7 +60,9 @@ class FamilyEnv(AECEnv, EzPickle):
         self._recording = None if path is None else EpisodeRecording(path, spec.name, self.rules)
         """Where each episode's record goes (``record=FILE``; see ``envs.recording``), or None."""
         self.render_mode = render_mode
-        self._encoder = spec.observation(self.rules)
+        self.history = history
+        """The observation keeps the order of play (``encoders.history``); False: the default observation."""
+        self._encoder = spec.observation_for(self.rules, history)
         self._state_encoder = spec.state(self.rules)
         self._num_actions = self.rules.game.num_actions
         names = spec.agent_names(self.rules)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encoders.global_state import StateEncoder
+from ..encoders.history import with_history
 from ..encoders.observation import Observation
 
 
@@ -35,6 +36,17 @@ class GameSpec:
     """The id of the single-agent Gymnasium environment."""
     pettingzoo_id: str
     """The id in PettingZoo's registry."""
+
+    def observation_for(self, rules: Any, history: bool = False) -> Any:
+        """The observation of a seat under ``rules``: the default one, or (``history=True``) the history observation.
+
+        Raises:
+            TypeError: ``history`` is not a bool.
+        """
+        if not isinstance(history, bool):
+            raise TypeError(f"history is True (the observation keeps the order of play) or False; got {history!r}")
+        base = self.observation(rules)
+        return with_history(base) if history else base
 
     def agent_names(self, rules: Any) -> tuple[str, ...]:
         """``player_0`` .. ``player_{n-1}``."""

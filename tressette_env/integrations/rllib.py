@@ -27,6 +27,7 @@ the environment's ``"others"``.
 | ``"dense_reward"`` | False | pay each learner, at each of its turns, the thirds its side took minus the other side's since its last turn, as points (``Game.lead``), the last reward settling the difference with the hand's result (``episode="hand"``) |
 | ``"max_cycles"`` | None | truncate the episode after this many turns per agent (as the AEC environment) |
 | ``"record"`` | None | a file to append each episode's game record to |
+| ``"history"`` | False | the history observation (``encoders.history``: the order of play too) |
 
 Rewards are the AEC environment's: a hand's points (its side's minus the other's) or a
 match's result, paid to each learner with its last observation. An illegal action is a
@@ -59,7 +60,7 @@ from ..wrappers.single_agent import as_player
 MAPPINGS = ("shared", "team", "seat")
 """``policy_mapping``'s kinds: one module for every learner, one per team, one per seat."""
 
-CONFIG_KEYS = ("game", "rules", "learners", "others", "dense_reward", "max_cycles", "record")
+CONFIG_KEYS = ("game", "rules", "learners", "others", "dense_reward", "max_cycles", "record", "history")
 
 
 class TressetteMultiAgentEnv(MultiAgentEnv):
@@ -75,7 +76,12 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         spec = game_spec(self.game_name)
         module = importlib.import_module(f"tressette_env.{spec.env_name}")
         rules = dict(config.get("rules") or {})
-        self.aec = module.raw_env(max_cycles=config.get("max_cycles"), record=config.get("record"), **rules)
+        self.aec = module.raw_env(
+            max_cycles=config.get("max_cycles"),
+            record=config.get("record"),
+            history=config.get("history", False),
+            **rules,
+        )
         """The AEC environment underneath (its ``game`` is the engine state)."""
         self.rules = self.aec.rules
         self.dense_reward = bool(config.get("dense_reward", False))
@@ -227,20 +233,22 @@ class RLModulePlayer:
     ``module`` is an RLlib ``RLModule`` whose input is ``TressetteMultiAgentEnv``'s observation
     dict (``ActionMaskingTorchRLModule``): ``algo.get_module("shared")``. It plays in the
     package's duplicate evaluation (``evaluation.duplicate``; one worker process) and in the
-    environments as any player does.
+    environments as any player does. ``history=True`` for a module trained with the
+    ``"history"`` env_config key.
     """
 
-    def __init__(self, module: Any, name: str = "rllib"):
+    def __init__(self, module: Any, name: str = "rllib", history: bool = False):
         import torch
 
         self.module, self.name, self._torch = module, name, torch
+        self.history = history
 
     def act(self, view: Any, legal: list[int], rng: random.Random) -> int:
         if len(legal) == 1:
             return legal[0]
         torch = self._torch
         rules = view.public.rules
-        obs = observation_of(rules).encode(view)
+        obs = observation_of(rules, self.history).encode(view)
         mask = np.zeros(self.module.action_space.n, dtype=np.float32)
         mask[legal] = 1.0
         batch = {"obs": {"observations": torch.from_numpy(obs[None].astype(np.float32)),

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _reason
+from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _reason, family_shapes
 
 SHIPPED_MODEL = "ppo_v0.npz"
 """The file, in ``tressette_env/models``, that the player name ``ppo`` loads."""
@@ -157,7 +157,11 @@ def _policy_from_state(path: Path, arrays: dict[str, np.ndarray], activation: st
             raise ModelFileError(path, f"layer mlp_extractor.policy_net.{index} lacks its weight or its bias")
         layers.append((hidden[index]["weight"], hidden[index]["bias"]))
     layers.append((arrays["action_net.weight"], arrays["action_net.bias"]))
+    # The zip does not say which observation its policy reads: the four-seat game's history
+    # observation is told by its size (a family game's input sizes are checked when it plays).
+    shape = (np.shape(layers[0][0])[-1], np.shape(layers[-1][0])[0])
+    observation = "history" if shape in family_shapes(True) and shape not in family_shapes(False) else "default"
     try:
-        return MLPPolicy(layers, activation)
+        return MLPPolicy(layers, activation, observation=observation)
     except ValueError as error:
         raise ModelFileError(path, str(error)) from None

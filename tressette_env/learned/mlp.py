@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..encoders.observation import SIZE
 from ..engine.actions import FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.state import SeatView
 
@@ -71,19 +70,27 @@ def _entry(path: Path, data, name: str) -> np.ndarray:
         ) from None
 
 
-@lru_cache(maxsize=1)
-def family_shapes() -> dict[tuple[int, int], str]:
-    """(observation entries, actions) -> the game whose policies have those input and output sizes."""
+OBSERVATIONS = ("default", "history")
+"""What a policy's input is: the default observation, or the history observation (``encoders.history``)."""
+
+
+@lru_cache(maxsize=2)
+def family_shapes(history: bool = False) -> dict[tuple[int, int], str]:
+    """(observation entries, actions) -> the game whose policies have those input and output sizes.
+
+    ``history``: the sizes of the history observation (``observation_of(rules, history=True)``).
+    """
     from ..encoders.family import observation_of
+    from ..engine.rules import Rules
     from ..games.a_chiamare import AChiamareRules
     from ..games.a_perdere import APerdereRules
     from ..games.calabresella import CalabresellaRules
     from ..games.col_morto import ColMortoRules
     from ..games.in_due import InDueRules
 
-    shapes = {(SIZE, NUM_ACTIONS): "tressette"}
+    shapes = {(observation_of(Rules(), history).size, NUM_ACTIONS): "tressette"}
     for rules in (InDueRules(), ColMortoRules(), ColMortoRules(players=2)):
-        shapes[(observation_of(rules).size, rules.game.num_actions)] = f"{rules.game.name}"
+        shapes[(observation_of(rules, history).size, rules.game.num_actions)] = f"{rules.game.name}"
     others = [(APerdereRules(players=n), f"{n} players") for n in range(3, 9)]
     others += [
         (APerdereRules(teams=True), "teams"),
@@ -96,15 +103,15 @@ def family_shapes() -> dict[tuple[int, int], str]:
         (AChiamareRules(), "5 players"),
     ]
     for rules, what in others:
-        shapes[(observation_of(rules).size, rules.game.num_actions)] = f"{rules.game.name} ({what})"
+        shapes[(observation_of(rules, history).size, rules.game.num_actions)] = f"{rules.game.name} ({what})"
     return shapes
 
 
-def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
+def _checked_layers(layers, history: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
     """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play.
 
     The first layer takes a game's observation and the last gives its action logits: the
-    four-seat game's 790 entries and 161 actions, or a family game's 255 actions from an
+    four-seat game's 790 entries (1460 with ``history``) and 161 actions, or a family game's 255 actions from an
     observation whose size depends on the game's switches (checked when it plays, by
     ``MLPPlayer.check_game``; ``family_shapes`` names the games of the usual sizes).
     """
@@ -124,10 +131,11 @@ def _checked_layers(layers) -> list[tuple[np.ndarray, np.ndarray]]:
             if not np.isfinite(array).all():
                 raise ValueError(f"layer {i}: the {name} holds NaN or infinite values")
         arrays.append((w, b))
-    shapes = family_shapes()
+    shapes = family_shapes(history)
     size, actions = arrays[0][0].shape[1], arrays[-1][0].shape[0]
     if (size, actions) not in shapes and actions != FAMILY_NUM_ACTIONS:
-        size, actions = SIZE, NUM_ACTIONS  # name the four-seat game's shapes in the errors below
+        # name the four-seat game's shapes in the errors below
+        size, actions = next(shape for shape, game in shapes.items() if game == "tressette")
     # A family game's observation size depends on its switches (players, signals, episode...):
     # its policy's input size is checked against the game when it plays (``MLPPlayer.check_game``).
     expected_in = size
@@ -164,11 +172,15 @@ class MLPPolicy:
     activation: str = "tanh"
     info: dict = field(default_factory=dict)
     """How it was made (the training command, steps, evaluation figures)."""
+    observation: str = "default"
+    """Its input: ``"default"``, the default observation, or ``"history"``, the history observation."""
 
     def __post_init__(self) -> None:
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation {self.activation!r}: must be one of {', '.join(ACTIVATIONS)}")
-        self.layers = _checked_layers(self.layers)
+        if self.observation not in OBSERVATIONS:
+            raise ValueError(f"observation {self.observation!r}: must be one of {', '.join(OBSERVATIONS)}")
+        self.layers = _checked_layers(self.layers, self.observation == "history")
         # Transposed float32 copies for fast row-vector products.
         self._matrices = [(np.ascontiguousarray(w.T, dtype=np.float32), b.astype(np.float32)) for w, b in self.layers]
         self._act = ACTIVATIONS[self.activation]
@@ -197,6 +209,7 @@ class MLPPolicy:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
         meta = {"activation": self.activation, "layers": len(self.layers), "info": self.info}
+        meta["observation"] = self.observation
         path = Path(path)
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
         return path
@@ -246,6 +259,9 @@ class MLPPolicy:
         if not isinstance(meta, dict):
             raise ModelFileError(path, "'meta' must be a JSON object with 'layers' and 'activation'")
         count, activation, info = meta.get("layers"), meta.get("activation", "tanh"), meta.get("info", {})
+        observation = meta.get("observation", "default")  # files written before the history observation: default
+        if observation not in OBSERVATIONS:
+            raise ModelFileError(path, f"meta 'observation'={observation!r}: must be one of {', '.join(OBSERVATIONS)}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ModelFileError(path, f"meta 'layers'={count!r}: must be an integer >= 1")
         if not isinstance(info, dict):
@@ -255,20 +271,25 @@ class MLPPolicy:
             raise ModelFileError(path, f"meta says {count} layers but entries {', '.join(missing)} are missing")
         layers = [(_entry(path, data, f"w{i}"), _entry(path, data, f"b{i}")) for i in range(count)]
         try:
-            return cls(layers, activation, info)
+            return cls(layers, activation, info, observation)
         except ValueError as error:
             raise ModelFileError(path, str(error)) from None
 
     @classmethod
-    def random(cls, hidden: Sequence[int] = (64, 64), seed: int = 0, activation: str = "tanh") -> MLPPolicy:
-        """An untrained policy with small random weights (for tests)."""
+    def random(
+        cls, hidden: Sequence[int] = (64, 64), seed: int = 0, activation: str = "tanh", observation: str = "default"
+    ) -> MLPPolicy:
+        """An untrained four-seat policy with small random weights (for tests), over ``observation``'s entries."""
         rng = np.random.default_rng(seed)
-        sizes = [SIZE, *hidden, NUM_ACTIONS]
+        inputs = next(
+            shape[0] for shape, game in family_shapes(observation == "history").items() if game == "tressette"
+        )
+        sizes = [inputs, *hidden, NUM_ACTIONS]
         layers = [
             (rng.normal(0, 1 / np.sqrt(n_in), (n_out, n_in)).astype(np.float32), np.zeros(n_out, np.float32))
             for n_in, n_out in zip(sizes[:-1], sizes[1:], strict=True)
         ]
-        return cls(layers, activation)
+        return cls(layers, activation, observation=observation)
 
 
 class MLPPlayer:
@@ -299,12 +320,14 @@ class MLPPlayer:
         """The observation of the game these rules belong to, checked against the policy's input size."""
         from ..encoders.family import observation_of
 
-        observation = observation_of(rules)
+        history = self.policy.observation == "history"
+        observation = observation_of(rules, history)
         size = self.policy.layers[0][0].shape[1]
         if observation.size != size:
-            game = family_shapes().get((size, self.policy.layers[-1][0].shape[0]), "another game")
+            game = family_shapes(history).get((size, self.policy.layers[-1][0].shape[0]), "another game")
+            kind = "history observation" if history else "observation"
             raise ValueError(
-                f"the policy {self.name!r} takes {size} observation entries ({game}); {rules.game.name} gives "
+                f"the policy {self.name!r} takes {size} {kind} entries ({game}); {rules.game.name} gives "
                 f"{observation.size}: a policy plays the game it was trained on"
             )
         return observation

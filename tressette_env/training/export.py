@@ -5,8 +5,12 @@ from __future__ import annotations
 from ..learned.mlp import MLPPolicy
 
 
-def policy_from_sb3(model, info: dict | None = None) -> MLPPolicy:
+def policy_from_sb3(model, info: dict | None = None, history: bool | None = None) -> MLPPolicy:
     """The actor of an SB3 ``MlpPolicy`` (hidden layers + action head) as an ``MLPPolicy``.
+
+    ``history``: the policy reads the history observation (``MLPPolicy.observation``); None
+    takes it from the model (``TeamPlayPPO.history``) or from its environments' ``history``
+    attribute (every environment of the package has one), False when neither says.
 
     Raises:
         ValueError: the policy is not a plain MLP over the flat observation.
@@ -30,4 +34,19 @@ def policy_from_sb3(model, info: dict | None = None) -> MLPPolicy:
             raise ValueError(f"cannot export a policy layer of type {type(module).__name__}: only Linear, Tanh, ReLU")
     head = policy.action_net
     layers.append((array(head.weight), array(head.bias)))
-    return MLPPolicy(layers, activation or "tanh", dict(info or {}))
+    if history is None:
+        history = _history_of(model)
+    return MLPPolicy(layers, activation or "tanh", dict(info or {}), "history" if history else "default")
+
+
+def _history_of(model) -> bool:
+    """Whether the model's observations are the history observation (its own setting, or its environments')."""
+    if hasattr(model, "history"):
+        return bool(model.history)
+    env = model.get_env()
+    if env is None:
+        return False
+    try:
+        return bool(env.get_attr("history")[0])
+    except (AttributeError, NotImplementedError):
+        return False

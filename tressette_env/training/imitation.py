@@ -38,7 +38,13 @@ def one_hand(rules: Any) -> Any:
 
 
 def teacher_games(
-    teacher: str, decisions: int, rules: Any, seed: int, vs_random: float = 0.25, reward_scale: float = 1 / 11
+    teacher: str,
+    decisions: int,
+    rules: Any,
+    seed: int,
+    vs_random: float = 0.25,
+    reward_scale: float = 1 / 11,
+    history: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Observations (int8), masks (bool), the teacher's actions, and value targets of its decisions.
 
@@ -48,11 +54,12 @@ def teacher_games(
     seat's, as ``SingleAgentEnv`` gives it. A value target is what the dense reward still
     pays from that decision: the acting agent's return of the hand (its side's points minus
     the other side's) minus its side's thirds lead so far (in points), times ``reward_scale``.
+    ``history``: the observations are the history observation.
     """
     rng = random.Random(seed)
     player = make_player(teacher)
     hand_rules = one_hand(rules)
-    encoder = observation_of(hand_rules)
+    encoder = observation_of(hand_rules, history)
     size = encoder.size
     observations = np.zeros((decisions, size), dtype=np.int8)
     masks = np.zeros((decisions, hand_rules.game.num_actions), dtype=bool)
@@ -97,15 +104,27 @@ def teacher_games(
     return observations, masks, actions, targets
 
 
-def imitate(model, teacher: str, decisions: int, epochs: int, rules: Any, seed: int, reward_scale: float) -> dict:
+def imitate(
+    model,
+    teacher: str,
+    decisions: int,
+    epochs: int,
+    rules: Any,
+    seed: int,
+    reward_scale: float,
+    history: bool = False,
+) -> dict:
     """Fit ``model``'s policy to the teacher's choices and its value to their returns; return the fit figures.
 
-    ``rules`` picks the game (``teacher_games``): ``model`` must take that game's observation and actions.
+    ``rules`` picks the game (``teacher_games``): ``model`` must take that game's observation
+    (the history observation with ``history``) and actions.
     """
     import torch
     import torch.nn.functional as F
 
-    observations, masks, actions, targets = teacher_games(teacher, decisions, rules, seed, reward_scale=reward_scale)
+    observations, masks, actions, targets = teacher_games(
+        teacher, decisions, rules, seed, reward_scale=reward_scale, history=history
+    )
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)

@@ -16,6 +16,7 @@ own, with that seat's team's rewards. Every card of a self-play deal is a traini
 | ``dense_reward`` | pay the thirds as they are taken (``SeatRows``) |
 | ``n_steps`` | decisions per row per rollout, a multiple of 10 (whole hands; nothing to bootstrap) |
 | ``seed``, ``rules`` | the deals' seed; the four-seat game's rule switches (``episode="hand"``, no ``calling_out``) |
+| ``history`` | the history observation (1460 entries, ``encoders.history``); the saved policy (``policy_from_sb3``) records it |
 
 Every other keyword is MaskablePPO's (``batch_size``, ``n_epochs``, ``learning_rate``,
 ``policy_kwargs``...). ``learn``, ``save``, ``policy_from_sb3`` and SB3's callbacks work as
@@ -54,10 +55,11 @@ class SeatRowsVecEnv(VecEnv):
 
     def __init__(self, rows: SeatRows):
         self.rows = rows
-        super().__init__(rows.num_rows, spaces.Box(0, 1, shape=(790,), dtype=np.int8), spaces.Discrete(161))
+        size = rows.batch.observation.size
+        super().__init__(rows.num_rows, spaces.Box(0, 1, shape=(size,), dtype=np.int8), spaces.Discrete(161))
 
     def reset(self) -> np.ndarray:
-        return np.zeros((self.num_envs, 790), dtype=np.int8)
+        return np.zeros((self.num_envs, self.observation_space.shape[0]), dtype=np.int8)
 
     def step_async(self, actions: np.ndarray) -> None:
         raise NotImplementedError("the rows of SeatRows are played by TeamPlayPPO.collect_rollouts, not stepped")
@@ -95,13 +97,18 @@ class TeamPlayPPO(MaskablePPO):
         n_steps: int = 20,
         seed: int | None = None,
         rules: dict | None = None,
+        history: bool = False,
         **kwargs: Any,
     ):
         if n_steps % 10:
             raise ValueError(
                 f"n_steps is decisions per seat per rollout, a multiple of 10 (whole hands); got {n_steps}"
             )
-        self.rows = SeatRows(num_deals, learners, opponent, dense_reward, seed=seed, **dict(rules or {}))
+        self.rows = SeatRows(
+            num_deals, learners, opponent, dense_reward, seed=seed, history=history, **dict(rules or {})
+        )
+        self.history = history
+        """The policy reads the history observation (``policy_from_sb3`` records it)."""
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
 

@@ -121,6 +121,10 @@ class TrainConfig:
     no fixed partner (--opponents plays every other agent) and take only self, which is then unused."""
     dense_reward: bool = True
     """Pay each trick's thirds as they are taken (one hand per episode only; see SingleAgentEnv)."""
+    history: bool = False
+    """Train on the history observation (docs/observation.md): the default observation, then each
+    card's trick and place, each trick's leader and winner and each lead's signal. The saved policy
+    records it, and plays with it."""
     imitate: str | None = "heuristic"
     """Before PPO, clone this player's play (a warm start; none to start from scratch)."""
     imitation_decisions: int = 300_000
@@ -286,6 +290,13 @@ class TrainConfig:
                     f"game={self.game!r}: {path} is a checkpoint of {game} (its policy takes that game's "
                     f"observation and actions); resume it with --game {game}"
                 )
+            theirs = bool(info["config"].get("history", False))
+            if theirs != self.history:
+                flag = "--history" if theirs else "--no-history"
+                raise ValueError(
+                    f"history={self.history}: {path} was trained on the {'history' if theirs else 'default'} "
+                    f"observation (its policy takes that observation's entries); resume it with {flag}"
+                )
             done = info["num_timesteps"]
             if self.total_timesteps <= done:
                 raise ValueError(
@@ -343,7 +354,7 @@ class TrainResult:
     history: list = field(default_factory=list)
 
 
-ENV_SETTINGS = ("game", "seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale")
+ENV_SETTINGS = ("game", "seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale", "history")
 """The settings that make the environments and the random streams: a resume restores a checkpoint's
 environments and streams when these are the checkpoint's, and starts new ones (seeded apart from the
 first run's) when they are not."""
@@ -352,7 +363,9 @@ PLAYER_SETTINGS = ("opponents", "partner", "pool_size")
 """The settings that choose the environments' players: changed on a resume, players are dealt anew."""
 
 
-def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool, game: str = FOUR_SEAT):
+def _make_env(
+    rules: dict, seed: int, reward_scale: float, dense_reward: bool, game: str = FOUR_SEAT, history: bool = False
+):
     import gymnasium
     from stable_baselines3.common.monitor import Monitor
 
@@ -362,11 +375,13 @@ def _make_env(rules: dict, seed: int, reward_scale: float, dense_reward: bool, g
     if game == FOUR_SEAT:
         from ..wrappers.single_seat import SingleSeatEnv
 
-        env = SingleSeatEnv(seat="random", partner="random", opponents="random", dense_reward=dense_reward, **rules)
+        env = SingleSeatEnv(
+            seat="random", partner="random", opponents="random", dense_reward=dense_reward, history=history, **rules
+        )
     else:
         from ..wrappers.single_agent import SingleAgentEnv
 
-        env = SingleAgentEnv(game, agent="random", others="random", dense_reward=dense_reward, **rules)
+        env = SingleAgentEnv(game, agent="random", others="random", dense_reward=dense_reward, history=history, **rules)
     env.reset(seed=seed)
     return Resumable(gymnasium.wrappers.TransformReward(Monitor(env), lambda r: r * reward_scale))
 
@@ -392,6 +407,7 @@ def _make_batched_env(config: TrainConfig, dense_reward: bool, seed: int):
         learner_seat="random",
         dense_reward=dense_reward,
         seed=seed,
+        history=config.history,
         **config.rules,
     )
     return ScaledRewards(VecMonitor(env))
@@ -532,7 +548,9 @@ def train(config: TrainConfig) -> TrainResult:
         venv = _make_batched_env(config, dense, _env_seeds(config.seed, 1, resumed_at)[0])
     else:
         seeds = _env_seeds(config.seed, config.n_envs, resumed_at)
-        makers = [partial(_make_env, config.rules, s, config.reward_scale, dense, config.game) for s in seeds]
+        makers = [
+            partial(_make_env, config.rules, s, config.reward_scale, dense, config.game, config.history) for s in seeds
+        ]
         venv = SubprocVecEnv(makers) if config.subproc else DummyVecEnv(makers)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     state = None
@@ -603,7 +621,7 @@ def train(config: TrainConfig) -> TrainResult:
 
         fit = imitate(
             model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
-            config.reward_scale,
+            config.reward_scale, config.history,
         )  # fmt: skip
         (run / "imitation.json").write_text(json.dumps(fit, indent=2))
         print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
@@ -672,7 +690,7 @@ def train(config: TrainConfig) -> TrainResult:
     plot_curve(history, run / "curve.png", list(config.eval_against))
 
     info = {"timesteps": model.num_timesteps, "config": asdict(config)}
-    policy = policy_from_sb3(model, info)
+    policy = policy_from_sb3(model, info, config.history)
     learner = MLPPlayer(policy, name="learner")
     finals = against_baselines(
         learner, config.eval_against, config.final_boards, config.seed + 1, eval_rules, progress=False

@@ -7,10 +7,10 @@ of the scalar engine and encoder, byte for byte (``tests/vector`` pins them).
 
 | method | what it does |
 | --- | --- |
-| ``TressetteBatch(n, seed=None, **rules)`` | N deals under one rule set (every switch of ``Rules``), dealt at once |
+| ``TressetteBatch(n, seed=None, history=False, **rules)`` | N deals under one rule set (every switch of ``Rules``), dealt at once; ``history=True``: the history observation |
 | ``reset(seed=None, hands=None, dealer=None, deals=None)`` | deal new episodes: shuffled, or chosen deals; all deals or some |
 | ``legal_masks()`` / ``legal_masks(bool)`` | (N, 161) int8 (or bool): the legal actions of the seat on turn in each deal |
-| ``observe(seats=None, deals=None)`` | (M, 790) int8: ``encode(view(state, seat))`` of each deal, the seat on turn by default |
+| ``observe(seats=None, deals=None)`` | (M, 790) int8 (1460 with ``history=True``): the scalar observation of each deal, the seat on turn by default |
 | ``step(actions, active=None, autoreset=True)`` | the seat on turn plays in each (active) deal; a ``StepResult`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution) |
 | ``turn``, ``leader``, ``dealer``, ``thirds``, ``declared``, ``match_score`` ... | copies of the state, by deal |
@@ -62,6 +62,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..encoders.family import observation_of
 from ..engine.actions import CALL_OUT, NUM_ACTIONS, action_to_string
 from ..engine.cards import FOUR_OF_DENARI
 from ..engine.game import IllegalActionError
@@ -157,6 +158,9 @@ class TressetteBatch:
         num_deals: N, the batch size.
         seed: an int, a ``numpy.random.Generator`` (used as it is) or None; draws
             the dealers and the shuffles of every deal, now and at every reset.
+        history: observations are the history observation (``observation_of(rules, history=True)``:
+            the default 790 entries, then each card's trick and place, each trick's leader and
+            winner, each lead's signal); False: the default observation.
         **rules: rule switches, as for ``Rules`` (all are supported).
 
     Inside, the facts about each seat sit in *slots* that turn with the play: slot i
@@ -167,10 +171,13 @@ class TressetteBatch:
     observation needs, are rows of arrays rather than gathers.
     """
 
-    def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
+    def __init__(self, num_deals: int, *, seed: SeedLike = None, history: bool = False, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
             raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
         self.rules = make_rules(**rules)
+        self.observation = observation_of(self.rules, history)
+        """The scalar observation whose bytes ``observe`` gives (``observation.size`` entries)."""
+        self.history = history
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -190,6 +197,10 @@ class TressetteBatch:
         self._tricks = np.zeros(n, dtype=np.int64)
         self._lead_actions = np.full((10, n), -1, dtype=np.int16)  # by trick: the lead's action id, -1 before it
         self._lead_seats = np.full((10, n), -1, dtype=np.int8)  # by trick: the absolute seat that led
+        # The history observation's record (kept only with history=True): by card, 4 * trick + place
+        # (-1 while unplayed); by trick, the absolute seat that took it (-1 before).
+        self._card_at = np.full((40, n), -1, dtype=np.int8)
+        self._trick_winners = np.full((10, n), -1, dtype=np.int8)
         self._dealer = np.zeros(n, dtype=np.int64)
         self._first = np.zeros(n, dtype=np.int64)
         self._hand_number = np.zeros(n, dtype=np.int64)
@@ -369,6 +380,9 @@ class TressetteBatch:
         s(self._tricks, idx, 0)
         s(self._lead_actions, idx, -1)
         s(self._lead_seats, idx, -1)
+        if self.history:
+            s(self._card_at, idx, -1)
+            s(self._trick_winners, idx, -1)
         s(self._dealer, idx, dealers)
         s(self._first, idx, first)
         s(self._playing, idx, True)
@@ -502,13 +516,44 @@ class TressetteBatch:
                 everywhere, or an array with one seat per observed deal.
             deals: which deals (indices or a bool mask); all when None.
 
-        A fresh array each call, whose rows are 832 bytes apart (see ``unpack_rows``).
+        A fresh array each call, whose rows are 832 bytes apart (see ``unpack_rows``); with
+        ``history=True`` a contiguous (M, 1460) array.
         """
         if seats is None and deals is None and self._all_playing:
             words = self._observe_fast()
         else:
             words = self._observe_any(seats, deals)
-        return unpack_rows(words.T.astype(">u8", order="C").view(np.uint8), tb.SIZE).view(np.int8)
+        obs = unpack_rows(words.T.astype(">u8", order="C").view(np.uint8), tb.SIZE).view(np.int8)
+        if self.history:
+            rows = self._ar if deals is None else self._deal_indices(deals)
+            if seats is None:
+                me = (self._q.take(rows) + self._phase) & 3
+            else:
+                me = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(rows),))
+            obs = np.concatenate([obs, self._observe_history(rows, me)], axis=1)
+        return obs
+
+    def _observe_history(self, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """(M, 670) int8: the history pieces (``encoders.history``) of seats ``me`` in deals ``rows``."""
+        sl = self.observation.slices
+        out = np.zeros((len(rows), self.observation.size - tb.SIZE), dtype=np.int8)
+        flat = out.reshape(-1)
+        width = out.shape[1]
+        at = self._card_at[:, rows]
+        card, r = np.nonzero(at >= 0)
+        v = at[card, r].astype(np.int64)
+        base = r * width - tb.SIZE
+        flat[base + sl["card_trick"].start + 10 * card + (v >> 2)] = 1
+        flat[base + sl["card_place"].start + 4 * card + (v & 3)] = 1
+        for name, seats in (("trick_leader", self._lead_seats), ("trick_winner", self._trick_winners)):
+            by_trick = seats[:, rows]
+            t, r = np.nonzero(by_trick >= 0)
+            flat[r * width - tb.SIZE + sl[name].start + 4 * t + ((by_trick[t, r] - me[r]) & 3)] = 1
+        if "lead_signal" in sl:
+            leads = self._lead_actions[:, rows]
+            t, r = np.nonzero((leads >= 40) & (leads < CALL_OUT))
+            flat[r * width - tb.SIZE + sl["lead_signal"].start + 3 * t + leads[t, r] // 40 - 1] = 1
+        return out
 
     def _observe_fast(self) -> np.ndarray:
         """The (13, N) observation words of the seat on turn in every deal (every deal playing)."""
@@ -733,6 +778,13 @@ class TressetteBatch:
             sv[(p + 1) & 3] |= void >> U64(12)
             sv[(p + 2) & 3] |= void >> U64(8)
             sv[(p + 3) & 3] |= void >> U64(4)
+        if self.history:
+            if everyone and self._top_action < CALL_OUT:
+                played = self._ar
+            else:  # a claim (chiamarsi fuori) plays no card
+                played = np.flatnonzero((a < CALL_OUT) if everyone else play & (a < CALL_OUT))
+            cell = (a.take(played) % 40) * n + played
+            self._card_at.reshape(-1)[cell] = self._tricks.take(played) * 4 + self._tl.take(played)
         # The next seat is on turn: a phase step, and slot turns for the deals that did not move.
         if everyone:
             self._tl += 1
@@ -803,6 +855,9 @@ class TressetteBatch:
         tricks = pick(self._tricks)
         taken = taken.astype(np.int64) + (tricks == 9) * 3
         team1 = ((slot + pick(self._q)) & 1).astype(bool)
+        if self.history:
+            deals = self._ar if idx is None else idx
+            self._trick_winners.reshape(-1)[pick(self._tricks) * self.n + deals] = (slot + pick(self._q)) & 3
         p = self._phase & 3
         d = (slot - p) & 3
         if idx is None:

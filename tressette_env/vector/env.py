@@ -62,7 +62,6 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..encoders.observation import SIZE
 from ..engine.actions import NUM_ACTIONS
 from ..envs.playing import check_render_mode, reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
@@ -114,6 +113,8 @@ class TressetteVectorEnv(VectorEnv):
         learner_seat: the learner's seat 0..3, or ``"random"`` (drawn per episode and deal).
         seed: seeds the deals, the random seats and the built-in random opponent.
         dense_reward: pay the thirds as they are taken (see the module docstring).
+        history: the history observation (1460 entries: the default 790, then the order of play;
+            ``encoders.history``), for the learner and for callable policies alike.
         **rules: rule switches of ``Rules`` (all supported).
     """
 
@@ -128,18 +129,22 @@ class TressetteVectorEnv(VectorEnv):
         learner_seat: int | str = 0,
         seed: int | None = None,
         dense_reward: bool = False,
+        history: bool = False,
         **rules: Any,
     ):
         self._np_random, self._np_random_seed = seeding.np_random(seed)
         # The deals get their own stream, so that they and the random seats and opponents are independent.
-        self.batch = TressetteBatch(num_envs, seed=np.random.default_rng(self._np_random.integers(2**63)), **rules)
+        deals_seed = np.random.default_rng(self._np_random.integers(2**63))
+        self.batch = TressetteBatch(num_envs, seed=deals_seed, history=history, **rules)
+        self.history = history
+        """The observations are the history observation (``encoders.history``)."""
         self.rules = self.batch.rules
         if dense_reward and self.rules.is_match:
             raise ValueError('dense_reward=True needs episode="hand": a match pays only its result')
         self.dense_reward = dense_reward
         self._paid = np.zeros(num_envs, dtype=np.float32)  # what the dense reward has paid this hand
         self.num_envs = num_envs
-        self.single_observation_space = spaces.Box(0, 1, shape=(SIZE,), dtype=np.int8)
+        self.single_observation_space = spaces.Box(0, 1, shape=(self.batch.observation.size,), dtype=np.int8)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -10,7 +10,7 @@ a learning seat is a sample of that seat's row, with its own team's reward:
 
 | row | holds, decision after decision of its seat |
 | --- | --- |
-| observation | (790,) int8: ``encode(view(state, seat))``, as every environment shows that seat |
+| observation | (790,) int8: ``encode(view(state, seat))``, as every environment shows that seat; (1460,) with ``history=True`` (``encoders.history``) |
 | action mask | (161,) bool: its legal actions |
 | reward | its team's: the hand's points difference at its last decision of the hand (0 before); with ``dense_reward=True`` the thirds its team took minus the other's since its previous decision, as points, the last decision settling the difference, as ``SingleSeatEnv(dense_reward=True)`` |
 | episode start | True at its first decision of each hand |
@@ -56,7 +56,7 @@ class SeatRollout(NamedTuple):
     """What ``SeatRows.collect`` played: arrays of shape (decisions, rows, ...)."""
 
     observations: np.ndarray
-    """(T, R, 790) int8."""
+    """(T, R, 790) int8 ((T, R, 1460) with ``history=True``)."""
     action_masks: np.ndarray
     """(T, R, 161) bool."""
     actions: np.ndarray
@@ -81,6 +81,7 @@ class SeatRows:
             ``"random"`` or a batched ``policy(obs, mask) -> actions``.
         dense_reward: pay the thirds as they are taken (see the module docstring).
         seed: the deals' seed (and the random opponent's).
+        history: the history observation (``TressetteBatch(history=True)``), for the learner and a callable opponent.
         **rules: the rule switches (``episode="hand"``, no ``calling_out``).
     """
 
@@ -91,11 +92,12 @@ class SeatRows:
         opponent: str | Callable = "heuristic",
         dense_reward: bool = False,
         seed: SeedLike = None,
+        history: bool = False,
         **rules: Any,
     ):
         if learners not in LEARNERS:
             raise ValueError(f"learners is one of {', '.join(LEARNERS)}; got {learners!r}")
-        self.batch = TressetteBatch(num_deals, seed=seed, **rules)
+        self.batch = TressetteBatch(num_deals, seed=seed, history=history, **rules)
         r = self.batch.rules
         if r.episode != "hand" or r.calling_out:
             raise ValueError(
@@ -104,6 +106,7 @@ class SeatRows:
             )
         self.learners = learners
         self.dense_reward = dense_reward
+        self.history = history
         n = self.batch.n
         deals = np.arange(n)
         if learners == "all":
@@ -159,7 +162,7 @@ class SeatRows:
         if (batch.tricks_done != 0).any() or (batch.trick_cards() >= 0).any():
             raise ValueError("collect starts at the start of a hand: reset the batch first")
         n, rows, t_max = batch.n, self.num_rows, decisions
-        obs = np.zeros((t_max, rows, 790), dtype=np.int8)
+        obs = np.zeros((t_max, rows, batch.observation.size), dtype=np.int8)
         masks = np.zeros((t_max, rows, 161), dtype=bool)
         actions = np.zeros((t_max, rows), dtype=np.int64)
         rewards = np.zeros((t_max, rows), dtype=np.float32)

@@ -81,6 +81,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture of the table).
         dense_reward: pay the thirds as they are taken (see the module docstring).
         record: None, or a file to append each episode's game record to (``envs.recording``).
+        history: the history observation (``encoders.history``: the order of play too); False: the default one.
         **rules: the game's rule switches.
     """
 
@@ -94,6 +95,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         dense_reward: bool = False,
         record: Any = None,
+        history: bool = False,
         **rules: Any,
     ):
         self.game_spec = game_spec(game) if isinstance(game, str) else game
@@ -111,7 +113,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent_choice = agent
         self.render_mode = render_mode
         self.names = self.game_spec.agent_names(self.rules)
-        self._encoder = self.game_spec.observation(self.rules)
+        self.history = history
+        self._encoder = self.game_spec.observation_for(self.rules, history)
         self._num_actions = engine_game.num_actions
         self.set_others(others)
         self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)

@@ -1,0 +1,162 @@
+"""The history observation: a game's observation followed by the whole public record of the card play.
+
+``observation_of(rules, history=True)`` (and ``history=True`` of every environment) gives
+this. The default observation summarises the hand as sets (who played which card, the
+signals by seat and suit, the voids); these pieces, appended after it, keep the order of
+play: in which trick and at which place each card fell, who led and who took each trick,
+and which lead carried which signal. The default pieces keep their slices, so a piece is
+found at the same place in both observations.
+
+The pieces, for a table of N seats and T tricks (``Observation`` sizes; seats relative to the
+observer, 0 = you, as in the default pieces):
+
+| piece | shape | meaning |
+| --- | --- | --- |
+| `card_trick` | (40, T) | for each card id, one-hot: the trick (0 = the first) in which it was played; all 0 while it is unplayed |
+| `card_place` | (40, N) | for each card id, one-hot: its place in its trick (0 = it was led); all 0 while it is unplayed |
+| `trick_leader` | (T, N) | for each trick begun, one-hot: the relative seat that led it |
+| `trick_winner` | (T, N) | for each trick completed, one-hot: the relative seat that took it |
+| `lead_signal` | (T, 3) | for each trick, the signal (busso, striscio, volo) that went with its lead (games with signals) |
+
+Who played a card is the leader of its trick plus its place, and the seat that took a trick
+leads the next: the pieces repeat each other on purpose, so that a network need not learn
+the arithmetic. The declarations are public from the moment they are made and the default
+pieces ``accusi`` (the cards each seat's declarations showed) and ``declared_points`` hold
+them whole; a game's other phases (an auction, the packets, the stock) are in its own pieces.
+
+Example:
+    >>> from tressette_env.engine import Rules, new_game, view
+    >>> from tressette_env.encoders import observation_of
+    >>> observation = observation_of(Rules(), history=True)
+    >>> observation.size, observation.slices["card_trick"]
+    (1460, slice(790, 1190, None))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from ..engine.state import PublicState, SeatView
+from ..engine.tricks import winning_position
+from .layout import Piece, slices_of, table_of
+from .observation import unpack
+
+
+def history_pieces(seats: int, tricks: int, signals: bool) -> tuple[Piece, ...]:
+    """The history pieces of a table of ``seats`` seats and ``tricks`` tricks (the module's table)."""
+    pieces = (
+        Piece(
+            "card_trick",
+            (40, tricks),
+            "for each card id, one-hot: the trick (0 = the first) in which it was played; all 0 while it is unplayed",
+        ),
+        Piece(
+            "card_place",
+            (40, seats),
+            "for each card id, one-hot: its place in its trick (0 = it was led); all 0 while it is unplayed",
+        ),
+        Piece("trick_leader", (tricks, seats), "for each trick begun, one-hot: the relative seat that led it"),
+        Piece("trick_winner", (tricks, seats), "for each trick completed, one-hot: the relative seat that took it"),
+    )
+    if signals:
+        pieces += (
+            Piece(
+                "lead_signal",
+                (tricks, 3),
+                "for each trick, the signal (busso, striscio, volo) that went with its lead",
+            ),
+        )
+    return pieces
+
+
+def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable[[PublicState, int], int]:
+    """``bits(public, me) -> int``: the history pieces of ``history_pieces(seats, tricks, signals)``, from bit ``at``.
+
+    ``seats`` and ``tricks`` size the pieces; the table's own seat count (``Table.seats``, at
+    most ``seats``) turns the seats to the observer, as the default pieces do.
+    """
+    place_at = at + 40 * tricks
+    leader_at = place_at + 40 * seats
+    winner_at = leader_at + tricks * seats
+    signal_at = winner_at + tricks * seats
+
+    def bits(p: PublicState, me: int) -> int:
+        plays = p.plays
+        if not plays:
+            return 0
+        n = p.table.seats
+        out = 0
+        leader = p.first_leader
+        for t, start in enumerate(range(0, len(plays), n)):
+            trick = plays[start : start + n]
+            out |= 1 << (leader_at + seats * t + (leader - me) % n)
+            lead = trick[0]
+            if lead >= 40 and signals:
+                out |= 1 << (signal_at + 3 * t + lead // 40 - 1)
+            cards = [a % 40 for a in trick]
+            for place, card in enumerate(cards):
+                out |= 1 << (at + tricks * card + t) | 1 << (place_at + seats * card + place)
+            if len(cards) == n:
+                leader = (leader + winning_position(cards)) % n
+                out |= 1 << (winner_at + seats * t + (leader - me) % n)
+        return out
+
+    return bits
+
+
+class HistoryObservation:
+    """A game's observation followed by the history pieces (the module docstring).
+
+    It has the ``Observation`` interface the environments and players use: ``layout``,
+    ``slices``, ``size``, ``bits(public, seat, hand[, private])``, ``takes_private``,
+    ``encode(view)``, ``unflatten(obs)``, ``table()``.
+    """
+
+    def __init__(self, base: Any):
+        self.base = base
+        shapes = {piece.name: piece.shape for piece in base.layout}
+        seats, tricks = shapes["trick"][0], shapes["trick_number"][0]
+        self.history_layout = history_pieces(seats, tricks, "signals" in shapes)
+        self.layout: tuple[Piece, ...] = tuple(base.layout) + self.history_layout
+        self.slices = slices_of(self.layout)
+        self.size = sum(piece.size for piece in self.layout)
+        self.takes_private = bool(getattr(base, "takes_private", False))
+        history = history_encoder(seats, tricks, "signals" in shapes, base.size)
+        base_bits = base.bits
+        if self.takes_private:
+
+            def bits(p: PublicState, me: int, hand: int, private: int = 0) -> int:
+                return base_bits(p, me, hand, private) | history(p, me)
+
+        else:
+
+            def bits(p: PublicState, me: int, hand: int) -> int:
+                return base_bits(p, me, hand) | history(p, me)
+
+        self.bits = bits
+        self.history_bits = history
+        """``history_bits(public, me)``: the history pieces alone, at their place in the vector."""
+
+    def table(self) -> str:
+        """The Markdown table of the layout (piece, shape, slice, meaning)."""
+        return table_of(self.layout)
+
+    def unflatten(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Name -> piece of an observation vector, reshaped to the piece's shape."""
+        return {p.name: obs[..., self.slices[p.name]].reshape(obs.shape[:-1] + p.shape) for p in self.layout}
+
+    def encode(self, view: SeatView) -> np.ndarray:
+        """The observation of ``view``: an int8 vector of 0s and 1s, shape ``(size,)``."""
+        if self.takes_private:
+            return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
+        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
+
+
+@cache
+def with_history(base: Any) -> HistoryObservation:
+    """The history observation over ``base`` (made once per base observation)."""
+    return HistoryObservation(base)

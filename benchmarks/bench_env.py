@@ -1,11 +1,11 @@
 """Steps per second on random legal play, side by side in one run: every tressette loop and the references.
 
 Rows: the bare engine; the AEC environment raw and in PettingZoo's default wrappers
-(observation and mask read every step); the other games' raw AEC environments (in due, col
+(observation and mask read every step), and raw with ``history=True``; the other games' raw AEC environments (in due, col
 morto, a perdere for four and eight players); the single-seat Gymnasium environment (one
 learner step = the learner's action and the other three seats' plays, random players;
-counted as four card plays); the batched engine at N = 1, 64, 1024, 4096 (card plays,
-observations and masks of every deal each step; the random choice not timed, see
+counted as four card plays); the batched engine at N = 1, 64, 1024, 4096, and 1024 with
+``history=True`` (card plays, observations and masks of every deal each step; the random choice not timed, see
 ``bench_vector.py``); and, where installed, OpenSpiel's hearts (pyspiel, observation
 tensor into NumPy each step) and RLCard's bridge (its observation is NumPy already).
 
@@ -587,11 +587,15 @@ def table(seconds: float) -> dict[str, float | None]:
         "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(seconds),
         "RLCard bridge (numpy observation)": bench_bridge(seconds),
         **{name: loop(seconds=seconds).rate for name, loop in ROWS.values()},
+        "tressette AEC raw_env, history=True (the history observation)": bench_aec(
+            lambda: tressette_v0.raw_env(history=True), seconds
+        ).rate,
         **family_rows(seconds),
         **{
             f"tressette batched engine, N = {n} (observations + masks)": bench_batch(n, seconds, {})
             for n in (1, 64, 1024, 4096)
         },
+        "tressette batched engine, N = 1024, history=True": bench_batch(1024, seconds, {"history": True}),
         "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, seconds).rate,
         "do-nothing AEC env in the same PettingZoo wrappers": bench_aec(
             lambda: wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothingEnv())), seconds

@@ -29,10 +29,10 @@ def payload_b64(marker: Path) -> str:
     return base64.b64encode(pickle.dumps(Payload(marker))).decode()
 
 
-def actor_state(hidden=(16,), seed=0) -> dict[str, np.ndarray]:
-    """An ActorCriticPolicy-shaped state dict (actor and critic) as arrays."""
+def actor_state(hidden=(16,), seed=0, inputs=SIZE) -> dict[str, np.ndarray]:
+    """An ActorCriticPolicy-shaped state dict (actor and critic) over ``inputs`` observation entries, as arrays."""
     rng = np.random.default_rng(seed)
-    sizes = [SIZE, *hidden]
+    sizes = [inputs, *hidden]
     state = {}
     for i, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
         for net in ("policy_net", "value_net"):

@@ -323,3 +323,23 @@ def test_the_progress_bar_and_the_total_agree(tmp_path, monkeypatch, capsys):
         )
     )
     assert [(b.total, b.done) for b in Bar.made][1:] == [(192, 192)]
+
+
+def test_history_training_saves_a_history_policy_and_resumes_only_with_history(finished_run, tmp_path, capsys):
+    settings = {**TINY, "run_dir": str(tmp_path), "imitate": "heuristic", "imitation_decisions": 400}
+    result = train(TrainConfig(**settings, history=True, imitation_epochs=1, run_name="h"))
+    policy = MLPPolicy.load(result.policy_path)
+    assert policy.observation == "history" and policy.layers[0][0].shape[1] == 1460
+    assert json.loads((result.run_path / "config.json").read_text())["history"] is True
+    path = result.run_path / "checkpoints" / "model_128_steps.zip"
+    argv = ["train", "--resume", str(path), "--total-timesteps", "512", "--run-dir", str(tmp_path / "again")]
+    err = resume_error(argv, capsys, code=2)
+    assert err.splitlines()[-1] == (
+        f"tressette train: error: history=False: {path} was trained on the history observation (its policy "
+        "takes that observation's entries); resume it with --history"
+    )
+    default = finished_run / "checkpoints" / "model_128_steps.zip"
+    with pytest.raises(ValueError, match="was trained on the default observation.*--no-history"):
+        TrainConfig(**{**TINY, "total_timesteps": 512}, history=True, resume=str(default)).check()
+    train(TrainConfig(**{**settings, "total_timesteps": 512}, history=True, resume=str(path), run_name="h2"))
+    assert MLPPolicy.load(tmp_path / "h2" / "policy.npz").observation == "history"

@@ -1,12 +1,13 @@
 """Team self-play on the batched engine: ``SeatRows`` replayed by the scalar engine, and ``TeamPlayPPO`` learning."""
 
+import json
 import random
 
 import numpy as np
 import pytest
 
 from tressette_env.agents import HeuristicPlayer
-from tressette_env.encoders.observation import encode
+from tressette_env.encoders import observation_of
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, legal_actions_mask, new_game, view
 from tressette_env.learned import MLPPlayer
 from tressette_env.vector.engine import sample_mask
@@ -21,6 +22,7 @@ def random_act(seed):
 def replay_hand(rows, rollout, deals, dealers, start, opponent_player=None, rules=None):
     """Replay each deal's hand with the scalar engine: the learners' rows must be what each seat saw and did."""
     rules = rules or Rules()
+    encode = observation_of(rules, rows.history).encode
     for d in range(rows.batch.n):
         state = new_game(rules, hands=deals[d], dealer=int(dealers[d]))
         taken = dict.fromkeys(range(4), start)
@@ -118,6 +120,7 @@ pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 
+from tressette_env.training import TrainConfig, train  # noqa: E402
 from tressette_env.training.export import policy_from_sb3  # noqa: E402
 from tressette_env.training.masking import MaskablePolicy  # noqa: E402
 from tressette_env.training.team_play import TeamPlayPPO  # noqa: E402
@@ -150,6 +153,19 @@ def test_team_play_ppo_learns_from_every_seat():
     assert not np.allclose(policy_from_sb3(model).layers[0][0], before)
 
 
+def test_the_history_observation_rows_replay_and_a_history_policy_learns_and_snapshots():
+    rows = SeatRows(6, "all", dense_reward=True, seed=7, history=True)
+    collect_and_replay(rows, 1, random_act(1))
+    model = TeamPlayPPO(MaskablePolicy, num_deals=6, learners="team", n_steps=10, batch_size=60, seed=2,
+                        policy_kwargs={"net_arch": [16]}, history=True)  # fmt: skip
+    assert model.observation_space.shape == (1460,)
+    model.learn(120)
+    frozen = policy_from_sb3(model)
+    assert frozen.observation == "history" and frozen.layers[0][0].shape == (16, 1460)
+    model.snapshot_opponent()  # the opponent reads the same history observations
+    collect_and_replay(model.rows, 1, random_act(4), MLPPlayer(frozen, deterministic=True))
+
+
 def test_a_snapshot_opponent_plays_the_frozen_learners_greedy_cards():
     model = TeamPlayPPO(MaskablePolicy, num_deals=6, learners="team", n_steps=10, batch_size=60, seed=1,
                         policy_kwargs={"net_arch": [16]})  # fmt: skip
@@ -173,3 +189,60 @@ def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):
     assert set(figures) == {"random", "heuristic"}
     with pytest.raises(SystemExit):
         example["main"](["--opponent", "self"])
+
+
+def test_tressette_train_team_play_runs_evaluates_and_writes_a_playable_run(tmp_path, capsys):
+    from tressette_env.cli import main
+    from tressette_env.learned import load_player
+    from tressette_env.learned.mlp import MLPPolicy
+
+    argv = [
+        "train", "--team-play", "8", "--opponents", "self", "--imitate", "none", "--n-steps", "10",
+        "--total-timesteps", "600", "--eval-every", "320", "--eval-boards", "2", "--final-boards", "2",
+        "--net-arch", "16", "--batch-size", "160", "--eval-against", "random", "ppo", "--history",
+        "--run-dir", str(tmp_path), "--run-name", "tp", "--no-progress-bar",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "team play: 8 deals, every seat learning (32 seat rows); rollouts of 320 samples" in out
+    assert "rounded up to 640" in out and "| learner | ppo | 2 |" in out
+    run = tmp_path / "tp"
+    history = json.loads((run / "history.json").read_text())
+    assert [p["timesteps"] for p in history] == [8, 328, 640]  # the untrained policy, then after each update
+    policy = MLPPolicy.load(run / "policy.npz")
+    assert policy.observation == "history" and policy.info["timesteps"] == 640
+    assert load_player(run / "model.zip").policy.observation == "history"  # read without unpickling
+
+
+def test_team_play_runs_against_one_player_with_one_team_learning(tmp_path, capsys):
+    config = TrainConfig(
+        team_play=6, opponents=("heuristic",), imitate="heuristic", imitation_decisions=200, imitation_epochs=1,
+        n_steps=10, total_timesteps=120, eval_every=0, final_boards=2, net_arch=(16,), batch_size=60,
+        eval_against=("random",), run_dir=str(tmp_path), run_name="team", progress_bar=False,
+    )  # fmt: skip
+    result = train(config)
+    out = capsys.readouterr().out
+    assert (
+        "6 deals, one team of each learning against heuristic (12 seat rows)" in out and "imitation of heuristic" in out
+    )
+    assert result.policy_path.exists() and "random" in result.final
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"game": "tressette_in_due"}, "the four-seat game's"),
+        ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
+        ({"opponents": ("self", "heuristic")}, "with team_play, self"),
+        ({"partner": "random"}, "the learner's partner is the learner"),
+        ({"batched": 64}, "batched=64: with team_play"),
+        ({"n_envs": 4}, "n_envs=4: with team_play"),
+        ({"subproc": True}, "runs in this process"),
+        ({"n_steps": 128}, "a multiple of 10"),
+        ({"resume": "runs/x/model.zip"}, "writes no checkpoints"),
+    ],
+)
+def test_team_play_settings_that_cannot_work_are_named(settings, message):
+    config = TrainConfig(**{"team_play": 8, "opponents": ("self",), "n_steps": 20, **settings})
+    with pytest.raises(ValueError, match=message):
+        config.check()

@@ -207,3 +207,24 @@ def test_bad_arguments():
         TressetteVectorEnv(2).step(np.zeros(2, dtype=np.int64))
     with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['seat'\]; the options are"):
         TressetteVectorEnv(2).reset(options={"seat": 1})
+
+
+def test_the_history_observation_for_the_learner_and_a_callable_opponent():
+    seen = []
+
+    def opponent(obs, masks):
+        seen.append(obs.shape[1])
+        return np.argmax(masks, axis=1)
+
+    env = TressetteVectorEnv(6, opponent=opponent, learner_seat="random", seed=2, history=True)
+    assert env.single_observation_space.shape == (1460,) and env.history
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        states = env.batch
+        for d in range(6):  # the learner's observation is its seat's in the batch (its parity: test_parity.py)
+            turn = int(states.turn[d])
+            assert obs[d].shape == (1460,) and np.array_equal(obs[d], states.observe(seats=turn)[d])
+        obs, *_ = env.step(sample_mask(env.action_masks(), rng))
+    assert set(seen) == {1460}
+    assert TressetteVectorEnv(2).single_observation_space.shape == (790,)

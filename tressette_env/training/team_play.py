@@ -40,6 +40,7 @@ import numpy as np
 import torch as th
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import ProgressBarCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from ..vector.seats import SeatRows
@@ -112,6 +113,16 @@ class TeamPlayPPO(MaskablePPO):
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
 
+    def _excluded_save_params(self) -> list[str]:
+        return [*super()._excluded_save_params(), "rows"]  # the deals are the environment: not saved
+
+    def learn(self, total_timesteps: int, callback: Any = None, *args: Any, progress_bar: bool = False, **kwargs: Any):
+        """MaskablePPO's ``learn``; its progress bar counts samples (SB3's counts a step of every row per call)."""
+        if progress_bar:
+            bar = _SampleProgressBar()
+            callback = [bar] if callback is None else [bar, *(callback if isinstance(callback, list) else [callback])]
+        return super().learn(total_timesteps, callback, *args, progress_bar=False, **kwargs)
+
     def snapshot_opponent(self) -> None:
         """Make the opponent a frozen greedy copy of the learner as it is now (``learners="team"``)."""
         self.rows.set_opponent(policy_from_sb3(self).best_actions)
@@ -152,3 +163,11 @@ class TeamPlayPPO(MaskablePPO):
             self.ep_info_buffer.extend({"r": float(r), "l": 10} for r in hand)
         callback.on_rollout_end()
         return going
+
+
+class _SampleProgressBar(ProgressBarCallback):
+    """SB3's progress bar, moved on by the samples of each call (the deals whose seat on turn learns)."""
+
+    def _on_step(self) -> bool:
+        self.pbar.update(len(self.locals["obs"]))
+        return True

@@ -143,6 +143,13 @@ class TrainConfig:
     """Train on one batched environment of this many deals instead (SB3VecEnv, the four-seat game
     only; 0: the --n-envs single-deal environments). Its opponents are one built-in player (random or
     heuristic), its partner self, random or heuristic; --n-steps then counts steps per deal."""
+    team_play: int = 0
+    """Train every learning seat of this many batched deals at once (TeamPlayPPO: team self-play on
+    the batched engine, the four-seat game, one hand per episode, no calling_out; 0: off). With
+    --opponents self the learner plays all four seats and every card is a sample; with one player
+    (random or heuristic) one team of each deal learns against it. --n-steps then counts decisions
+    per seat, a multiple of 10 (whole hands). Such a run writes no checkpoints and cannot be
+    resumed; it writes model.zip and policy.npz at the end."""
     rules: dict = field(default_factory=dict)
     """Rule switches of the game (default: its standard rules, one hand per episode)."""
     net_arch: tuple[int, ...] = (256, 256)
@@ -253,6 +260,8 @@ class TrainConfig:
                 f"partner={self.partner!r}: a fixed partner is the four-seat game's (game=tressette); in {self.game} "
                 f"{why}: --opponents plays every other agent (leave partner out)"
             )
+        if self.team_play:
+            self._check_team_play(rules)
         if self.batched and not four_seat:
             raise ValueError(
                 f"batched={self.batched}: the batched environment plays the four-seat game only (game=tressette); "
@@ -315,6 +324,38 @@ class TrainConfig:
             )
         if self.tensorboard:
             _require(("tensorboard",), "TensorBoard logging needs tensorboard: pip install tensorboard")
+
+    def _check_team_play(self, rules: Any) -> None:
+        """``team_play``'s own limits (``check``)."""
+        from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
+
+        why = f"team_play={self.team_play}"
+        if self.game != FOUR_SEAT:
+            raise ValueError(f"{why}: team self-play on the batched engine is the four-seat game's (game=tressette)")
+        if rules.is_match or rules.calling_out:
+            raise ValueError(
+                f'{why}: every seat decides ten times a hand only with episode="hand" and no calling_out '
+                f"(got episode={rules.episode!r}, calling_out={rules.calling_out!r})"
+            )
+        if self.opponents != ("self",) and (len(self.opponents) != 1 or self.opponents[0] not in BATCHED_PLAYERS):
+            raise ValueError(
+                f"opponents={self.opponents!r}: with team_play, self (every seat learns) or one of "
+                f"{', '.join(BATCHED_PLAYERS)} (one team of each deal learns against it)"
+            )
+        if self.partner != "self":
+            raise ValueError(f"partner={self.partner!r}: with team_play the learner's partner is the learner")
+        for name, given, default in (("batched", self.batched, 0), ("n_envs", self.n_envs, TrainConfig.n_envs)):
+            if given != default:
+                raise ValueError(f"{name}={given}: with team_play the {self.team_play} batched deals take its place")
+        if self.subproc:
+            raise ValueError(f"subproc=True: {why} runs in this process")
+        if self.resume is not None:
+            raise ValueError(f"resume: a {why} run writes no checkpoints; start a new run")
+        if self.n_steps % 10:
+            raise ValueError(
+                f"n_steps={self.n_steps}: with team_play, decisions per seat per rollout, a multiple of 10 "
+                "(whole hands; e.g. --n-steps 20)"
+            )
 
     def game_rules(self) -> Any:
         """The game's rules record with ``rules``' switches; a ``ValueError`` names the game and the bad switch."""
@@ -517,12 +558,8 @@ def train(config: TrainConfig) -> TrainResult:
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from ..evaluation.baselines import against_baselines
-    from ..evaluation.report import results_table
-    from ..learned.mlp import MLPPlayer
     from . import checkpoint
     from .callbacks import DuplicateEvalCallback, RolloutCheckpointCallback, SelfPlayCallback
-    from .curves import plot_curve
     from .export import policy_from_sb3
     from .masking import MaskablePolicy
 
@@ -543,6 +580,8 @@ def train(config: TrainConfig) -> TrainResult:
     continued = info is not None and not differ
     resumed_at = info["num_timesteps"] if info and not continued else None
 
+    if config.team_play:
+        return _train_team_play(config, rules, eval_rules, run)
     dense = config.dense_reward and not rules.is_match
     if config.batched:
         venv = _make_batched_env(config, dense, _env_seeds(config.seed, 1, resumed_at)[0])
@@ -684,6 +723,16 @@ def train(config: TrainConfig) -> TrainResult:
     model_path = run / "model.zip"
     save(model_path)  # resumable: a resume from it goes on as one longer run
     venv.close()
+    return _finish(model, model_path, evaluator, config, eval_rules, run)
+
+
+def _finish(model, model_path: Path, evaluator, config: TrainConfig, eval_rules: Any, run: Path) -> TrainResult:
+    """The last evaluation, the curve, the policy file and the final table against the baselines."""
+    from ..evaluation.baselines import against_baselines
+    from ..evaluation.report import results_table
+    from ..learned.mlp import MLPPlayer
+    from .curves import plot_curve
+    from .export import policy_from_sb3
 
     evaluator.evaluate_now()
     history = [asdict(p) for p in evaluator.history]
@@ -702,3 +751,53 @@ def train(config: TrainConfig) -> TrainResult:
     print(table)
     print(f"\nrun written to {run}: model.zip, policy.npz, history.json, curve.png")
     return TrainResult(run, model_path, policy_path, policy.info["final"], history)
+
+
+def _train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path) -> TrainResult:
+    """``train`` with ``team_play``: TeamPlayPPO on the batched engine (no checkpoints)."""
+    from .callbacks import DuplicateEvalCallback
+    from .masking import MaskablePolicy
+    from .team_play import TeamPlayPPO
+
+    learners = "all" if config.opponents == ("self",) else "team"
+    model = TeamPlayPPO(
+        MaskablePolicy, num_deals=config.team_play, learners=learners,
+        opponent="heuristic" if learners == "all" else config.opponents[0], dense_reward=config.dense_reward,
+        n_steps=config.n_steps, seed=config.seed, rules=config.rules, history=config.history,
+        learning_rate=config.learning_rate, batch_size=config.batch_size, n_epochs=config.n_epochs,
+        gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=str(run / "tensorboard") if config.tensorboard else None, verbose=0,
+    )  # fmt: skip
+    rows = model.rows.num_rows
+    rollout = config.n_steps * rows
+    target = whole_rollouts(config.total_timesteps, 0, rollout)
+    who = "every seat learning" if learners == "all" else f"one team of each learning against {config.opponents[0]}"
+    print(
+        f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of {rollout} samples"
+        + (
+            f"; total_timesteps={config.total_timesteps} rounded up to {target}"
+            if target != config.total_timesteps
+            else ""
+        ),
+        flush=True,
+    )
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    if config.imitate and config.imitate.lower() != "none":
+        from .imitation import imitate
+
+        fit = imitate(
+            model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
+            config.reward_scale, config.history,
+        )  # fmt: skip
+        (run / "imitation.json").write_text(json.dumps(fit, indent=2))
+        print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
+    evaluator = DuplicateEvalCallback(
+        config.eval_every or target + 1, list(config.eval_against), config.eval_boards, eval_rules, config.seed,
+        run / "history.json",
+    )  # fmt: skip
+    model.learn(target, callback=evaluator, progress_bar=config.progress_bar, tb_log_name="ppo")
+    model_path = run / "model.zip"
+    model.save(model_path)
+    return _finish(model, model_path, evaluator, config, eval_rules, run)

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tressette_env.encoders import STATE_LAYOUT, layout_table, table_of
+from tressette_env.encoders import STATE_LAYOUT, layout_table, observation_of, table_of
 from tressette_env.encoders import a_chiamare as a_chiamare_obs
 from tressette_env.encoders import a_perdere as a_perdere_obs
 from tressette_env.encoders import calabresella as calabresella_obs
 from tressette_env.encoders import col_morto as col_morto_obs
 from tressette_env.encoders import in_due as in_due_obs
 from tressette_env.engine.actions import action_table, family_action_table
-from tressette_env.engine.rules import rules_table
+from tressette_env.engine.rules import Rules, rules_table
 from tressette_env.games import a_chiamare, a_perdere, calabresella, col_morto, in_due
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,26 @@ def _tables() -> list[str]:
         calabresella.CalabresellaRules(players=4),
         calabresella.CalabresellaRules(players=4, four_player="dealer_sits_out"),
     ]
+    forms = [
+        ("Tressette", Rules()),
+        ("Tressette, `signals=False`", Rules(signals=False)),
+        ("Tressette in due (stock)", in_due.InDueRules()),
+        ("Tressette in due (packets)", in_due.InDueRules(deal="packets")),
+        ("col morto, three players", three),
+        ("col morto, two players", two),
+        *((f"a perdere, {r.players} players", r) for r in perdere[:6]),
+        ("a perdere, teams", perdere[6]),
+        ("a perdere, 5 players, elimination", perdere[7]),
+        ("Calabresella, three players", calabresella_forms[0]),
+        ("Calabresella, four players", calabresella_forms[1]),
+        ("Calabresella, four players, the dealer sits out", calabresella_forms[2]),
+        ("Tressette a chiamare", a_chiamare.AChiamareRules()),
+    ]
+    sizes = ["| game | observation entries | with `history=True` |", "| --- | ---: | ---: |"]
+    sizes += [f"| {name} | {observation_of(r).size} | {observation_of(r, history=True).size} |" for name, r in forms]
     return [
+        "\n".join(sizes),
+        observation_of(Rules(), history=True).history_table(),
         rules_table(),
         in_due.rules_table(),
         col_morto.rules_table(),

@@ -139,6 +139,37 @@ def test_max_cycles_truncates_every_learner():
     assert truncateds["__all__"] and not terminateds["__all__"] and decisions == 12 and all(truncateds[a] for a in obs)
 
 
+@pytest.mark.parametrize("game", ["tressette", "calabresella"])
+def test_the_history_observation_and_a_player_that_reads_it(game):
+    from tressette_env.encoders import observation_of
+    from tressette_env.integrations.rllib import RLModulePlayer
+
+    env = TressetteMultiAgentEnv({"game": game, "history": True, "others": "random"})
+    size = observation_of(env.rules, history=True).size
+    assert env.observation_spaces[env.possible_agents[0]]["observations"].shape == (size,)
+    steps, _ = play(env, 1, random.Random(1))
+    assert steps
+
+    class Module:  # stands for an RLModule: the logits favour the highest action id, and it sees the input size
+        action_space = env.action_spaces[env.possible_agents[0]]
+        sizes: list[int] = []
+
+        def forward_inference(self, batch):
+            import torch
+
+            self.sizes.append(batch["obs"]["observations"].shape[1])
+            return {"action_dist_inputs": torch.arange(self.action_space.n, dtype=torch.float32)[None]}
+
+    module = Module()
+    player = RLModulePlayer(module, history=True)
+    aec = MODULES[game].raw_env()
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    legal = aec.observe(agent)["action_mask"].nonzero()[0].tolist()
+    assert player.act(aec.view(agent), legal, random.Random(0)) == max(legal)
+    assert len(legal) > 1 and module.sizes == [size]
+
+
 @pytest.mark.parametrize("game", list(MODULES))
 def test_rllibs_environment_check_passes(game):
     with warnings.catch_warnings():

@@ -145,6 +145,11 @@ class HistoryObservation:
         """The Markdown table of the layout (piece, shape, slice, meaning)."""
         return table_of(self.layout)
 
+    def history_table(self) -> str:
+        """The Markdown table of the history pieces alone, with their slices in the whole vector."""
+        rows = table_of(self.layout).split("\n")
+        return "\n".join(rows[:2] + rows[2 + len(self.base.layout) :])
+
     def unflatten(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         """Name -> piece of an observation vector, reshaped to the piece's shape."""
         return {p.name: obs[..., self.slices[p.name]].reshape(obs.shape[:-1] + p.shape) for p in self.layout}

@@ -67,8 +67,12 @@ The infos when a hand ends hold `"stakes"`, `"contract"`, `"declarer"`, `"hand_s
 
 ### Arguments
 
-`tressette_a_chiamare_v0.env(render_mode=None, **rules)`; `reset(seed=None, options={"hands": [5
+`tressette_a_chiamare_v0.env(render_mode=None, history=False, **rules)`; `reset(seed=None, options={"hands": [5
 lists of 8, by seat], "dealer": seat})`.
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

@@ -66,9 +66,13 @@ in an elimination match.
 
 ### Arguments
 
-`tressette_a_perdere_v0.env(render_mode=None, **rules)`; `reset(seed=None,
+`tressette_a_perdere_v0.env(render_mode=None, history=False, **rules)`; `reset(seed=None,
 options={"hands": [one list per player, by seat], "monte": [card ids], "dealer": seat})`: the
 cards not in the hands (nor the monte) are the removed ones, announced.
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

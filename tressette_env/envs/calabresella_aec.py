@@ -75,8 +75,12 @@ pays 0. `episode="match"`: each player's total. The infos when a hand ends hold 
 
 ### Arguments
 
-`calabresella_v0.env(render_mode=None, **rules)`; `reset(seed=None, options={"hands": [3
+`calabresella_v0.env(render_mode=None, history=False, **rules)`; `reset(seed=None, options={"hands": [3
 lists of 12, by seat], "monte": [4 ids], "dealer": seat})`.
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

@@ -97,8 +97,12 @@ on. The infos when a hand ends hold `"hand"`, `"hand_score"`, `"card_thirds"`, `
 
 ### Arguments
 
-`tressette_col_morto_v0.env(render_mode=None, **rules)`; `reset(seed=None,
+`tressette_col_morto_v0.env(render_mode=None, history=False, **rules)`; `reset(seed=None,
 options={"hands": [4 lists of 10 card ids, by seat], "dealer": player})`.
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

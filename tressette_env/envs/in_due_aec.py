@@ -96,10 +96,14 @@ hold `"hand"`, `"hand_score"`, `"card_thirds"`, `"accusi"` (each `[player_0, pla
 
 ### Arguments
 
-`tressette_in_due_v0.env(render_mode=None, **rules)`; `reset(seed=None, options=None)`
+`tressette_in_due_v0.env(render_mode=None, history=False, **rules)`; `reset(seed=None, options=None)`
 with `options={"hands": [[10 ids], [10 ids]], "stock": [20 ids, the next drawn first],
 "dealer": seat}` (stock form; any of them alone is fine, the rest is shuffled) or
 `{"packets": [8 lists of 5 ids, bottom card first], "dealer": seat}` (packet form).
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

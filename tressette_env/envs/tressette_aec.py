@@ -85,7 +85,7 @@ scored), each `[team 0, team 1]`, plus `"match_score"` in match mode, and
 
 ### Arguments
 
-`tressette_v0.env(render_mode=None, **rules)`: `render_mode` is None, `"ansi"`
+`tressette_v0.env(render_mode=None, history=False, **rules)`: `render_mode` is None, `"ansi"`
 (render returns the table as text, every hand shown), `"human"` (prints it) or
 `"rgb_array"` (render returns a picture of the table, every hand shown: an (640, 960, 3)
 uint8 array, `tressette_env.envs.picture`; needs Pillow).
@@ -94,6 +94,10 @@ uint8 array, `tressette_env.envs.picture`; needs Pillow).
 later hands are shuffled); any other key is a `ValueError` naming the options
 (except `"options"`, the key PettingZoo's `api_test` probes `reset` with).
 `render_mode` is None, `"ansi"`, `"human"` or `"rgb_array"`; another is a `ValueError`.
+
+`history=True` gives the history observation: the vector above, then each card's trick
+and place, each trick's leader and winner and each lead's signal (`tressette_env.encoders.history`,
+docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |

@@ -72,6 +72,7 @@ _LEAST = {
     "eval_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
     "final_boards": (2, " (a duplicate evaluation plays at least 2 boards)"),
     "batched": (0, " (0: single-deal environments)"),
+    "team_play": (0, " (0: no team play)"),
 }
 """The least value of an int field, and why, where it is not 1."""
 

@@ -171,3 +171,22 @@ def test_with_history_wraps_any_observation_once():
     obs = HISTORY.encode(view(new_game(Rules(), seed=0), 1))
     assert obs.dtype == np.int8 and obs.shape == (1460,) and set(np.unique(obs)) <= {0, 1}
     assert unflatten(obs[:SIZE])["hand"].sum() == 10
+
+
+def test_states_in_any_order_read_as_from_a_fresh_encoder():
+    # The encoder remembers the last hand it read: states of other hands, earlier states, in any order.
+    from tressette_env.encoders.history import history_encoder
+
+    rng = random.Random(9)
+    states = []
+    for _ in range(3):
+        state = new_game(Rules(), rng)
+        while state.public.status == PLAYING:
+            states.append(state)
+            state = apply(state, rng.choice(legal_actions(state)))
+        states.append(state)
+    rng.shuffle(states)
+    reused = history_encoder(4, 10, True, 0)
+    for state in states + states[::-1]:
+        seat = rng.randrange(4)
+        assert reused(state.public, seat) == history_encoder(4, 10, True, 0)(state.public, seat)

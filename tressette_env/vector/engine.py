@@ -197,9 +197,13 @@ class TressetteBatch:
         self._tricks = np.zeros(n, dtype=np.int64)
         self._lead_actions = np.full((10, n), -1, dtype=np.int16)  # by trick: the lead's action id, -1 before it
         self._lead_seats = np.full((10, n), -1, dtype=np.int8)  # by trick: the absolute seat that led
-        # The history observation's record (kept only with history=True): by card, 4 * trick + place
-        # (-1 while unplayed); by trick, the absolute seat that took it (-1 before).
-        self._card_at = np.full((40, n), -1, dtype=np.int8)
+        # The history observation's record (kept only with history=True): by deal, its history pieces
+        # that do not depend on the observer (each card's trick and place, each lead's signal) as
+        # they will be observed; by trick, the absolute seat that took it (-1 before).
+        width = self.observation.size - tb.SIZE if history else 0
+        self._history_public = np.zeros((n, width), dtype=np.int8)
+        sl = self.observation.slices
+        self._history_at = {name: sl[name].start - tb.SIZE for name in sl if sl[name].start >= tb.SIZE}
         self._trick_winners = np.full((10, n), -1, dtype=np.int8)
         self._dealer = np.zeros(n, dtype=np.int64)
         self._first = np.zeros(n, dtype=np.int64)
@@ -381,7 +385,10 @@ class TressetteBatch:
         s(self._lead_actions, idx, -1)
         s(self._lead_seats, idx, -1)
         if self.history:
-            s(self._card_at, idx, -1)
+            if idx is None:
+                self._history_public[...] = 0
+            else:
+                self._history_public[idx] = 0
             s(self._trick_winners, idx, -1)
         s(self._dealer, idx, dealers)
         s(self._first, idx, first)
@@ -523,36 +530,32 @@ class TressetteBatch:
             words = self._observe_fast()
         else:
             words = self._observe_any(seats, deals)
-        obs = unpack_rows(words.T.astype(">u8", order="C").view(np.uint8), tb.SIZE).view(np.int8)
-        if self.history:
-            rows = self._ar if deals is None else self._deal_indices(deals)
-            if seats is None:
-                me = (self._q.take(rows) + self._phase) & 3
-            else:
-                me = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(rows),))
-            obs = np.concatenate([obs, self._observe_history(rows, me)], axis=1)
-        return obs
+        packed = words.T.astype(">u8", order="C").view(np.uint8)
+        if not self.history:
+            return unpack_rows(packed, tb.SIZE).view(np.int8)
+        rows = self._ar if deals is None else self._deal_indices(deals)
+        if seats is None:
+            me = (self._q.take(rows) + self._phase) & 3
+        else:
+            me = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(rows),))
+        return self._observe_history(packed, rows, me)
 
-    def _observe_history(self, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
-        """(M, 670) int8: the history pieces (``encoders.history``) of seats ``me`` in deals ``rows``."""
-        sl = self.observation.slices
-        out = np.zeros((len(rows), self.observation.size - tb.SIZE), dtype=np.int8)
+    def _observe_history(self, packed: np.ndarray, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """(M, 1460) int8: the default observation (``packed``'s bits), then the history pieces of seats ``me``.
+
+        Written into one array: a concatenation of the two parts, each freshly allocated, took
+        several times as long (the allocations' page faults, not the copies).
+        """
+        size = self.observation.size
+        out = np.empty((len(rows), size), dtype=np.int8)
+        out[:, : tb.SIZE] = np.unpackbits(packed, axis=1, count=tb.SIZE).view(np.int8)
+        out[:, tb.SIZE :] = self._history_public if rows is self._ar else self._history_public.take(rows, axis=0)
         flat = out.reshape(-1)
-        width = out.shape[1]
-        at = self._card_at[:, rows]
-        card, r = np.nonzero(at >= 0)
-        v = at[card, r].astype(np.int64)
-        base = r * width - tb.SIZE
-        flat[base + sl["card_trick"].start + 10 * card + (v >> 2)] = 1
-        flat[base + sl["card_place"].start + 4 * card + (v & 3)] = 1
         for name, seats in (("trick_leader", self._lead_seats), ("trick_winner", self._trick_winners)):
-            by_trick = seats[:, rows]
+            by_trick = seats if rows is self._ar else seats[:, rows]
             t, r = np.nonzero(by_trick >= 0)
-            flat[r * width - tb.SIZE + sl[name].start + 4 * t + ((by_trick[t, r] - me[r]) & 3)] = 1
-        if "lead_signal" in sl:
-            leads = self._lead_actions[:, rows]
-            t, r = np.nonzero((leads >= 40) & (leads < CALL_OUT))
-            flat[r * width - tb.SIZE + sl["lead_signal"].start + 3 * t + leads[t, r] // 40 - 1] = 1
+            at = r * size + tb.SIZE + self._history_at[name]
+            flat[at + 4 * t + ((by_trick[t, r] - me.take(r)) & 3)] = 1
         return out
 
     def _observe_fast(self) -> np.ndarray:
@@ -783,8 +786,15 @@ class TressetteBatch:
                 played = self._ar
             else:  # a claim (chiamarsi fuori) plays no card
                 played = np.flatnonzero((a < CALL_OUT) if everyone else play & (a < CALL_OUT))
-            cell = (a.take(played) % 40) * n + played
-            self._card_at.reshape(-1)[cell] = self._tricks.take(played) * 4 + self._tl.take(played)
+            at, record = self._history_at, self._history_public.reshape(-1)
+            action = a.take(played)
+            card, trick = action % 40, self._tricks.take(played)
+            row = played * self._history_public.shape[1]
+            record[row + at["card_trick"] + 10 * card + trick] = 1
+            record[row + at["card_place"] + 4 * card + self._tl.take(played)] = 1
+            signalled = (self._tl.take(played) == 0) & (action >= 40)
+            if "lead_signal" in at and signalled.any():
+                record[(row + at["lead_signal"] + 3 * trick + action // 40 - 1)[signalled]] = 1
         # The next seat is on turn: a phase step, and slot turns for the deals that did not move.
         if everyone:
             self._tl += 1

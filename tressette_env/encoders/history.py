@@ -38,12 +38,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import numpy as np
-
-from ..engine.state import PublicState, SeatView
+from ..engine.state import PublicState
 from ..engine.tricks import winning_position
-from .layout import Piece, slices_of, table_of
-from .observation import unpack
+from .layout import Piece, slices_of
+from .observation import Encoded
 
 
 def history_pieces(seats: int, tricks: int, signals: bool) -> tuple[Piece, ...]:
@@ -125,7 +123,7 @@ def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable
     return bits
 
 
-class HistoryObservation:
+class HistoryObservation(Encoded):
     """A game's observation followed by the history pieces (the module docstring).
 
     It has the ``Observation`` interface the environments and players use: ``layout``,
@@ -158,24 +156,10 @@ class HistoryObservation:
         self.history_bits = history
         """``history_bits(public, me)``: the history pieces alone, at their place in the vector."""
 
-    def table(self) -> str:
-        """The Markdown table of the layout (piece, shape, slice, meaning)."""
-        return table_of(self.layout)
-
     def history_table(self) -> str:
         """The Markdown table of the history pieces alone, with their slices in the whole vector."""
-        rows = table_of(self.layout).split("\n")
+        rows = self.table().split("\n")
         return "\n".join(rows[:2] + rows[2 + len(self.base.layout) :])
-
-    def unflatten(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        """Name -> piece of an observation vector, reshaped to the piece's shape."""
-        return {p.name: obs[..., self.slices[p.name]].reshape(obs.shape[:-1] + p.shape) for p in self.layout}
-
-    def encode(self, view: SeatView) -> np.ndarray:
-        """The observation of ``view``: an int8 vector of 0s and 1s, shape ``(size,)``."""
-        if self.takes_private:
-            return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
-        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
 
 
 @cache

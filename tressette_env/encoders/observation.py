@@ -76,7 +76,31 @@ class ExtraPiece(NamedTuple):
     private: bool = False
 
 
-class Observation:
+class Encoded:
+    """What every observation object offers over its ``layout``, ``slices``, ``size``, ``bits`` and ``takes_private``."""
+
+    layout: tuple[Piece, ...]
+    slices: dict[str, slice]
+    size: int
+    takes_private: bool
+    bits: Callable[..., int]
+
+    def table(self) -> str:
+        """The Markdown table of the layout (piece, shape, slice, meaning)."""
+        return table_of(self.layout)
+
+    def unflatten(self, obs: np.ndarray) -> dict[str, np.ndarray]:
+        """Name -> piece of an observation vector, reshaped to the piece's shape."""
+        return {p.name: obs[..., self.slices[p.name]].reshape(obs.shape[:-1] + p.shape) for p in self.layout}
+
+    def encode(self, view: SeatView) -> np.ndarray:
+        """The observation of ``view``: an int8 vector of 0s and 1s, shape ``(size,)``."""
+        if self.takes_private:
+            return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
+        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
+
+
+class Observation(Encoded):
     """The observation of one game (and rule set): its layout and its encoder.
 
     Args:
@@ -182,20 +206,6 @@ class Observation:
         self.takes_private = any(extra.private for extra in self.extras)
         """True when ``bits`` takes a fourth argument, the seat's ``SeatView.private``."""
         self.bits = self._make_encoder(signals, accusi, exposed, competitor_of)
-
-    def table(self) -> str:
-        """The Markdown table of the layout (piece, shape, slice, meaning)."""
-        return table_of(self.layout)
-
-    def unflatten(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        """Name -> piece of an observation vector, reshaped to the piece's shape."""
-        return {p.name: obs[..., self.slices[p.name]].reshape(obs.shape[:-1] + p.shape) for p in self.layout}
-
-    def encode(self, view: SeatView) -> np.ndarray:
-        """The observation of ``view``: an int8 vector of 0s and 1s, shape ``(size,)``."""
-        if self.takes_private:
-            return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
-        return unpack(self.bits(view.public, view.seat, view.hand), self.size)
 
     def _make_encoder(
         self,

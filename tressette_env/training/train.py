@@ -654,17 +654,7 @@ def train(config: TrainConfig) -> TrainResult:
             "from hand to hand, and a duplicate board swaps fixed sides",
             flush=True,
         )
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    if not config.resume and config.imitate and config.imitate.lower() != "none":
-        from .imitation import imitate
-
-        fit = imitate(
-            model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
-            config.reward_scale, config.history,
-        )  # fmt: skip
-        (run / "imitation.json").write_text(json.dumps(fit, indent=2))
-        print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
+    _start_run(model, config, rules, run)
     evaluator = DuplicateEvalCallback(
         config.eval_every or target + 1,
         list(config.eval_against),
@@ -727,6 +717,21 @@ def train(config: TrainConfig) -> TrainResult:
     return _finish(model, model_path, evaluator, config, eval_rules, run)
 
 
+def _start_run(model, config: TrainConfig, rules: Any, run: Path) -> None:
+    """The run's folder and ``config.json``, then the warm start (``imitate``; none on a resume)."""
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
+    if not config.resume and config.imitate and config.imitate.lower() != "none":
+        from .imitation import imitate
+
+        fit = imitate(
+            model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
+            config.reward_scale, config.history,
+        )  # fmt: skip
+        (run / "imitation.json").write_text(json.dumps(fit, indent=2))
+        print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
+
+
 def _finish(model, model_path: Path, evaluator, config: TrainConfig, eval_rules: Any, run: Path) -> TrainResult:
     """The last evaluation, the curve, the policy file and the final table against the baselines."""
     from ..evaluation.baselines import against_baselines
@@ -783,17 +788,7 @@ def _train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path
         ),
         flush=True,
     )
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2))
-    if config.imitate and config.imitate.lower() != "none":
-        from .imitation import imitate
-
-        fit = imitate(
-            model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
-            config.reward_scale, config.history,
-        )  # fmt: skip
-        (run / "imitation.json").write_text(json.dumps(fit, indent=2))
-        print(f"imitation of {fit['teacher']}: {fit['agreement']:.1%} agreement on held-out decisions", flush=True)
+    _start_run(model, config, rules, run)
     evaluator = DuplicateEvalCallback(
         config.eval_every or target + 1, list(config.eval_against), config.eval_boards, eval_rules, config.seed,
         run / "history.json",

@@ -190,3 +190,29 @@ def test_states_in_any_order_read_as_from_a_fresh_encoder():
     for state in states + states[::-1]:
         seat = rng.randrange(4)
         assert reused(state.public, seat) == history_encoder(4, 10, True, 0)(state.public, seat)
+
+
+def test_an_elimination_match_keeps_the_layout_as_tables_shrink():
+    from tressette_env.engine import HAND_OVER, next_hand
+
+    spec = game_spec("tressette_a_perdere")
+    rules = spec.make_rules(players=5, episode="match", match_end="elimination", target_score=11)
+    observation = spec.observation_for(rules, history=True)
+    rng = random.Random(3)
+    state = new_game(rules, rng)
+    tables = set()
+    while True:
+        p = state.public
+        if p.status == HAND_OVER:
+            state = next_hand(state, rng)
+            continue
+        if p.status != PLAYING:
+            break
+        tables.add(p.table.seats)
+        seat = rng.randrange(p.table.seats)
+        got = observation.unflatten(observation.encode(view(state, seat)))
+        for name, expected in expected_history(observation, p, seat).items():
+            assert np.array_equal(got[name][tuple(slice(0, k) for k in expected.shape)], expected), name
+            assert got[name].sum() == expected.sum()  # the seats and tricks beyond this table's stay 0
+        state = apply(state, rng.choice(legal_actions(state)))
+    assert len(tables) > 1  # players were put out: smaller tables, one layout

@@ -9,7 +9,9 @@ with ``--learners all`` (the default) the policy plays all four seats and every 
 sample; with ``--learners team`` one team of each deal learns against ``--opponent``
 (``random``, ``heuristic``, or ``self``: a frozen copy of the learner, refreshed every
 ``--snapshot-every`` samples). At the end the policy plays the package's duplicate
-evaluation against random and the heuristic.
+evaluation against random and the heuristic. ``tressette train --team-play N`` is the same
+training from the command line, with periodic evaluations, the curve and the run's files (the
+README's main job).
 """
 
 from __future__ import annotations

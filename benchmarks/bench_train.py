@@ -14,7 +14,8 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
 - ``TeamPlayPPO`` (``tressette_env.training.team_play``: MaskablePPO's update, every learning
   seat of the batched deals a row of its own) with each of ``--team-deals`` deals, all four
   seats learning (team self-play) and one team against ``--others``; its rollouts hold 30
-  decisions per seat row (whole hands), its updates the same batch size and epochs.
+  decisions per seat row (whole hands), its updates the same batch size and epochs; with
+  ``--history``, one more team self-play row on the history observation (1460 inputs).
 
 The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 (``tressette_env.training.masking``, what ``tressette train`` uses) and sb3-contrib's
@@ -120,7 +121,7 @@ TEAM_PLAY_N_STEPS = 30
 
 
 def bench_team_play(
-    steps: int, n_deals: int, learners: str, others: str, net: list[int], threads: int = 1
+    steps: int, n_deals: int, learners: str, others: str, net: list[int], threads: int = 1, history: bool = False
 ) -> tuple[float, dict[str, float]]:
     """TeamPlayPPO learner samples per second (every learning seat's decision is one), and µs per sample by phase."""
     import torch
@@ -131,7 +132,7 @@ def bench_team_play(
     torch.set_num_threads(threads)
     settings = PPO_SETTINGS | {"n_steps": TEAM_PLAY_N_STEPS}
     model = TeamPlayPPO(MaskablePolicy, num_deals=n_deals, learners=learners, opponent=others, seed=0,
-                        policy_kwargs={"net_arch": net}, **settings)  # fmt: skip
+                        policy_kwargs={"net_arch": net}, history=history, **settings)  # fmt: skip
     seconds = {"rollout": 0.0, "environment": 0.0, "update": 0.0}
     rows = model.rows
     for owner, method, phase in ((model, "collect_rollouts", "rollout"), (model, "train", "update"),
@@ -178,6 +179,9 @@ def main() -> None:
         help="MaskablePolicy (tressette_env.training.masking, what tressette train uses) and/or sb3-contrib's MlpPolicy",
     )
     parser.add_argument("--torch-threads", type=int, default=1, help="torch threads of the MaskablePPO rows")
+    parser.add_argument(
+        "--history", action="store_true", help="also a team self-play row on the history observation (history=True)"
+    )
     parser.add_argument("--repeats", type=int, default=1, help="runs of each MaskablePPO row, taking turns; medians")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
@@ -210,6 +214,11 @@ def main() -> None:
                     )
                     name = f"TeamPlayPPO (MaskablePolicy), {n} deals, {who}, MLP {shape}"
                     rate, by_phase = bench_team_play(args.steps, n, learners, o, net, args.torch_threads)
+                    runs["MaskablePolicy"].setdefault(name, []).append(rate)
+                    phases.setdefault(name, []).append(by_phase)
+                if args.history:
+                    name = f"TeamPlayPPO (MaskablePolicy), {n} deals, team self-play, history=True, MLP {shape}"
+                    rate, by_phase = bench_team_play(args.steps, n, "all", o, net, args.torch_threads, history=True)
                     runs["MaskablePolicy"].setdefault(name, []).append(rate)
                     phases.setdefault(name, []).append(by_phase)
     ratios: dict[str, float] = {}

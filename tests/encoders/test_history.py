@@ -216,3 +216,36 @@ def test_an_elimination_match_keeps_the_layout_as_tables_shrink():
             assert got[name].sum() == expected.sum()  # the seats and tricks beyond this table's stay 0
         state = apply(state, rng.choice(legal_actions(state)))
     assert len(tables) > 1  # players were put out: smaller tables, one layout
+
+
+def test_threads_sharing_an_encoder_keep_their_own_hands():
+    import sys
+    import threading
+
+    from tressette_env.encoders.history import history_encoder
+
+    shared = history_encoder(4, 10, True, 0)
+    failures = []
+
+    def play(seed):
+        rng = random.Random(seed)
+        for _ in range(20):
+            state = new_game(Rules(), rng)
+            while state.public.status == PLAYING:
+                seat = state.public.turn
+                if shared(state.public, seat) != history_encoder(4, 10, True, 0)(state.public, seat):
+                    failures.append(seed)
+                state = apply(state, rng.choice(legal_actions(state)))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as can be, also inside the encoder
+    try:
+        # The same hands in every thread: each extends what another may be extending at that moment.
+        threads = [threading.Thread(target=play, args=(0,)) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures

@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -80,7 +81,8 @@ def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable
     An environment asks for the observation after every card, so the function keeps what it
     worked out for the last hand it saw (its plays, the pieces that do not depend on the
     observer, each trick's leader and winner) and, when the new plays extend those, reads only
-    the new cards; any other hand is worked out from its first card. Reading the whole hand
+    the new cards; any other hand is worked out from its first card (what it keeps is per
+    thread, so threads sharing an encoder do not mix their hands). Reading the whole hand
     at every call cost an AEC step about four times as much (``benchmarks/bench_env.py``, the
     rows with and without ``history=True``). The tests compare every decision of every game
     with a plain reading of ``PublicState.tricks()``, and states in any order with a fresh encoder.
@@ -89,7 +91,7 @@ def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable
     leader_at = place_at + 40 * seats
     winner_at = leader_at + tricks * seats
     signal_at = winner_at + tricks * seats
-    last: list = [(), None, 0, []]  # plays, (first leader, seats), observer-free bits, [leader, winner] by trick
+    kept = threading.local()  # .last: plays, (first leader, seats), observer-free bits, [leader, winner] by trick
 
     def bits(p: PublicState, me: int) -> int:
         plays = p.plays
@@ -97,6 +99,9 @@ def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable
             return 0
         n = p.table.seats
         key = (p.first_leader, n)
+        last = getattr(kept, "last", None)
+        if last is None:
+            last = kept.last = [(), None, 0, []]
         seen, seen_key, out, by_trick = last
         done = len(seen)
         if seen_key != key or len(plays) < done or plays[:done] != seen:

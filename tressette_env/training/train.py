@@ -36,6 +36,12 @@ the family (``"tressette_in_due"``, ``"tressette_col_morto"``, ``"tressette_a_pe
    --game <game> <path>`` plays either, without unpickling), ``history.json``, a learning
    curve (``curve.png``) and the final table against the baselines.
 
+With ``team_play=N`` (the four-seat game, single hands) ``team_play.TeamPlayPPO`` replaces 1
+and 2: every learning seat of N batched deals is a row of the rollout (all four seats with
+``opponents=("self",)``, one team of each deal against one built-in player otherwise); the
+warm start, the evaluations and the files of 5 are the same, and there are no checkpoints (4).
+``history=True`` trains on the history observation in every mode.
+
 SB3 trains in whole rollouts (``n_steps`` times the number of environments), so the run ends
 at ``total_timesteps`` rounded up to whole rollouts; it says so when it rounds.
 """

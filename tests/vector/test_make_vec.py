@@ -66,3 +66,11 @@ def test_sync_vectors_with_same_step_autoreset_never_hand_out_an_empty_mask():
         masks = np.stack(env.call("action_masks"))
         assert masks.any(axis=1).all()
         env.step(sample_mask(masks, rng))
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", "sync"])
+def test_make_vec_passes_the_history_observation_on(mode):
+    env = gym.make_vec("tressette_env/Tressette-v0", num_envs=2, vectorization_mode=mode, history=True)
+    obs, _ = env.reset(seed=0)
+    assert env.single_observation_space.shape == (1460,) and obs.shape == (2, 1460)
+    env.close()

@@ -249,3 +249,20 @@ def test_threads_sharing_an_encoder_keep_their_own_hands():
     finally:
         sys.setswitchinterval(interval)
     assert not failures
+
+
+def test_an_encoder_pickles_and_its_copy_starts_afresh():
+    import pickle
+
+    import cloudpickle
+
+    rng = random.Random(2)
+    state = new_game(Rules(), rng)
+    for _ in range(9):
+        state = apply(state, rng.choice(legal_actions(state)))
+    expected = HISTORY.encode(view(state, 1))  # the encoder now remembers this hand
+    for dumps in (pickle.dumps, cloudpickle.dumps):  # SB3 saves with cloudpickle
+        copy = pickle.loads(dumps(HISTORY.history_bits))
+        assert copy(state.public, 1) == HISTORY.history_bits(state.public, 1)
+    copy = pickle.loads(cloudpickle.dumps(HISTORY))  # the whole observation, its closures by value
+    assert np.array_equal(copy.encode(view(state, 1)), expected)

@@ -77,55 +77,72 @@ def history_encoder(seats: int, tricks: int, signals: bool, at: int) -> Callable
 
     ``seats`` and ``tricks`` size the pieces; the table's own seat count (``Table.seats``, at
     most ``seats``) turns the seats to the observer, as the default pieces do.
-
-    An environment asks for the observation after every card, so the function keeps what it
-    worked out for the last hand it saw (its plays, the pieces that do not depend on the
-    observer, each trick's leader and winner) and, when the new plays extend those, reads only
-    the new cards; any other hand is worked out from its first card (what it keeps is per
-    thread, so threads sharing an encoder do not mix their hands). Reading the whole hand
-    at every call cost an AEC step about four times as much (``benchmarks/bench_env.py``, the
-    rows with and without ``history=True``). The tests compare every decision of every game
-    with a plain reading of ``PublicState.tricks()``, and states in any order with a fresh encoder.
     """
-    place_at = at + 40 * tricks
-    leader_at = place_at + 40 * seats
-    winner_at = leader_at + tricks * seats
-    signal_at = winner_at + tricks * seats
-    kept = threading.local()  # .last: plays, (first leader, seats), observer-free bits, [leader, winner] by trick
+    return HistoryBits(seats, tricks, signals, at)
 
-    def bits(p: PublicState, me: int) -> int:
+
+class HistoryBits:
+    """The history pieces' bits (``history_encoder``), remembering the last hand it read.
+
+    An environment asks for the observation after every card, so it keeps what it worked out
+    for the last hand it saw (its plays, the pieces that do not depend on the observer, each
+    trick's leader and winner) and, when the new plays extend those, reads only the new cards;
+    any other hand is worked out from its first card. What it keeps is per thread, so threads
+    sharing an encoder do not mix their hands, and it is not pickled (a copy starts afresh).
+    Reading the whole hand at every call cost an AEC step about four times as much
+    (``benchmarks/bench_env.py``, the rows with and without ``history=True``). The tests compare
+    every decision of every game with a plain reading of ``PublicState.tricks()``, states in
+    any order with a fresh encoder, and threads sharing one.
+    """
+
+    def __init__(self, seats: int, tricks: int, signals: bool, at: int):
+        self.seats, self.tricks, self.signals, self.at = seats, tricks, signals, at
+        self.place_at = at + 40 * tricks
+        self.leader_at = self.place_at + 40 * seats
+        self.winner_at = self.leader_at + tricks * seats
+        self.signal_at = self.winner_at + tricks * seats
+        self._kept = threading.local()  # .last: plays, (first leader, seats), observer-free bits, [leader, winner]s
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_kept"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._kept = threading.local()
+
+    def __call__(self, p: PublicState, me: int) -> int:
         plays = p.plays
         if not plays:
             return 0
         n = p.table.seats
         key = (p.first_leader, n)
-        last = getattr(kept, "last", None)
+        last = getattr(self._kept, "last", None)
         if last is None:
-            last = kept.last = [(), None, 0, []]
+            last = self._kept.last = [(), None, 0, []]
         seen, seen_key, out, by_trick = last
         done = len(seen)
         if seen_key != key or len(plays) < done or plays[:done] != seen:
             done, out, by_trick = 0, 0, []
+        at, tricks, seats, place_at = self.at, self.tricks, self.seats, self.place_at
         for i in range(done, len(plays)):
             t, place = divmod(i, n)
             action = plays[i]
             card = action % 40
             if not place:
                 by_trick.append([by_trick[t - 1][1] if t else key[0], -1])
-                if action >= 40 and signals:
-                    out |= 1 << (signal_at + 3 * t + action // 40 - 1)
+                if action >= 40 and self.signals:
+                    out |= 1 << (self.signal_at + 3 * t + action // 40 - 1)
             out |= 1 << (at + tricks * card + t) | 1 << (place_at + seats * card + place)
             if place == n - 1:
                 trick = by_trick[t]
                 trick[1] = (trick[0] + winning_position([a % 40 for a in plays[i - n + 1 : i + 1]])) % n
         last[:] = plays, key, out, by_trick
+        leader_at, winner_at = self.leader_at, self.winner_at
         for t, (leader, winner) in enumerate(by_trick):
             out |= 1 << (leader_at + seats * t + (leader - me) % n)
             if winner >= 0:
                 out |= 1 << (winner_at + seats * t + (winner - me) % n)
         return out
-
-    return bits
 
 
 class HistoryObservation(Encoded):

@@ -16,6 +16,7 @@ from tressette_env.encoders import SIZE, encode, history_pieces, observation_of,
 from tressette_env.encoders.observation import CLASSIC
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, new_game, view
 from tressette_env.engine.cards import parse_card
+from tressette_env.engine.tricks import trick_winner
 from tressette_env.envs.spec import game_spec
 
 HISTORY = observation_of(Rules(), history=True)
@@ -88,7 +89,8 @@ def expected_history(observation, p, me: int) -> dict[str, np.ndarray]:
     shapes = {piece.name: piece.shape for piece in observation.history_layout}
     out = {name: np.zeros(shape, dtype=np.int8) for name, shape in shapes.items()}
     n = p.table.seats
-    for t, (leader, cards, actions) in enumerate(p.tricks()):
+    tricks = p.tricks()
+    for t, (leader, cards, actions) in enumerate(tricks):
         if not cards:
             continue
         out["trick_leader"][t, (leader - me) % n] = 1
@@ -98,11 +100,8 @@ def expected_history(observation, p, me: int) -> dict[str, np.ndarray]:
             out["card_trick"][card, t] = 1
             out["card_place"][card, place] = 1
         if len(cards) == n:
-            winner = p.tricks()[t + 1][0] if t + 1 < len(p.tricks()) else None
-            if winner is None:  # the last trick of the hand: its winner leads nothing
-                from tressette_env.engine.tricks import trick_winner
-
-                winner = trick_winner(leader, cards, n)
+            # The next trick's leader; the last trick of the hand leads nothing: the rule's own home.
+            winner = tricks[t + 1][0] if t + 1 < len(tricks) else trick_winner(leader, cards, n)
             out["trick_winner"][t, (winner - me) % n] = 1
     return out
 

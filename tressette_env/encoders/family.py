@@ -12,7 +12,7 @@ import importlib
 from typing import Any
 
 from .global_state import CLASSIC_STATE, StateEncoder
-from .history import with_history
+from .history import choose
 from .observation import CLASSIC, Observation
 
 _MODULES = {
@@ -38,10 +38,7 @@ def observation_of(rules: Any, history: bool = False) -> Observation:
     observation (``encoders.history``: each card's trick and place, each trick's leader and
     winner, each lead's signal).
     """
-    if not isinstance(history, bool):
-        raise TypeError(f"history is True or False; got {history!r}")
-    base = CLASSIC if rules.game.name == "tressette" else _module(rules).observation(rules)
-    return with_history(base) if history else base
+    return choose(CLASSIC if rules.game.name == "tressette" else _module(rules).observation(rules), history)
 
 
 def state_of(rules: Any) -> StateEncoder:

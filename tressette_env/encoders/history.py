@@ -188,3 +188,14 @@ class HistoryObservation(Encoded):
 def with_history(base: Any) -> HistoryObservation:
     """The history observation over ``base`` (made once per base observation)."""
     return HistoryObservation(base)
+
+
+def choose(base: Any, history: bool) -> Any:
+    """``base``, or with ``history=True`` the history observation over it: what every ``history`` keyword means.
+
+    Raises:
+        TypeError: ``history`` is not a bool.
+    """
+    if not isinstance(history, bool):
+        raise TypeError(f"history is True (the observation keeps the order of play) or False; got {history!r}")
+    return with_history(base) if history else base

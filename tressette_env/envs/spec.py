@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encoders.global_state import StateEncoder
-from ..encoders.history import with_history
+from ..encoders.history import choose
 from ..encoders.observation import Observation
 
 
@@ -43,10 +43,7 @@ class GameSpec:
         Raises:
             TypeError: ``history`` is not a bool.
         """
-        if not isinstance(history, bool):
-            raise TypeError(f"history is True (the observation keeps the order of play) or False; got {history!r}")
-        base = self.observation(rules)
-        return with_history(base) if history else base
+        return choose(self.observation(rules), history)
 
     def agent_names(self, rules: Any) -> tuple[str, ...]:
         """``player_0`` .. ``player_{n-1}``."""

@@ -108,9 +108,9 @@ class TeamPlayPPO(MaskablePPO):
         self.rows = SeatRows(
             num_deals, learners, opponent, dense_reward, seed=seed, history=history, **dict(rules or {})
         )
+        """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""
-        """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
 
     def _excluded_save_params(self) -> list[str]:

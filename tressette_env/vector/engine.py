@@ -788,11 +788,11 @@ class TressetteBatch:
                 played = np.flatnonzero((a < CALL_OUT) if everyone else play & (a < CALL_OUT))
             at, record = self._history_at, self._history_public.reshape(-1)
             action = a.take(played)
-            card, trick = action % 40, self._tricks.take(played)
+            card, trick, place = action % 40, self._tricks.take(played), self._tl.take(played)
             row = played * self._history_public.shape[1]
             record[row + at["card_trick"] + 10 * card + trick] = 1
-            record[row + at["card_place"] + 4 * card + self._tl.take(played)] = 1
-            signalled = (self._tl.take(played) == 0) & (action >= 40)
+            record[row + at["card_place"] + 4 * card + place] = 1
+            signalled = (place == 0) & (action >= 40)
             if "lead_signal" in at and signalled.any():
                 record[(row + at["lead_signal"] + 3 * trick + action // 40 - 1)[signalled]] = 1
         # The next seat is on turn: a phase step, and slot turns for the deals that did not move.

@@ -1,0 +1,139 @@
+"""The compiled solver core against today's pure-Python solver, and compiled against plain Python.
+
+``benchmarks/reference/solver_v1.py`` is the solver as it was before ``solver_core`` (a frozen
+copy, kept as the yardstick): both must give the same value to every card on random positions.
+The same core run as plain Python (``TRESSETTE_NUMBA=0``) must give what the compiled one gives.
+"""
+
+import importlib.util
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tressette_env.agents import solver, solver_core
+from tressette_env.agents.solver import SolveTimeout, solve_moves, solve_state_moves
+from tressette_env.engine import Rules, apply, legal_actions, new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _reference():
+    spec = importlib.util.spec_from_file_location("solver_v1", ROOT / "benchmarks" / "reference" / "solver_v1.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+solver_v1 = _reference()
+
+
+def random_position(seed: int, tricks_left_low: int, tricks_left_high: int):
+    """A random deal (declarations and signals on) played with random legal cards to a random point."""
+    rng = random.Random(seed)
+    state = new_game(Rules(), seed=seed)
+    cards = rng.randrange(4 * tricks_left_low, 4 * tricks_left_high + 1)  # cards left in the hands
+    while sum(h.bit_count() for h in state.hands) > cards:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def test_compiled_or_not_is_said():
+    assert solver_core.COMPILED in (True, False)
+    assert isinstance(solver_core.tables(), solver_core.Tables)
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_same_values_as_todays_solver_on_random_positions(block):
+    # 1000 positions in all, from one to five tricks left, often with a trick half played.
+    for seed in range(100 * block, 100 * block + 100):
+        state = random_position(seed, 1, 5)
+        assert solve_state_moves(state) == solver_v1.solve_state_moves(state), seed
+        assert solver.solve_state(state).thirds == solver_v1.solve_state(state).thirds, seed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", range(20))
+def test_same_values_as_todays_solver_on_deeper_positions(block):
+    # 2000 positions from five to eight tricks left, and the horizon search there.
+    for seed in range(10_000 + 100 * block, 10_000 + 100 * block + 100):
+        state = random_position(seed, 5, 8)
+        assert solve_state_moves(state) == solver_v1.solve_state_moves(state), seed
+        assert solve_state_moves(state, horizon=3) == solver_v1.solve_state_moves(state, horizon=3), seed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_same_values_as_todays_solver_on_full_deals(seed):
+    state = new_game(Rules(), seed=seed)
+    assert solver.solve_state(state).thirds == solver_v1.solve_state(state).thirds
+
+
+def test_the_horizon_search_matches_todays():
+    for seed in range(80):
+        state = random_position(seed, 5, 10)
+        for horizon in (1, 2, 3):
+            assert solve_state_moves(state, horizon=horizon) == solver_v1.solve_state_moves(state, horizon=horizon)
+
+
+def test_plain_python_gives_what_the_compiled_core_gives():
+    # The same source without numba (TRESSETTE_NUMBA=0), in another process, on 60 positions.
+    positions = []
+    for seed in range(60):
+        state = random_position(seed, 1, 4)
+        p = state.public
+        positions.append([list(state.hands), p.leader, list(p.trick), list(p.thirds)])
+    code = (
+        "import json, sys\n"
+        "from tressette_env.agents import solver_core\n"
+        "from tressette_env.agents.solver import solve_moves\n"
+        "assert not solver_core.COMPILED\n"
+        "out = [solve_moves(h, l, t, tuple(k)) for h, l, t, k in json.load(sys.stdin)]\n"
+        "print(json.dumps([{str(c): v for c, v in d.items()} for d in out]))\n"
+    )
+    env = dict(os.environ, TRESSETTE_NUMBA="0")
+    run = subprocess.run(
+        [sys.executable, "-c", code], input=json.dumps(positions), capture_output=True, text=True, env=env, check=True
+    )
+    plain = json.loads(run.stdout)
+    for (hands, leader, trick, taken), values in zip(positions, plain):
+        here = solve_moves(hands, leader, trick, tuple(taken))
+        assert {str(c): v for c, v in here.items()} == values
+
+
+def test_a_passed_deadline_raises_and_the_next_solve_is_exact():
+    state = new_game(Rules(), seed=76)  # a hard full deal: seconds, far more than the deadline
+    p = state.public
+    with pytest.raises(SolveTimeout, match="deadline"):
+        solve_moves(state.hands, p.leader, p.trick, deadline=time.perf_counter() + 0.01)
+    # the tables left by the cut search do not leak into the next solve
+    later = random_position(3, 3, 4)
+    assert solve_state_moves(later) == solver_v1.solve_state_moves(later)
+
+
+def test_a_small_table_is_still_exact():
+    # 2**6 rows: entries are overwritten all the time; the values must not change.
+    small = solver_core.Tables(6)
+    saved = getattr(solver_core._local, "tables", None)
+    solver_core._local.tables = small
+    try:
+        for seed in range(30):
+            state = random_position(seed, 4, 6)
+            assert solve_state_moves(state) == solver_v1.solve_state_moves(state)
+    finally:
+        solver_core._local.tables = saved
+
+
+def test_threads_have_their_own_tables():
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [random_position(seed, 3, 5) for seed in range(16)]
+    expected = [solve_state_moves(s) for s in states]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(solve_state_moves, states))
+    assert got == expected

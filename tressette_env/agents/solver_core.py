@@ -1,0 +1,935 @@
+"""The double-dummy solver's search, compiled by numba when numba is installed.
+
+This is the one implementation of the four-seat game's double-dummy search
+(``solver`` is its public face: validation, card numbering, the API). The same source
+runs two ways:
+
+| numba | how it runs | a full deal (median) |
+| --- | --- | --- |
+| installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (a few seconds, cached on disk) | see ``docs/search.md`` |
+| absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | about a hundred times slower |
+
+``COMPILED`` says which. Every function here takes and returns plain integers and flat
+integer tables (numpy arrays when compiled, Python lists otherwise), which is what lets
+numba compile it unchanged.
+
+Cards are internal ids ``suit * 10 + power`` (power 0 = the 4 ... 9 = the 3), so that
+within a suit "takes" is an integer comparison; a hand is a 40-bit mask of them.
+
+How it searches:
+
+- Null-window alpha-beta (``_ab``): "can the leading team take at least ``need``
+  thirds?", failing soft (the answer is a bound, often beyond ``need``); ``_value``
+  finds the exact value with a few such probes, bisecting.
+- A transposition table at trick boundaries holds a lower and an upper bound of the
+  value of the rest of the hand and the lead that last cut. Its key is the position up
+  to isomorphism (``_suit_code``): in each suit, the holders and point values of the
+  cards still in play from the highest down (which cards of equal rank order are gone
+  does not matter, nor the ranks of a suit left in one hand). The table is a fixed
+  array of two-entry buckets (the deeper position kept); a stamp per solve makes a
+  reused table empty without clearing it.
+- Quick bounds (``_cash_bound``): the leading team is sure of the thirds it collects by
+  cashing the leader's masters, or by leading low to the partner's master and cashing
+  the partner's, and takes everything when the one who cashes holds only masters.
+- Move ordering: the lead that last cut first, then cash masters, lead low to the
+  partner's master; following, take with the cheapest winning card, give points to a
+  winning partner, else throw the cheapest.
+- Equivalent cards (``_reps``): two cards of one hand of the same suit and point value,
+  with no card between them in taking power in any hand or on the table, are
+  interchangeable; only one of them is searched.
+- The last two tricks are played out by ``_exact2``, a small exhaustive search.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from time import perf_counter
+
+from ..engine.cards import STRENGTH, THIRDS
+from ..engine.scoring import LAST_TRICK_THIRDS
+
+__all__ = ["COMPILED", "Tables", "tables", "value"]
+
+
+def _numba():
+    """The numba module, or None when it is absent or ``TRESSETTE_NUMBA=0`` turns it off."""
+    if os.environ.get("TRESSETTE_NUMBA", "1") == "0":
+        return None
+    try:
+        import numba
+    except ImportError:
+        return None
+    return numba
+
+
+_nb = _numba()
+COMPILED = _nb is not None
+"""True when the search runs compiled by numba, False when it runs as plain Python."""
+if COMPILED:
+    import numpy as np  # numba's arrays; plain Python needs only the standard library
+
+
+def _jit(function):
+    return _nb.njit(cache=True, nogil=True)(function) if COMPILED else function
+
+
+def _table(values):
+    """A constant table: a numpy array for numba (a compile-time constant), a tuple for Python."""
+    values = [int(v) for v in values]
+    return np.array(values, dtype=np.int64) if COMPILED else tuple(values)
+
+
+if COMPILED:
+
+    @_nb.njit(cache=True)
+    def _now() -> float:
+        with _nb.objmode(t="float64"):
+            t = perf_counter()
+        return t
+
+else:
+    _now = perf_counter
+
+# --------------------------------------------------------------------------------------
+# Constant tables.
+
+_TO_INT = tuple(c // 10 * 10 + STRENGTH[c] for c in range(40))
+_TO_EXT = tuple(sorted(range(40), key=_TO_INT.__getitem__))
+PTS = _table(THIRDS[_TO_EXT[i]] for i in range(40))
+"""Thirds of each internal card."""
+LPTS = _table(THIRDS[_TO_EXT[i]] for i in range(10))
+"""Thirds by power, the same in every suit: 0 for the 4 to the 7, 1 for figures, 2 and 3, 3 for the asso."""
+BITLEN = _table(v.bit_length() for v in range(1024))
+"""Bit length of a 10-bit suit field."""
+POP = _table(v.bit_count() for v in range(1024))
+LOWKEY = _table(THIRDS[_TO_EXT[i]] * 16 + i % 10 for i in range(40))
+"""Sort key, cheapest first: fewest points, then lowest power."""
+HIGHKEY = _table(-THIRDS[_TO_EXT[i]] * 16 + i % 10 for i in range(40))
+"""Sort key, most points first, then lowest power."""
+LAST = LAST_TRICK_THIRDS
+RANK_WEIGHT = _table((5, 3, 2))
+PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in range(1024))
+"""Thirds of a 10-bit suit field's cards."""
+
+
+# Layout of the transposition table: one row of ROW int64 per entry, the key's four words
+# and one word of data: lower bound | upper bound << 6 | (best lead + 1) << 12 | depth << 18 | stamp << 22.
+ROW = 5
+_DATA = 4
+# The context array: counters and settings of one solve.
+CTX = 6
+_NODES, _STOP, _STAMP, _TIMEOUT, _MASK, _EST = range(6)
+ROWS_PER_LEVEL = 4
+MOVE_ROWS = 11 * ROWS_PER_LEVEL + 4
+"""Move lists: four rows per trick level (cards in the leader's hand), four for the root's trick."""
+
+
+# --------------------------------------------------------------------------------------
+# Bits and moves.
+
+
+@_jit
+def _pop40(x: int) -> int:
+    return POP[x & 1023] + POP[x >> 10 & 1023] + POP[x >> 20 & 1023] + POP[x >> 30 & 1023]
+
+
+@_jit
+def _bitlen40(x: int) -> int:
+    if x >> 30:
+        return 30 + BITLEN[x >> 30]
+    if x >> 20:
+        return 20 + BITLEN[x >> 20]
+    if x >> 10:
+        return 10 + BITLEN[x >> 10]
+    return BITLEN[x]
+
+
+@_jit
+def _lowbit40(x: int) -> int:
+    """Index of the lowest set bit of a non-zero 40-bit mask."""
+    return _bitlen40(x & -x) - 1
+
+
+@_jit
+def _reps(p: int, m: int) -> int:
+    """One card of each run of equivalent cards, as a 10-bit mask by power.
+
+    ``m`` is the hand's cards of one suit, ``p`` every card of the suit still in a hand or
+    on the table. A run is a sequence of the hand's cards, adjacent in power among ``p``
+    and of the same point value; its lowest card stands for it.
+    """
+    out = 0
+    prev = -1  # points of the previous card of p when it is the hand's, else -1
+    x = p
+    while x:
+        low = x & -x
+        x ^= low
+        if m & low:
+            pts = LPTS[BITLEN[low] - 1]
+            if pts != prev:
+                out |= low
+            prev = pts
+        else:
+            prev = -1
+    return out
+
+
+@_jit
+def rep_mask(hand: int, present: int) -> int:
+    """``_reps`` over the four suits of an internal mask."""
+    out = 0
+    for sh in range(0, 40, 10):
+        m = hand >> sh & 1023
+        if m:
+            out |= _reps(present >> sh & 1023, m) << sh
+    return out
+
+
+@_jit
+def _sort(mv, start: int, end: int, high: bool) -> None:
+    """Insertion sort of ``mv[start:end]`` by ``HIGHKEY`` (``high``) or ``LOWKEY``."""
+    for i in range(start + 1, end):
+        c = mv[i]
+        k = HIGHKEY[c] if high else LOWKEY[c]
+        j = i - 1
+        while j >= start and (HIGHKEY[mv[j]] if high else LOWKEY[mv[j]]) > k:
+            mv[j + 1] = mv[j]
+            j -= 1
+        mv[j + 1] = c
+
+
+@_jit
+def _append(mv, n: int, r: int, sh: int) -> int:
+    for b in range(10):
+        if r >> b & 1:
+            mv[n] = sh + b
+            n += 1
+    return n
+
+
+@_jit
+def _lead_moves(hl: int, hp: int, present: int, best: int, mv, base: int) -> int:
+    """Ordered leads into ``mv[base:]``; returns their count.
+
+    ``best`` (the lead that cut last time, or -1) first; then the leader's masters (most
+    points first), low to the partner's master, then the cheapest of the other suits.
+    """
+    n = base
+    for group in range(3):
+        for sh in range(0, 40, 10):
+            m = hl >> sh & 1023
+            if not m:
+                continue
+            p = present >> sh & 1023
+            top = BITLEN[p] - 1
+            if m >> top & 1:
+                g = 0
+            elif hp >> (sh + top) & 1:
+                g = 1
+            else:
+                g = 2
+            if g != group:
+                continue
+            start = n
+            n = _append(mv, n, _reps(p, m), sh)
+            _sort(mv, start, n, g == 0)
+    if best >= 0:
+        for i in range(base, n):
+            if mv[i] == best:
+                for j in range(i, base, -1):
+                    mv[j] = mv[j - 1]
+                mv[base] = best
+                break
+    return n - base
+
+
+@_jit
+def _follow_moves(p: int, m: int, sh: int, w: int, mv, base: int) -> int:
+    """Ordered cards to follow suit (local masks ``p``, ``m``; ``sh`` the suit's first id).
+
+    ``w`` is the power of an opponent's winning card, or -1 when the partner is winning.
+    Partner winning: most points first. An opponent winning: the cheapest card that
+    beats it first, then the cheapest cards.
+    """
+    r = _reps(p, m)
+    if w < 0:
+        n = _append(mv, base, r, sh)
+        _sort(mv, base, n, True)
+        return n - base
+    over = r >> (w + 1) << (w + 1)
+    n = _append(mv, base, over, sh)
+    _sort(mv, base, n, False)
+    mid = n
+    n = _append(mv, n, r ^ over, sh)
+    _sort(mv, mid, n, False)
+    return n - base
+
+
+@_jit
+def _discard_moves(hand: int, present: int, high: bool, mv, base: int) -> int:
+    """Ordered discards (void in the led suit): most points first when the partner wins, else cheapest first."""
+    n = base
+    for sh in range(0, 40, 10):
+        m = hand >> sh & 1023
+        if m:
+            n = _append(mv, n, _reps(present >> sh & 1023, m), sh)
+    _sort(mv, base, n, high)
+    return n - base
+
+
+# --------------------------------------------------------------------------------------
+# Bounds and the static estimate.
+
+
+@_jit
+def _cheapest(f: int, k: int) -> int:
+    """The thirds of the ``k`` cheapest cards of the 10-bit field ``f``."""
+    zero = POP[f & 15]
+    three = f >> 7 & 1
+    one = POP[f] - zero - three
+    t = min(k, zero)
+    k -= t
+    t = min(k, one)
+    total = t
+    k -= t
+    return total + 3 * min(k, three)
+
+
+@_jit
+def _cash_suit(p: int, hs: int, f1: int, f2: int) -> int:
+    """One suit's part of ``_cash_bound`` (local masks): ``2 * thirds + 1`` when every card of ``hs`` is a master."""
+    others = p & ~hs
+    if others:
+        n = BITLEN[others]
+        run = hs >> n << n
+        every = 1 if run == hs else 0
+    else:
+        run = hs
+        every = 1
+    k = POP[run]
+    total = PTSUM[run]
+    if k:
+        f3 = others & ~(f1 | f2)
+        if f1:
+            total += _cheapest(f1, k)
+        if f2:
+            total += _cheapest(f2, k)
+        if f3:
+            total += _cheapest(f3, k)
+    return 2 * total + every
+
+
+@_jit
+def _cash_bound(h: int, f1: int, f2: int, present: int) -> int:
+    """Thirds the team of ``h`` is sure of by cashing ``h``'s masters; -1: every third.
+
+    ``h`` leads the highest cards left of a suit one after the other (a run of ``k``
+    masters), then the next suit's; it keeps the lead. Each other hand must follow with
+    at least ``min(k, cards of the suit)`` of its cards of the suit during those ``k``
+    tricks, whatever it throws elsewhere: its cheapest ones are a sure gain (``f1`` and
+    ``f2`` are two of the other hands; the third is the rest of ``present``). When every
+    card of ``h`` is a master, its team takes every trick.
+    """
+    total = 0
+    every = 1
+    for sh in range(0, 40, 10):
+        hs = h >> sh & 1023
+        if hs:
+            v = _cash_suit(present >> sh & 1023, hs, f1 >> sh & 1023, f2 >> sh & 1023)
+            total += v >> 1
+            every &= v
+    return -1 if every else total
+
+
+@_jit
+def _estimate(H, L: int, rem: int, present: int, sure: int) -> int:
+    """A static guess of the leader's team's thirds (beyond a search horizon).
+
+    The leader's team keeps what cashing its masters makes sure of; the rest is split
+    in proportion to each team's high cards, weighted by their rank among the cards
+    still in play in their suit (the best 5, the second 3, the third 2, the others 1).
+    """
+    ours = 0
+    theirs = 0
+    team = H[L] | H[(L + 2) & 3]
+    for sh in range(0, 40, 10):
+        p = present >> sh & 1023
+        rank = 0
+        for bit in range(9, -1, -1):
+            if p >> bit & 1:
+                weight = RANK_WEIGHT[rank] if rank < 3 else 1
+                rank += 1
+                if team >> (sh + bit) & 1:
+                    ours += weight
+                else:
+                    theirs += weight
+    rest = rem - sure
+    return sure + (rest * ours + (ours + theirs) // 2) // (ours + theirs)
+
+
+# --------------------------------------------------------------------------------------
+# The transposition table.
+
+
+@_jit
+def _suit_code(p: int, a: int, b: int, c: int) -> int:
+    """A suit's cards still in play as (holder, points) from the highest down, packed in an int."""
+    code = 1
+    d = p & ~(a | b | c)
+    whole = -1
+    if p == a:
+        whole = 0
+    elif p == b:
+        whole = 1
+    elif p == c:
+        whole = 2
+    elif p == d:
+        whole = 3
+    if whole >= 0:
+        # one hand holds the whole suit: the ranks no longer matter, only the points
+        three = p >> 7 & 1
+        zero = POP[p & 15]
+        one = POP[p] - three - zero
+        for _ in range(three):
+            code = code << 4 | whole << 2 | 3
+        for _ in range(one):
+            code = code << 4 | whole << 2 | 1
+        for _ in range(zero):
+            code = code << 4 | whole << 2
+        return code
+    x = p
+    while x:
+        bit = BITLEN[x] - 1
+        x ^= 1 << bit
+        if a >> bit & 1:
+            holder = 0
+        elif b >> bit & 1:
+            holder = 1
+        elif c >> bit & 1:
+            holder = 2
+        else:
+            holder = 3
+        code = code << 4 | holder << 2 | LPTS[bit]
+    return code
+
+
+@_jit
+def _probe(tt, ctx, k0: int, k1: int, k2: int, k3: int) -> int:
+    """The row of position ``(k0, k1, k2, k3)`` in the table, or ``-1 - bucket`` when it is not there."""
+    h = (k0 * 0x2545F4914F6CDD1D + k1 * 0x1B873593 + k2 * 0x5851F42D4C957F2D + k3 * 0x14057B7EF767814F) & (
+        (1 << 62) - 1
+    )
+    i = ((h >> 23) ^ h) & ctx[_MASK] & ~1
+    stamp = ctx[_STAMP]
+    for j in range(i, i + 2):
+        r = j * ROW
+        if tt[r + _DATA] >> 22 == stamp and tt[r] == k0 and tt[r + 1] == k1 and tt[r + 2] == k2 and tt[r + 3] == k3:
+            return j
+    return -1 - i
+
+
+@_jit
+def _store(tt, ctx, slot: int, k0: int, k1: int, k2: int, k3: int, depth: int, lo: int, hi: int, best: int) -> None:
+    """Write an entry: in its own row when ``slot >= 0``, else in the bucket ``-1 - slot`` (the shallower row goes)."""
+    stamp = ctx[_STAMP]
+    if slot < 0:
+        i = -1 - slot
+        m0 = tt[i * ROW + _DATA]
+        m1 = tt[(i + 1) * ROW + _DATA]
+        if m0 >> 22 != stamp:
+            slot = i
+        elif m1 >> 22 != stamp:
+            slot = i + 1
+        elif (m1 >> 18 & 15) < (m0 >> 18 & 15):
+            slot = i + 1
+        else:
+            slot = i
+    r = slot * ROW
+    tt[r] = k0
+    tt[r + 1] = k1
+    tt[r + 2] = k2
+    tt[r + 3] = k3
+    tt[r + _DATA] = lo | hi << 6 | (best + 1) << 12 | depth << 18 | stamp << 22
+
+
+# --------------------------------------------------------------------------------------
+# The search.
+
+
+@_jit
+def _exact2(H, L: int) -> int:
+    """The leader's team's thirds from a trick boundary with two cards in each hand."""
+    s1 = (L + 1) & 3
+    s2 = (L + 2) & 3
+    s3 = (L + 3) & 3
+    hl = H[L]
+    h = H[s1]
+    hh = H[s2]
+    hhh = H[s3]
+    v0 = -1
+    for i0 in range(2):
+        c0 = _lowbit40(hl) if i0 == 0 else _bitlen40(hl) - 1
+        led = c0 // 10
+        lm = 1023 << (10 * led)
+        x0 = hl ^ (1 << c0)
+        f = h & lm
+        g = f if f else h
+        v1 = 99
+        for i1 in range(2):
+            c1 = _lowbit40(g) if i1 == 0 else _bitlen40(g) - 1
+            if i1 and c1 == _lowbit40(g):
+                break
+            x1 = h ^ (1 << c1)
+            if f and c1 > c0:
+                w1 = c1
+                ws1 = 1
+            else:
+                w1 = c0
+                ws1 = 0
+            p1 = PTS[c0] + PTS[c1]
+            f2 = hh & lm
+            g2 = f2 if f2 else hh
+            v2 = -1
+            for i2 in range(2):
+                c2 = _lowbit40(g2) if i2 == 0 else _bitlen40(g2) - 1
+                if i2 and c2 == _lowbit40(g2):
+                    break
+                x2 = hh ^ (1 << c2)
+                if f2 and c2 > w1:
+                    w2 = c2
+                    ws2 = 2
+                else:
+                    w2 = w1
+                    ws2 = ws1
+                p2 = p1 + PTS[c2]
+                f3 = hhh & lm
+                g3 = f3 if f3 else hhh
+                v3 = 99
+                for i3 in range(2):
+                    c3 = _lowbit40(g3) if i3 == 0 else _bitlen40(g3) - 1
+                    if i3 and c3 == _lowbit40(g3):
+                        break
+                    x3 = hhh ^ (1 << c3)
+                    ws3 = 3 if f3 and c3 > w2 else ws2
+                    # the last trick: one card each, led by the winner of this one
+                    d0 = _bitlen40(x0) - 1
+                    d1 = _bitlen40(x1) - 1
+                    d2 = _bitlen40(x2) - 1
+                    d3 = _bitlen40(x3) - 1
+                    lead = d0 if ws3 == 0 else d1 if ws3 == 1 else d2 if ws3 == 2 else d3
+                    ld = lead // 10
+                    best = lead
+                    bi = ws3
+                    if d0 // 10 == ld and d0 > best:
+                        best = d0
+                        bi = 0
+                    if d1 // 10 == ld and d1 > best:
+                        best = d1
+                        bi = 1
+                    if d2 // 10 == ld and d2 > best:
+                        best = d2
+                        bi = 2
+                    if d3 // 10 == ld and d3 > best:
+                        best = d3
+                        bi = 3
+                    lp = PTS[d0] + PTS[d1] + PTS[d2] + PTS[d3] + LAST
+                    v = 0 if ws3 & 1 else p2 + PTS[c3]
+                    if not (bi & 1):  # bi is a position from the leader L: even is the leader's team
+                        v += lp
+                    if v < v3:
+                        v3 = v
+                        if v3 <= v2:
+                            break
+                if v3 > v2:
+                    v2 = v3
+                    if v2 >= v1:
+                        break
+            if v2 < v1:
+                v1 = v2
+                if v1 <= v0:
+                    break
+        if v1 > v0:
+            v0 = v1
+    return v0
+
+
+@_jit
+def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) -> int:  # noqa: C901
+    """At a trick boundary (three or more cards in each hand), seat ``L`` on lead: can its team take ``need`` thirds?
+
+    ``0 < need <= rem``; ``rem`` is the thirds still in play (the last trick's 3
+    included), ``P`` the cards still in play. Fails soft: the result is a lower bound of
+    the leader's team's value when it is ``>= need``, an upper bound otherwise. ``H`` is
+    changed during the search and restored.
+    """
+    if ctx[_TIMEOUT]:
+        return 0
+    s1 = (L + 1) & 3
+    s2 = (L + 2) & 3
+    s3 = (L + 3) & 3
+    hl = H[L]
+    k0 = L << 44
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    for s in range(4):
+        sh = 10 * s
+        p = P >> sh & 1023
+        if p:
+            code = _suit_code(p, H[0] >> sh & 1023, H[1] >> sh & 1023, H[2] >> sh & 1023)
+            if s == 0:
+                k0 |= code
+            elif s == 1:
+                k1 = code
+            elif s == 2:
+                k2 = code
+            else:
+                k3 = code
+    slot = _probe(tt, ctx, k0, k1, k2, k3)
+    ncards = _pop40(hl)
+    if slot < 0:
+        qb = _cash_bound(hl, H[s1], H[s2], P)
+        if 0 <= qb < need:
+            # or: lead low to the partner's master, then the partner cashes
+            hp = H[s2]
+            for sh in range(0, 40, 10):
+                p = P >> sh & 1023
+                if hl >> sh & 1023 and hp >> (sh + BITLEN[p] - 1) & 1:
+                    q2 = _cash_bound(hp, H[s3], hl, P)
+                    if q2 < 0 or q2 > qb:
+                        qb = q2
+                    break
+        if qb < 0:
+            _store(tt, ctx, slot, k0, k1, k2, k3, ncards, rem, rem, -1)
+            return rem
+        if ncards <= ctx[_STOP]:
+            # the search horizon: a static estimate stands for the value
+            v = _estimate(H, L, rem, P, qb)
+            ctx[_EST] += 1
+            _store(tt, ctx, slot, k0, k1, k2, k3, ncards, v, v, -1)
+            return v
+        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, qb, rem, -1)
+        if qb >= need:
+            return qb
+        lo = qb
+        hi = rem
+        best = -1
+    else:
+        data = tt[slot * ROW + _DATA]
+        lo = data & 63
+        hi = data >> 6 & 63
+        best = (data >> 12 & 63) - 1
+        if lo >= need:
+            return lo
+        if hi < need:
+            return hi
+    ctx[_NODES] += 1
+    if deadline < math.inf and not ctx[_NODES] & 255 and _now() > deadline:
+        ctx[_TIMEOUT] = 1
+        return 0
+    row = ncards * ROWS_PER_LEVEL * 10
+    r1 = row + 10
+    r2 = row + 20
+    r3 = row + 30
+    n0 = _lead_moves(hl, H[s2], P, best, mv, row)
+    two = ncards == 3  # the next boundary has two cards in each hand
+    v0 = -1
+    cut = -1
+    h = H[s1]
+    hh = H[s2]
+    hhh = H[s3]
+    for i0 in range(n0):
+        c0 = mv[row + i0]
+        b0 = 1 << c0
+        H[L] = hl ^ b0
+        led = c0 // 10
+        sh = 10 * led
+        lm = 1023 << sh
+        pl = P >> sh & 1023
+        p0 = PTS[c0]
+        v1 = 99
+        f1 = h & lm
+        if f1:
+            n1 = _follow_moves(pl, f1 >> sh, sh, c0 - sh, mv, r1)
+        else:
+            n1 = _discard_moves(h, P, False, mv, r1)
+        for i1 in range(n1):
+            c1 = mv[r1 + i1]
+            b1 = 1 << c1
+            H[s1] = h ^ b1
+            if f1 and c1 > c0:
+                w1 = c1
+                ws1 = 1
+            else:
+                w1 = c0
+                ws1 = 0
+            p1 = p0 + PTS[c1]
+            v2 = -1
+            f2 = hh & lm
+            if f2:
+                n2 = _follow_moves(pl, f2 >> sh, sh, -1 if ws1 == 0 else w1 - sh, mv, r2)
+            else:
+                n2 = _discard_moves(hh, P, ws1 == 0, mv, r2)
+            for i2 in range(n2):
+                c2 = mv[r2 + i2]
+                b2 = 1 << c2
+                H[s2] = hh ^ b2
+                if f2 and c2 > w1:
+                    w2 = c2
+                    ws2 = 2
+                else:
+                    w2 = w1
+                    ws2 = ws1
+                p2 = p1 + PTS[c2]
+                v3 = 99
+                f3 = hhh & lm
+                if f3:
+                    n3 = _follow_moves(pl, f3 >> sh, sh, -1 if ws2 == 1 else w2 - sh, mv, r3)
+                else:
+                    n3 = _discard_moves(hhh, P, ws2 == 1, mv, r3)
+                for i3 in range(n3):
+                    c3 = mv[r3 + i3]
+                    b3 = 1 << c3
+                    H[s3] = hhh ^ b3
+                    pts = p2 + PTS[c3]
+                    nrem = rem - pts
+                    NP = P ^ (b0 | b1 | b2 | b3)
+                    if (f3 and c3 > w2) or ws2 & 1:
+                        # the other team takes (the 4th hand, or seat s1): it leads next
+                        nl = s3 if f3 and c3 > w2 else s1
+                        cn = nrem - need + 1
+                        if cn <= 0:
+                            v = nrem
+                        elif two:
+                            v = nrem - _exact2(H, nl)
+                        else:
+                            v = nrem - _ab(H, nl, cn, nrem, NP, tt, ctx, mv, deadline)
+                    else:
+                        # the leader or its partner takes and leads next
+                        cn = need - pts
+                        nl = s2 if ws2 else L
+                        if cn <= 0:
+                            v = pts
+                        elif cn > nrem:
+                            v = rem
+                        elif two:
+                            v = pts + _exact2(H, nl)
+                        else:
+                            v = pts + _ab(H, nl, cn, nrem, NP, tt, ctx, mv, deadline)
+                    if v < v3:
+                        v3 = v
+                        if v < need:
+                            break
+                H[s3] = hhh
+                if v3 > v2:
+                    v2 = v3
+                    if v3 >= need:
+                        break
+            H[s2] = hh
+            if v2 < v1:
+                v1 = v2
+                if v2 < need:
+                    break
+        H[s1] = h
+        H[L] = hl
+        if v1 > v0:
+            v0 = v1
+            if v1 >= need:
+                cut = c0
+                break
+    if ctx[_TIMEOUT]:
+        return 0
+    slot = _probe(tt, ctx, k0, k1, k2, k3)
+    if slot >= 0:
+        data = tt[slot * ROW + _DATA]
+        lo = data & 63
+        hi = data >> 6 & 63
+        best = (data >> 12 & 63) - 1
+    if v0 >= need:
+        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, max(lo, v0), hi, cut)
+    else:
+        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, lo, min(hi, v0), best)
+    return v0
+
+
+@_jit
+def _trick(L: int, t0: int, t1: int, t2: int, t3: int) -> int:
+    """A full trick's winner seat times 64 plus its thirds (no last-trick bonus)."""
+    led = t0 // 10
+    best = t0
+    wi = 0
+    if t1 // 10 == led and t1 > best:
+        best = t1
+        wi = 1
+    if t2 // 10 == led and t2 > best:
+        best = t2
+        wi = 2
+    if t3 // 10 == led and t3 > best:
+        wi = 3
+    return ((L + wi) & 3) * 64 + PTS[t0] + PTS[t1] + PTS[t2] + PTS[t3]
+
+
+@_jit
+def _boundary(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) -> int:
+    """Fail-soft bound of team 0's thirds from a trick boundary (any number of cards)."""
+    if need <= 0:
+        return 0
+    if need > rem:
+        return rem
+    n = _pop40(H[L])
+    if n >= 3:
+        if L & 1 == 0:
+            return _ab(H, L, need, rem, P, tt, ctx, mv, deadline)
+        return rem - _ab(H, L, rem - need + 1, rem, P, tt, ctx, mv, deadline)
+    if n == 2:
+        v = _exact2(H, L)
+        return v if L & 1 == 0 else rem - v
+    t = _trick(
+        L,
+        _bitlen40(H[L]) - 1,
+        _bitlen40(H[(L + 1) & 3]) - 1,
+        _bitlen40(H[(L + 2) & 3]) - 1,
+        _bitlen40(H[(L + 3) & 3]) - 1,
+    )
+    return (t % 64 + LAST) if (t // 64) & 1 == 0 else 0
+
+
+@_jit
+def _partial(H, L: int, trick, n: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) -> int:
+    """Fail-soft bound of team 0's thirds inside a trick: ``trick[:n]`` on the table, led by ``L``.
+
+    ``P`` holds the cards in the hands and on the table, ``rem`` their thirds plus the
+    last trick's 3.
+    """
+    if n == 0:
+        return _boundary(H, L, need, rem, P, tt, ctx, mv, deadline)
+    if need <= 0:
+        return 0
+    if need > rem:
+        return rem
+    seat = (L + n) & 3
+    h = H[seat]
+    follow = h & (1023 << (10 * (trick[0] // 10)))
+    legal = rep_mask(follow if follow else h, P)
+    maximise = seat & 1 == 0
+    best = -1 if maximise else rem + 1
+    for c in range(40):
+        if not legal >> c & 1:
+            continue
+        H[seat] = h ^ (1 << c)
+        trick[n] = c
+        if n == 3:
+            t = _trick(L, trick[0], trick[1], trick[2], c)
+            winner = t // 64
+            pts = t % 64
+            taken = 1 << trick[0] | 1 << trick[1] | 1 << trick[2] | 1 << c
+            if P == taken:
+                pts += LAST
+            if winner & 1 == 0:
+                v = pts + _boundary(H, winner, need - pts, rem - pts, P ^ taken, tt, ctx, mv, deadline)
+            else:
+                v = _boundary(H, winner, need, rem - pts, P ^ taken, tt, ctx, mv, deadline)
+        else:
+            v = _partial(H, L, trick, n + 1, need, rem, P, tt, ctx, mv, deadline)
+        H[seat] = h
+        if maximise:
+            if v > best:
+                best = v
+                if v >= need:
+                    break
+        elif v < best:
+            best = v
+            if v < need:
+                break
+    return best
+
+
+@_jit
+def _value(H, L: int, trick, n: int, rem: int, P: int, guess: int, tt, ctx, mv, deadline: float) -> int:
+    """Team 0's exact thirds from a position (``trick[:n]`` on the table), or -1 when the deadline passed.
+
+    Null-window probes "at least ``need``?" narrow the interval ``[lo, hi]`` that holds
+    the value; each fail-soft answer moves a bound at least to ``need`` and often
+    further. The first probe is ``guess`` (when ``>= 0``), the others bisect.
+    """
+    lo = 0
+    hi = rem
+    need = (rem + 1) // 2 if guess < 0 else guess
+    while lo < hi:
+        need = min(max(need, lo + 1), hi)
+        v = _partial(H, L, trick, n, need, rem, P, tt, ctx, mv, deadline)
+        if ctx[_TIMEOUT]:
+            return -1
+        if v >= need:
+            lo = v
+        else:
+            hi = v
+        need = (lo + hi + 1) // 2
+    return lo
+
+
+# --------------------------------------------------------------------------------------
+# Tables and the entry point.
+
+
+class Tables:
+    """One thread's working memory: the transposition table, the move lists, the counters.
+
+    The table is reused from solve to solve: each solve takes a new stamp, and rows with
+    an older stamp count as empty.
+    """
+
+    def __init__(self, log2_rows: int | None = None) -> None:
+        if log2_rows is None:
+            log2_rows = 21 if COMPILED else 16
+        rows = 1 << log2_rows
+        if COMPILED:
+            self.tt = np.zeros(rows * ROW, dtype=np.int64)
+            self.ctx = np.zeros(CTX, dtype=np.int64)
+            self.mv = np.zeros(MOVE_ROWS * 10, dtype=np.int64)
+            self.hands = np.zeros(4, dtype=np.int64)
+            self.trick = np.zeros(4, dtype=np.int64)
+        else:
+            self.tt = [0] * (rows * ROW)
+            self.ctx = [0] * CTX
+            self.mv = [0] * (MOVE_ROWS * 10)
+            self.hands = [0] * 4
+            self.trick = [0] * 4
+        self.ctx[_MASK] = rows - 1
+
+    def start(self, hands, stop: int) -> None:
+        """A new solve: a fresh stamp, the counters zeroed, the hands copied in."""
+        ctx = self.ctx
+        ctx[_STAMP] += 1
+        ctx[_NODES] = 0
+        ctx[_TIMEOUT] = 0
+        ctx[_EST] = 0
+        ctx[_STOP] = stop
+        for seat in range(4):
+            self.hands[seat] = hands[seat]
+
+    @property
+    def nodes(self) -> int:
+        """Trick-boundary positions expanded since ``start``."""
+        return int(self.ctx[_NODES])
+
+
+_local = threading.local()
+
+
+def tables() -> Tables:
+    """This thread's ``Tables`` (made on first use)."""
+    t = getattr(_local, "tables", None)
+    if t is None:
+        t = _local.tables = Tables()
+    return t
+
+
+def value(t: Tables, leader: int, trick: list[int], rem: int, present: int, guess: int, deadline: float) -> int:
+    """Team 0's exact thirds from a position, with ``t.hands`` the hands (internal masks); -1: deadline passed."""
+    n = len(trick)
+    for i, c in enumerate(trick):
+        t.trick[i] = c
+    return int(_value(t.hands, leader, t.trick, n, rem, present, guess, t.tt, t.ctx, t.mv, deadline))

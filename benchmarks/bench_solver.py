@@ -3,19 +3,23 @@
 ``solver`` (the default): for each of ``--deals`` random deals (``engine.new_game(seed=i)``,
 i = 0, 1, ...) it solves the position before the first lead, and the position after four
 tricks of random legal cards (``random.Random(i)``). Prints a Markdown table (median,
-mean, p90 and max time, wall clock and process CPU time, which is steadier on a shared
-machine; the median number of positions expanded) and optionally writes the figures as
-JSON. Each solve starts from empty tables.
+mean, p90, p99 and max time, wall clock and process CPU time, which is steadier on a
+shared machine; the median number of positions expanded) and optionally writes the
+figures as JSON. Each solve starts from empty tables. ``--compare`` also solves every
+position with today's pure-Python solver as it was before the compiled core
+(``benchmarks/reference/solver_v1.py``), right after the new one, checks that both find
+the same value, and adds its rows and the ratios.
 
-    python benchmarks/bench_solver.py --deals 100 --json benchmarks/results/solver.json
+    python benchmarks/bench_solver.py --deals 100 --compare --json benchmarks/results/solver.json
 
-``search``: duplicate games of ``SearchPlayer`` against an opponent (``random`` or
-``heuristic``): each deal is played twice with the same cards, the search player's team
+``search``: duplicate games of a search player (``--player``, a registry spec: ``search``
+with its defaults, ``search_v1``, ``search:samples=16``...) against an opponent (``random``,
+``heuristic``, any spec): each deal is played twice with the same cards, the search player's team
 on seats 0 and 2, then on seats 1 and 3. Prints the mean score difference per deal (the
 search team's points minus the opponent's, both games added) with its 95% confidence
 interval, and the search player's time per decision.
 
-    python benchmarks/bench_solver.py search --deals 50 --opponent random --samples 8 --budget 0.1
+    python benchmarks/bench_solver.py search --deals 50 --opponent heuristic --player search
 """
 
 from __future__ import annotations
@@ -29,9 +33,8 @@ import sys
 import time
 from pathlib import Path
 
-from tressette_env.agents import solver
+from tressette_env.agents import solver, solver_core
 from tressette_env.agents.random_player import RandomPlayer
-from tressette_env.agents.search import SearchPlayer
 from tressette_env.engine import PLAYING, Rules, apply, cards_of, legal_actions, new_game, view
 
 
@@ -46,57 +49,106 @@ def positions(deals: int):
         yield seed, start, state
 
 
-def clear_tables() -> None:
-    """Empty the solver's module-level caches so that every solve starts cold."""
-    for table_ in (solver._REPS, solver._FOLLOW, solver._SUIT_MOVES, solver._CASH, solver._CANON):
+def reference_solver():
+    """Today's pure-Python solver as it was before the compiled core (a frozen copy)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "reference" / "solver_v1.py"
+    spec = importlib.util.spec_from_file_location("solver_v1", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def clear_tables(reference) -> None:
+    """Empty the reference solver's module-level caches so that every solve starts cold.
+
+    The compiled core needs nothing: each solve takes a new stamp, which empties its table.
+    """
+    for table_ in (reference._REPS, reference._FOLLOW, reference._SUIT_MOVES, reference._CASH, reference._CANON):
         table_.clear()
 
 
-def run(deals: int, cold: bool, progress: bool) -> dict:
-    rows: dict[str, list[tuple[float, float, int]]] = {"full deal": [], "from the fifth trick": []}
+def _stats(data: list[tuple[float, float, int]]) -> dict:
+    out: dict = {"deals": len(data)}
+    for label, column in (("wall", 0), ("cpu", 1)):
+        times = sorted(row[column] for row in data)
+        quantiles = statistics.quantiles(times, n=100, method="inclusive") if len(times) >= 2 else times * 99
+        out[label] = {
+            "median_s": statistics.median(times),
+            "mean_s": statistics.fmean(times),
+            "p90_s": quantiles[89],
+            "p99_s": quantiles[98],
+            "max_s": times[-1],
+            "times_s": [row[column] for row in data],
+        }
+    nodes = [row[2] for row in data]
+    out["median_nodes"] = statistics.median(nodes)
+    out["max_nodes"] = max(nodes)
+    return out
+
+
+def _timed(solve, state) -> tuple[tuple[float, float, int], int]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = solve(state)
+    return (time.perf_counter() - t0, time.process_time() - c0, result.nodes), result.value
+
+
+def run(deals: int, compare: bool, progress: bool) -> dict:
+    reference = reference_solver() if compare else None
+    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
+    names = ("full deal", "from the fifth trick")
+    rows: dict[str, dict[str, list]] = {name: {"new": [], "reference": []} for name in names}
     for seed, start, fifth in positions(deals):
-        for name, state in (("full deal", start), ("from the fifth trick", fifth)):
-            if cold:
-                clear_tables()
-            t0, c0 = time.perf_counter(), time.process_time()
-            result = solver.solve_state(state)
-            rows[name].append((time.perf_counter() - t0, time.process_time() - c0, result.nodes))
+        for name, state in zip(names, (start, fifth), strict=True):
+            row, value = _timed(solver.solve_state, state)
+            rows[name]["new"].append(row)
+            if reference is not None:
+                clear_tables(reference)
+                ref_row, ref_value = _timed(reference.solve_state, state)
+                if ref_value != value:
+                    raise AssertionError(f"deal {seed}, {name}: the solvers disagree ({value} against {ref_value})")
+                rows[name]["reference"].append(ref_row)
         if progress:
-            full, fifth_ = rows["full deal"][-1], rows["from the fifth trick"][-1]
-            print(
-                f"deal {seed}: full {full[0]:.3f} s (cpu {full[1]:.3f}), fifth trick {fifth_[0]:.4f} s "
-                f"(cpu {fifth_[1]:.4f})",
-                file=sys.stderr,
-            )
+            full = rows[names[0]]
+            line = f"deal {seed}: full deal {full['new'][-1][1]:.3f} s cpu"
+            if reference is not None:
+                line += f" (today's solver {full['reference'][-1][1]:.3f} s)"
+            print(line, file=sys.stderr)
     out = {}
-    for name, data in rows.items():
-        out[name] = {"deals": len(data)}
-        for label, column in (("wall", 0), ("cpu", 1)):
-            times = [row[column] for row in data]
-            out[name][label] = {
-                "median_s": statistics.median(times),
-                "mean_s": statistics.fmean(times),
-                "p90_s": statistics.quantiles(times, n=10, method="inclusive")[-1] if len(times) >= 2 else times[0],
-                "max_s": max(times),
-                "times_s": times,
+    for name in names:
+        out[name] = {"new": _stats(rows[name]["new"])}
+        if reference is not None:
+            out[name]["reference"] = _stats(rows[name]["reference"])
+            out[name]["ratio_cpu"] = {
+                key: out[name]["reference"]["cpu"][key] / out[name]["new"]["cpu"][key]
+                for key in ("median_s", "mean_s", "p90_s", "p99_s", "max_s")
             }
-        nodes = [row[2] for row in data]
-        out[name]["median_nodes"] = statistics.median(nodes)
-        out[name]["max_nodes"] = max(nodes)
     return out
 
 
 def table(results: dict) -> str:
     lines = [
-        "| position | deals | clock | median (s) | mean (s) | p90 (s) | max (s) | median nodes |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| position | solver | deals | clock | median (s) | mean (s) | p90 (s) | p99 (s) | max (s) | median nodes |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for name, r in results.items():
-        for label in ("wall", "cpu"):
-            t = r[label]
+    labels = {"new": "compiled core" if solver_core.COMPILED else "core, plain Python", "reference": "today's (v1)"}
+    for name, by_solver in results.items():
+        for which in ("new", "reference"):
+            r = by_solver.get(which)
+            if r is None:
+                continue
+            for label in ("wall", "cpu"):
+                t = r[label]
+                lines.append(
+                    f"| {name} | {labels[which]} | {r['deals']} | {label} | {t['median_s']:.3f} | {t['mean_s']:.3f} "
+                    f"| {t['p90_s']:.3f} | {t['p99_s']:.3f} | {t['max_s']:.3f} | {r['median_nodes']:.0f} |"
+                )
+        if "ratio_cpu" in by_solver:
+            q = by_solver["ratio_cpu"]
             lines.append(
-                f"| {name} | {r['deals']} | {label} | {t['median_s']:.3f} | {t['mean_s']:.3f} | {t['p90_s']:.3f} "
-                f"| {t['max_s']:.3f} | {r['median_nodes']:.0f} |"
+                f"| {name} | ratio (v1 / new, cpu) | | | {q['median_s']:.1f}x | {q['mean_s']:.1f}x | {q['p90_s']:.1f}x "
+                f"| {q['p99_s']:.1f}x | {q['max_s']:.1f}x | |"
             )
     return "\n".join(lines)
 
@@ -155,22 +207,17 @@ def main_search(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description="SearchPlayer duplicate games and decision time")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--opponent", default="random")
-    parser.add_argument("--samples", type=int, default=16)
-    parser.add_argument("--budget", type=float, default=0.1, help="seconds per decision (0: no limit)")
-    parser.add_argument("--exact-tricks", type=int, default=7)
-    parser.add_argument("--horizon", type=int, default=3)
+    parser.add_argument(
+        "--player", default="search", help="the search player's spec (default: search, its defaults; or search_v1, ...)"
+    )
     parser.add_argument("--accusi", action="store_true", help="play with declarations (default: without)")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
-    search = TimedPlayer(
-        SearchPlayer(
-            samples=args.samples,
-            time_budget=args.budget or None,
-            exact_tricks=args.exact_tricks,
-            horizon=args.horizon,
-        )
-    )
+    from tressette_env.agents.registry import make_player
+
+    search = TimedPlayer(make_player(args.player))
+    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
     rules = Rules(accusi=args.accusi)
     result = duplicate(search, make_opponent(args.opponent), args.deals, rules, args.progress)
     times = sorted(search.times)
@@ -178,17 +225,22 @@ def main_search(argv: list[str]) -> None:
         "decisions": len(times),
         "median": statistics.median(times),
         "p90": times[int(0.9 * (len(times) - 1))],
+        "p99": times[int(0.99 * (len(times) - 1))],
         "max": times[-1],
         "mean": statistics.fmean(times),
     }
+    result["player"] = repr(search.player)
+    result["compiled"] = solver_core.COMPILED
     result["settings"] = vars(args) | {"json": str(args.json) if args.json else None}
     d = result["decision_s"]
-    print("| opponent | deals | mean diff per deal (2 games) | 95% CI | decisions | median s | p90 s | max s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     print(
-        f"| {args.opponent} | {result['deals']} | {result['mean_diff']:+.2f} | "
-        f"[{result['ci95'][0]:+.2f}, {result['ci95'][1]:+.2f}] | {d['decisions']} | "
-        f"{d['median']:.3f} | {d['p90']:.3f} | {d['max']:.3f} |"
+        "| player | opponent | deals | mean diff per deal (2 games) | 95% CI | decisions | mean s | median s | p90 s | p99 s | max s |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(
+        f"| {args.player} | {args.opponent} | {result['deals']} | {result['mean_diff']:+.2f} | "
+        f"[{result['ci95'][0]:+.2f}, {result['ci95'][1]:+.2f}] | {d['decisions']} | {d['mean']:.3f} | "
+        f"{d['median']:.3f} | {d['p90']:.3f} | {d['p99']:.3f} | {d['max']:.3f} |"
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -203,17 +255,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
-    parser.add_argument("--warm", action="store_true", help="keep the move-list caches between solves")
+    parser.add_argument("--compare", action="store_true", help="also time today's solver (v1) on the same positions")
     parser.add_argument("--progress", action="store_true", help="print each deal's times to stderr")
     args = parser.parse_args(argv)
-    results = run(args.deals, cold=not args.warm, progress=args.progress)
+    results = run(args.deals, compare=args.compare, progress=args.progress)
     print(table(results))
     if args.json:
         payload = {
             "python": platform.python_version(),
             "machine": platform.machine(),
             "processor": platform.processor(),
-            "cold_caches": not args.warm,
+            "compiled": solver_core.COMPILED,
+            "compare": args.compare,
             "results": results,
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

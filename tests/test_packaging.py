@@ -22,7 +22,7 @@ def test_the_minimum_versions_file_matches_pyprojects_lower_bounds():
 def test_ci_installs_the_minimum_versions_and_runs_the_tests():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "minimum_versions.py --check .ci/minimum-versions.txt" in ci
-    assert 'pip install -c .ci/minimum-versions.txt -e ".[dev,train]"' in ci
+    assert 'pip install -c .ci/minimum-versions.txt -e ".[dev,train,fast]"' in ci
     assert 'pip install -e ".[dev]"' in ci
 
 

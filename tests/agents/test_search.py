@@ -223,7 +223,8 @@ FAST = dict(samples=1, exact_tricks=3, horizon=1)
 
 
 def test_always_a_legal_action():
-    player = SearchPlayer(**FAST)
+    # The early player (ppo by default) may call out; the search itself never does.
+    player = SearchPlayer(**FAST, early="heuristic")
     rng = random.Random(0)
     checked = 0
     for state in random_states(1200, Rules(), seed=5) + random_states(300, Rules(episode="match", calling_out=True)):
@@ -388,15 +389,70 @@ def test_beats_random_clearly():
     assert mean - half > 0
 
 
-def test_the_default_search_hands_the_early_tricks_to_the_heuristic_and_signals_like_it():
-    from tressette_env.agents import HeuristicPlayer
+def test_the_default_search_hands_the_early_tricks_to_ppo_and_search_v1_to_the_heuristic():
+    from tressette_env.agents import HeuristicPlayer, make_player
+    from tressette_env.agents.search import search_v1
 
     state = new_game(Rules(), seed=12)
     legal = legal_actions(state)
     seat_view = view(state, state.public.turn)
-    # Ten cards left: more than the six tricks searched exactly, so the heuristic decides.
-    assert SearchPlayer().act(seat_view, legal, random.Random(0)) == HeuristicPlayer().act(
+    # Ten cards left: more than the eight tricks searched exactly, so the shipped model decides.
+    assert SearchPlayer().act(seat_view, legal, random.Random(0)) == make_player("ppo").act(
         seat_view, legal, random.Random(0)
     )
+    # search_v1: more than six tricks left, so the heuristic decides.
+    assert search_v1().act(seat_view, legal, random.Random(0)) == HeuristicPlayer().act(
+        seat_view, legal, random.Random(0)
+    )
+    assert make_player("search_v1").exact_tricks == 6 and make_player("search").exact_tricks == 8
     with pytest.raises(ValueError, match="signal_policy 'loud'"):
         SearchPlayer(signal_policy="loud")
+
+
+def test_inference_finds_no_mismatch_in_the_true_deal_of_heuristic_play():
+    from tressette_env.agents import HeuristicPlayer
+    from tressette_env.agents.sampling import DealSampler
+
+    heuristic = HeuristicPlayer()
+    player = SearchPlayer(samples=4, inference=heuristic, candidates=3)
+    rng = random.Random(0)
+    for seed in range(6):
+        state = new_game(Rules(), seed=seed)
+        for _ in range(13 + seed):  # three tricks and more, every seat the heuristic
+            seat = state.public.turn
+            state = apply(state, heuristic.act(view(state, seat), legal_actions(state), rng))
+        seat_view = view(state, state.public.turn)
+        assert player._mismatches(seat_view, state.hands) == 0
+        # Deals drawn at random explain the heuristic's plays less well, on the whole.
+        sampler = DealSampler(seat_view)
+        drawn = [player._mismatches(seat_view, sampler.sample(rng)) for _ in range(20)]
+        assert max(drawn) > 0
+        chosen = player._inferred(seat_view, sampler, rng)
+        assert len(chosen) == 4
+        for hands in chosen:  # consistent deals: the viewer's hand, the cards each seat still holds
+            assert hands[seat_view.seat] == seat_view.hand
+            assert [h.bit_count() for h in hands] == [h.bit_count() for h in state.hands]
+
+
+def test_inference_keeps_the_deals_that_explain_the_plays():
+    from tressette_env.agents import HeuristicPlayer
+
+    heuristic = HeuristicPlayer()
+    rng = random.Random(1)
+    state = new_game(Rules(), seed=3)
+    for _ in range(18):
+        state = apply(state, heuristic.act(view(state, state.public.turn), legal_actions(state), rng))
+    seat_view = view(state, state.public.turn)
+    from tressette_env.agents.sampling import DealSampler
+
+    sampler = DealSampler(seat_view)
+    weighted = SearchPlayer(samples=8, inference=heuristic, candidates=4)
+    plain = SearchPlayer(samples=8, inference=None)
+    mean = lambda deals: sum(weighted._mismatches(seat_view, h) for h in deals) / len(deals)  # noqa: E731
+    kept = mean(weighted._inferred(seat_view, sampler, random.Random(2)))
+    drawn = mean([sampler.sample(random.Random(100 + i)) for i in range(32)])
+    assert kept < drawn
+    assert not plain._infers(seat_view) and weighted._infers(seat_view)
+    assert not SearchPlayer(samples=8, inference=heuristic, candidates=1)._infers(seat_view)
+    with pytest.raises(ValueError, match="candidates"):
+        SearchPlayer(candidates=0)

@@ -101,7 +101,7 @@ def test_plain_python_gives_what_the_compiled_core_gives():
         [sys.executable, "-c", code], input=json.dumps(positions), capture_output=True, text=True, env=env, check=True
     )
     plain = json.loads(run.stdout)
-    for (hands, leader, trick, taken), values in zip(positions, plain):
+    for (hands, leader, trick, taken), values in zip(positions, plain, strict=True):
         here = solve_moves(hands, leader, trick, tuple(taken))
         assert {str(c): v for c, v in here.items()} == values
 

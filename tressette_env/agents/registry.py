@@ -5,6 +5,7 @@
 | `random` | ``RandomPlayer`` |
 | `heuristic` | ``HeuristicPlayer`` |
 | `search[:samples=N,time_budget=S]` | ``SearchPlayer`` (PIMC over a double-dummy solver) |
+| `search_v1` | ``search_v1()``: the search player's settings before the compiled solver (a yardstick) |
 | `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
 | `human[:confirm=false,hint=search]` | ``HumanPlayer``: a person typing in the terminal (``tressette play`` seats one) |
 | a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO model (needs torch); read without unpickling, so a file cannot run code |
@@ -28,6 +29,7 @@ PLAYERS: dict[str, str] = {
     "random": "tressette_env.agents.random_player:RandomPlayer",
     "heuristic": "tressette_env.agents.heuristic:HeuristicPlayer",
     "search": "tressette_env.agents.search:SearchPlayer",
+    "search_v1": "tressette_env.agents.search:search_v1",
     "ppo": "tressette_env.learned.loading:shipped_player",
     "human": "tressette_env.agents.human:HumanPlayer",
 }

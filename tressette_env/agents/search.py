@@ -7,25 +7,37 @@ played, voids, signals, declarations), solves each deal with every hand open
 and plays the card with the best average over the deals; equal averages go to the
 lowest card id.
 
-Cost and knobs (defaults: ``samples=8``, ``time_budget=None``, ``exact_tricks=6``,
-``horizon=3``, ``early="heuristic"``, ``signal_policy="club"``: measured the strongest at
-about 0.1 s per decision, see the README's strength table):
+Cost and knobs (defaults: ``samples=8``, ``time_budget=None``, ``exact_tricks=8``,
+``horizon=3``, ``early="ppo"``, ``inference="heuristic"``, ``candidates=3``,
+``signal_policy="club"``: measured the strongest of those tried, at a mean of about
+0.05 s per decision with the compiled solver; see docs/search.md):
 
-- ``samples``: deals per decision (at most).
+- ``samples``: deals searched per decision (at most).
 - ``time_budget``: seconds per decision; sampling stops once it is spent, and a search
   that passes it is cut short (its deal dropped; the first deal is then searched again
   two tricks deep, so a decision may overrun the budget by a few tens of milliseconds). With a
   budget the number of deals, and so the play, depends on the machine's speed; without
   one (``None``) play is a function of the view and the ``rng`` alone.
 - ``exact_tricks`` and ``horizon``: with at most ``exact_tricks`` tricks left (this one
-  included) every deal is solved to the end, exactly. Earlier, where an exact solve of
-  a deal takes seconds in pure Python, the search looks ``horizon`` tricks ahead and a
-  static estimate (sure cashing tricks, then the rest shared by high cards) stands for
-  the remainder. ``horizon=None`` always solves to the end.
-
+  included) every deal is solved to the end, exactly. Earlier the search looks
+  ``horizon`` tricks ahead and a static estimate (sure cashing tricks, then the rest
+  shared by high cards) stands for the remainder. ``horizon=None`` always solves to the end.
 - ``early``: a player (or a name) that takes the decisions before the last ``exact_tricks``
-  tricks instead of the horizon search: there PIMC's estimate is rough and slow, while the
-  endgame is solved exactly. Default ``"heuristic"``; None: search throughout.
+  tricks instead of the horizon search: there PIMC's estimate is rough, while the endgame
+  is solved exactly. Default ``"ppo"``, the shipped model (a NumPy policy) in the four-seat
+  game and the heuristic in the others (the model plays only the game it was trained on);
+  None: search throughout.
+- ``inference`` and ``candidates``: a player (or a name) used as a model of how the others
+  play. ``samples * candidates`` deals are drawn, and each is weighted by how many of the
+  other seats' plays this hand that player would have made with that deal's cards
+  (``MISMATCH`` per play it would not have made); ``samples`` of them are kept by weighted
+  sampling without replacement. A seat that kept its asso where the model would have
+  played it on a trick it could take, say, is less likely to hold it. Four-seat game
+  only; None (or ``candidates=1``): every consistent deal is as likely.
+
+``search_v1()`` is the player with the settings it had before the compiled solver
+(``exact_tricks=6``, ``early="heuristic"``, no inference): the yardstick of the strength
+figures.
 
 In Tressette col morto it plays its dummy's cards in the dummy's turn (searching from the
 dummy's seat, the face-up cards known to the sampler); in Tressette in due, whose early
@@ -61,6 +73,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.actions import CALL_OUT
+from ..engine.cards import cards_of
 from ..engine.state import SeatView
 from .base import Player
 from .sampling import DealSampler
@@ -69,7 +82,10 @@ from .solver import SolveTimeout, solve_moves
 SEARCHED = frozenset({"tressette", "tressette_in_due", "tressette_col_morto"})
 """The games the search player plays: two fixed sides, points taken in the trick play."""
 
-__all__ = ["SearchPlayer", "SignalPolicy", "no_signal"]
+__all__ = ["MISMATCH", "SearchPlayer", "SignalPolicy", "no_signal", "search_v1"]
+
+MISMATCH = 0.3
+"""A sampled deal's weight for each play of the others that the ``inference`` player would not have made there."""
 
 SignalPolicy = Callable[[SeatView, int, list[int]], int]
 """``(view, card, legal) -> action``: the action (one of ``legal``) that plays ``card``."""
@@ -94,7 +110,11 @@ class SearchPlayer:
         signal_policy: ``(view, card, legal) -> action`` choosing the signal to go with the
             card, ``"club"`` (default) for the heuristic's convention, None for no signal.
         early: a player or player name for the decisions before the last ``exact_tricks``
-            tricks (default ``"heuristic"``); None: search those too.
+            tricks (default ``"ppo"``, the shipped model, which plays the four-seat game: in
+            the other games the heuristic takes its place); None: search those too.
+        inference: a player or player name, the model of the others' play that weights
+            the deals (default ``"heuristic"``); None: no weighting.
+        candidates: deals drawn per deal searched when ``inference`` weights them (at least 1).
 
     Example:
         >>> SearchPlayer(samples=8, time_budget=0.1).name
@@ -108,10 +128,12 @@ class SearchPlayer:
         samples: int = 8,
         time_budget: float | None = None,
         *,
-        exact_tricks: int = 6,
+        exact_tricks: int = 8,
         horizon: int | None = 3,
         signal_policy: SignalPolicy | str | None = "club",
-        early: Player | str | None = "heuristic",
+        early: Player | str | None = "ppo",
+        inference: Player | str | None = "heuristic",
+        candidates: int = 3,
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be an int >= 1; got {samples!r}")
@@ -119,6 +141,14 @@ class SearchPlayer:
             raise ValueError(f"time_budget must be None or seconds > 0; got {time_budget!r}")
         if horizon is not None and horizon < 1:
             raise ValueError(f"horizon must be None or >= 1 trick; got {horizon!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+            raise ValueError(f"candidates must be an int >= 1 (deals drawn per deal searched); got {candidates!r}")
+        self.candidates = candidates
+        if isinstance(inference, str):
+            from .registry import make_player
+
+            inference = make_player(inference)
+        self.inference = inference
         self.samples = samples
         self.time_budget = time_budget
         self.exact_tricks = exact_tricks
@@ -130,16 +160,21 @@ class SearchPlayer:
         elif isinstance(signal_policy, str):
             raise ValueError(f"signal_policy {signal_policy!r}: a callable, 'club', or None")
         self.signal_policy = signal_policy or no_signal
+        # The shipped model plays only the four-seat game: elsewhere the heuristic stands in for it.
+        self._family_early: Player | None = None
         if isinstance(early, str):
             from .registry import make_player
 
+            if early == "ppo":
+                self._family_early = make_player("heuristic")
             early = make_player(early)
         self.early = early
 
     def __repr__(self) -> str:
         return (
             f"SearchPlayer(samples={self.samples}, time_budget={self.time_budget}, "
-            f"exact_tricks={self.exact_tricks}, horizon={self.horizon}, early={self.early!r})"
+            f"exact_tricks={self.exact_tricks}, horizon={self.horizon}, early={self.early!r}, "
+            f"inference={self.inference!r}, candidates={self.candidates})"
         )
 
     def card_values(self, view: SeatView, rng: random.Random) -> tuple[dict[int, float], int]:
@@ -157,8 +192,14 @@ class SearchPlayer:
         sampler = DealSampler(view)
         totals: dict[int, int] = {}
         deals = 0
+        chosen = self._inferred(view, sampler, rng) if self._infers(view) else None
         while deals < self.samples:
-            hands = sampler.sample(rng)
+            if chosen is not None:
+                if deals == len(chosen):
+                    break
+                hands = chosen[deals]
+            else:
+                hands = sampler.sample(rng)
             try:
                 values = solve_moves(hands, p.leader, p.trick, p.thirds, horizon=horizon, deadline=deadline)
             except SolveTimeout:
@@ -172,6 +213,46 @@ class SearchPlayer:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return {card: total / deals for card, total in sorted(totals.items())}, deals
+
+    def _infers(self, view: SeatView) -> bool:
+        """Whether the deals are weighted by the plays they explain (the four-seat game, with an ``inference`` player)."""
+        return self.inference is not None and self.candidates > 1 and view.public.rules.game.name == "tressette"
+
+    def _inferred(self, view: SeatView, sampler: DealSampler, rng: random.Random) -> list[tuple[int, ...]]:
+        """``samples`` deals drawn from ``samples * candidates``, each kept with a chance that grows with its weight.
+
+        A deal's weight is ``MISMATCH`` to the power of the other seats' plays this hand that
+        the ``inference`` player would not have made in that seat with that deal's cards: the
+        deals that explain what the others played are searched first. The draw is weighted
+        sampling without replacement (each deal's key ``u ** (1 / weight)``, the largest kept).
+        """
+        pool = [sampler.sample(rng) for _ in range(self.samples * self.candidates)]
+        keyed = []
+        for hands in pool:
+            weight = MISMATCH ** self._mismatches(view, hands)
+            keyed.append((rng.random() ** (1.0 / weight), hands))
+        keyed.sort(key=lambda item: -item[0])
+        return [hands for _, hands in keyed[: self.samples]]
+
+    def _mismatches(self, view: SeatView, hands: tuple[int, ...]) -> int:
+        """The other seats' plays this hand that ``inference`` would have made otherwise, were ``hands`` the deal."""
+        from ..engine import apply, legal_actions, new_game
+        from ..engine import view as seat_view
+
+        p = view.public
+        dealt = [cards_of(hands[s] | p.played_by(s)) for s in range(4)]
+        state = new_game(p.rules, hands=dealt, dealer=p.dealer)
+        rng = random.Random(0)
+        misses = 0
+        for action in p.plays:
+            seat = state.public.turn
+            if seat != view.seat:
+                legal = legal_actions(state)
+                if len({a % 40 for a in legal if a != CALL_OUT}) > 1:
+                    guess = self.inference.act(seat_view(state, seat), legal, rng)
+                    misses += guess % 40 != action % 40
+            state = apply(state, action)
+        return misses
 
     def check_game(self, rules: Any) -> None:
         """Raise ``ValueError`` for a game this player cannot search (``SEARCHED`` names those it can)."""
@@ -200,7 +281,8 @@ class SearchPlayer:
             p = view.public
             view = SeatView(p.turn, p.exposed_by(p.turn) or sum(1 << (a % 40) for a in legal if a < CALL_OUT), p)
         if self.early is not None and view.hand.bit_count() > self.exact_tricks:
-            return self.early.act(view, legal, rng)
+            early = self._family_early if self._family_early is not None and game.name != "tressette" else self.early
+            return early.act(view, legal, rng)
         cards = sorted({a % 40 for a in legal if a != CALL_OUT})
         if not cards:
             raise ValueError(f"no card to play among the legal actions {legal!r}")
@@ -228,4 +310,18 @@ class SearchPlayer:
             cards = [a for a in legal if a != CALL_OUT]
             if CALL_OUT not in legal:
                 return InDueHeuristic._endgame(view, cards, view.public.rules.objective == "avoid")
-        return (self.early or InDueHeuristic()).act(view, legal, rng)
+        early = self._family_early if self._family_early is not None else self.early
+        return (early or InDueHeuristic()).act(view, legal, rng)
+
+
+def search_v1(**options: Any) -> SearchPlayer:
+    """The search player with its settings before the compiled solver (``options`` override them).
+
+    The heuristic plays the first four tricks, the last six are solved exactly, no inference.
+
+    Example:
+        >>> search_v1().exact_tricks, search_v1().inference
+        (6, None)
+    """
+    settings: dict[str, Any] = {"exact_tricks": 6, "early": "heuristic", "inference": None}
+    return SearchPlayer(**(settings | options))

@@ -26,7 +26,7 @@ How it searches:
   to isomorphism (``_suit_code``): in each suit, the holders and point values of the
   cards still in play from the highest down (which cards of equal rank order are gone
   does not matter, nor the ranks of a suit left in one hand). The table is a fixed
-  array of two-entry buckets (the deeper position kept); a stamp per solve makes a
+  array of four-row buckets (the shallowest position goes); a stamp per solve makes a
   reused table empty without clearing it.
 - Quick bounds (``_cash_bound``): the leading team is sure of the thirds it collects by
   cashing the leader's masters, or by leading low to the partner's master and cashing
@@ -421,9 +421,9 @@ def _probe(tt, ctx, k0: int, k1: int, k2: int, k3: int) -> int:
     h = (k0 * 0x2545F4914F6CDD1D + k1 * 0x1B873593 + k2 * 0x5851F42D4C957F2D + k3 * 0x14057B7EF767814F) & (
         (1 << 62) - 1
     )
-    i = ((h >> 23) ^ h) & ctx[_MASK] & ~1
+    i = ((h >> 23) ^ h) & ctx[_MASK] & ~3
     stamp = ctx[_STAMP]
-    for j in range(i, i + 2):
+    for j in range(i, i + 4):
         r = j * ROW
         if tt[r + _DATA] >> 22 == stamp and tt[r] == k0 and tt[r + 1] == k1 and tt[r + 2] == k2 and tt[r + 3] == k3:
             return j
@@ -435,17 +435,18 @@ def _store(tt, ctx, slot: int, k0: int, k1: int, k2: int, k3: int, depth: int, l
     """Write an entry: in its own row when ``slot >= 0``, else in the bucket ``-1 - slot`` (the shallower row goes)."""
     stamp = ctx[_STAMP]
     if slot < 0:
+        # an empty row of the bucket, else the row of the shallowest position
         i = -1 - slot
-        m0 = tt[i * ROW + _DATA]
-        m1 = tt[(i + 1) * ROW + _DATA]
-        if m0 >> 22 != stamp:
-            slot = i
-        elif m1 >> 22 != stamp:
-            slot = i + 1
-        elif (m1 >> 18 & 15) < (m0 >> 18 & 15):
-            slot = i + 1
-        else:
-            slot = i
+        slot = i
+        low = 99
+        for j in range(i, i + 4):
+            m = tt[j * ROW + _DATA]
+            if m >> 22 != stamp:
+                slot = j
+                break
+            if (m >> 18 & 15) < low:
+                low = m >> 18 & 15
+                slot = j
     r = slot * ROW
     tt[r] = k0
     tt[r + 1] = k1

@@ -75,7 +75,7 @@ def test_same_values_as_todays_solver_on_full_deals(seed):
 
 
 def test_the_horizon_search_matches_todays():
-    for seed in range(80):
+    for seed in range(80 if solver_core.COMPILED else 30):  # plain Python: both solvers are slow here
         state = random_position(seed, 5, 10)
         for horizon in (1, 2, 3):
             assert solve_state_moves(state, horizon=horizon) == solver_v1.solve_state_moves(state, horizon=horizon)

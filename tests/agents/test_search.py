@@ -456,3 +456,24 @@ def test_inference_keeps_the_deals_that_explain_the_plays():
     assert not SearchPlayer(samples=8, inference=heuristic, candidates=1)._infers(seat_view)
     with pytest.raises(ValueError, match="candidates"):
         SearchPlayer(candidates=0)
+
+
+def test_inference_in_a_later_hand_of_a_match():
+    from tressette_env.agents import HeuristicPlayer
+    from tressette_env.engine import HAND_OVER, next_hand
+
+    heuristic = HeuristicPlayer()
+    player = SearchPlayer(samples=2, inference=heuristic, candidates=2, exact_tricks=4)
+    rng = random.Random(0)
+    for first_lead in ("dealer_right", "four_of_denari"):
+        state = new_game(Rules(episode="match", first_lead=first_lead), seed=2)
+        while state.public.status != HAND_OVER:
+            state = apply(state, heuristic.act(view(state, state.public.turn), legal_actions(state), rng))
+        state = next_hand(state, seed=3)
+        for _ in range(22):
+            state = apply(state, heuristic.act(view(state, state.public.turn), legal_actions(state), rng))
+        seat_view = view(state, state.public.turn)
+        if first_lead == "dealer_right":
+            assert player._mismatches(seat_view, state.hands) == 0
+        action = player.act(seat_view, legal_actions(state), rng)
+        assert action in legal_actions(state)

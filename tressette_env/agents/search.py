@@ -242,6 +242,8 @@ class SearchPlayer:
         p = view.public
         dealt = [cards_of(hands[s] | p.played_by(s)) for s in range(4)]
         state = new_game(p.rules, hands=dealt, dealer=p.dealer)
+        if state.public.first_leader != p.first_leader:
+            return 0  # a later hand of a match led by another rule than the first's: no replay
         rng = random.Random(0)
         misses = 0
         for action in p.plays:

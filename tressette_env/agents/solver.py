@@ -30,7 +30,7 @@ How it searches: ``solver_core`` (null-window alpha-beta with a transposition ta
 positions up to isomorphism, quick cashing bounds, move ordering, equivalent cards, an
 exhaustive search of the last two tricks), compiled by numba when it is installed
 (``pip install "tressette-env[fast]"``), plain Python otherwise: the same code, the same
-values, about a hundred times slower. ``solver_core.COMPILED`` says which runs.
+values, some fifty times slower. ``solver_core.COMPILED`` says which runs.
 
 Example:
     >>> from tressette_env.engine import parse_cards

@@ -8,7 +8,8 @@ shared machine; the median number of positions expanded) and optionally writes t
 figures as JSON. Each solve starts from empty tables. ``--compare`` also solves every
 position with today's pure-Python solver as it was before the compiled core
 (``benchmarks/reference/solver_v1.py``), right after the new one, checks that both find
-the same value, and adds its rows and the ratios.
+the same value, and adds its rows and the ratios. ``--positions fifth`` solves only the
+positions at the fifth trick (with ``TRESSETTE_NUMBA=0``, the plain-Python core's figures).
 
     python benchmarks/bench_solver.py --deals 100 --compare --json benchmarks/results/solver.json
 
@@ -38,9 +39,9 @@ from tressette_env.agents.random_player import RandomPlayer
 from tressette_env.engine import PLAYING, Rules, apply, cards_of, legal_actions, new_game, view
 
 
-def positions(deals: int):
+def positions(deals: int, seed0: int = 0):
     """(seed, full-deal state, state at the fifth trick) for each deal."""
-    for seed in range(deals):
+    for seed in range(seed0, seed0 + deals):
         start = new_game(seed=seed)
         rng = random.Random(seed)
         state = start
@@ -94,13 +95,18 @@ def _timed(solve, state) -> tuple[tuple[float, float, int], int]:
     return (time.perf_counter() - t0, time.process_time() - c0, result.nodes), result.value
 
 
-def run(deals: int, compare: bool, progress: bool) -> dict:
+POSITIONS = ("full deal", "from the fifth trick")
+
+
+def run(deals: int, compare: bool, progress: bool, names: tuple[str, ...] = POSITIONS) -> dict:
     reference = reference_solver() if compare else None
-    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
-    names = ("full deal", "from the fifth trick")
+    *_, warm = next(positions(1, seed0=10**6))
+    solver.solve_state(warm)  # compile (or load the compiled code) before the clock runs
     rows: dict[str, dict[str, list]] = {name: {"new": [], "reference": []} for name in names}
     for seed, start, fifth in positions(deals):
-        for name, state in zip(names, (start, fifth), strict=True):
+        for name, state in zip(POSITIONS, (start, fifth), strict=True):
+            if name not in names:
+                continue
             row, value = _timed(solver.solve_state, state)
             rows[name]["new"].append(row)
             if reference is not None:
@@ -110,10 +116,10 @@ def run(deals: int, compare: bool, progress: bool) -> dict:
                     raise AssertionError(f"deal {seed}, {name}: the solvers disagree ({value} against {ref_value})")
                 rows[name]["reference"].append(ref_row)
         if progress:
-            full = rows[names[0]]
-            line = f"deal {seed}: full deal {full['new'][-1][1]:.3f} s cpu"
+            first = rows[names[0]]
+            line = f"deal {seed}: {names[0]} {first['new'][-1][1]:.3f} s cpu"
             if reference is not None:
-                line += f" (today's solver {full['reference'][-1][1]:.3f} s)"
+                line += f" (today's solver {first['reference'][-1][1]:.3f} s)"
             print(line, file=sys.stderr)
     out = {}
     for name in names:
@@ -257,8 +263,12 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--compare", action="store_true", help="also time today's solver (v1) on the same positions")
     parser.add_argument("--progress", action="store_true", help="print each deal's times to stderr")
+    parser.add_argument(
+        "--positions", choices=("both", "full", "fifth"), default="both", help="which positions to solve (default both)"
+    )
     args = parser.parse_args(argv)
-    results = run(args.deals, compare=args.compare, progress=args.progress)
+    names = {"both": POSITIONS, "full": POSITIONS[:1], "fifth": POSITIONS[1:]}[args.positions]
+    results = run(args.deals, compare=args.compare, progress=args.progress, names=names)
     print(table(results))
     if args.json:
         payload = {

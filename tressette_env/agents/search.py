@@ -72,6 +72,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..engine import apply, legal_actions, new_game
+from ..engine import view as seat_view
 from ..engine.actions import CALL_OUT
 from ..engine.cards import cards_of
 from ..engine.state import SeatView
@@ -194,12 +196,7 @@ class SearchPlayer:
         deals = 0
         chosen = self._inferred(view, sampler, rng) if self._infers(view) else None
         while deals < self.samples:
-            if chosen is not None:
-                if deals == len(chosen):
-                    break
-                hands = chosen[deals]
-            else:
-                hands = sampler.sample(rng)
+            hands = sampler.sample(rng) if chosen is None else chosen[deals]
             try:
                 values = solve_moves(hands, p.leader, p.trick, p.thirds, horizon=horizon, deadline=deadline)
             except SolveTimeout:
@@ -236,9 +233,6 @@ class SearchPlayer:
 
     def _mismatches(self, view: SeatView, hands: tuple[int, ...]) -> int:
         """The other seats' plays this hand that ``inference`` would have made otherwise, were ``hands`` the deal."""
-        from ..engine import apply, legal_actions, new_game
-        from ..engine import view as seat_view
-
         p = view.public
         dealt = [cards_of(hands[s] | p.played_by(s)) for s in range(4)]
         state = new_game(p.rules, hands=dealt, dealer=p.dealer)

@@ -30,7 +30,7 @@ How it searches: ``solver_core`` (null-window alpha-beta with a transposition ta
 positions up to isomorphism, quick cashing bounds, move ordering, equivalent cards, an
 exhaustive search of the last two tricks), compiled by numba when it is installed
 (``pip install "tressette-env[fast]"``), plain Python otherwise: the same code, the same
-values, some fifty times slower. ``solver_core.COMPILED`` says which runs.
+values, about forty times slower. ``solver_core.COMPILED`` says which runs.
 
 Example:
     >>> from tressette_env.engine import parse_cards
@@ -74,12 +74,6 @@ def _to_int(mask: int) -> int:
         out |= 1 << _TO_INT[low.bit_length() - 1]
         mask ^= low
     return out
-
-
-def _trick_result(leader: int, cards: Sequence[int]) -> tuple[int, int]:
-    """Winner seat and thirds of a full trick of internal cards (no last-trick bonus)."""
-    t = core._trick(leader, *cards)
-    return t // 64, t % 64
 
 
 # --------------------------------------------------------------------------------------
@@ -246,38 +240,19 @@ def solve_moves(
     follow = hand & _SM[itrick[0] // 10] if itrick else 0
     legal = follow or hand
     values: dict[int, int] = {}
-    guess = None
+    guess = -1  # each card's search starts from the value of the one before
     tables = core.tables()
     tables.start(H, _stop(hand, horizon))
     for c in cards_of(core.rep_mask(legal, P)):
         tables.hands[seat] = hand ^ (1 << c)
-        if n == 3:
-            cards = [*itrick, c]
-            winner, pts = _trick_result(leader, cards)
-            played = _mask(cards)
-            if not P ^ played:
-                pts += _LAST
-            gain = pts if winner & 1 == 0 else 0
-            sub_guess = -1 if guess is None else guess - gain
-            v0 = gain + _run(winner, [], rem - pts, P ^ played, sub_guess, deadline)
-        else:
-            v0 = _run(leader, [*itrick, c], rem, P, -1 if guess is None else guess, deadline)
+        guess = values[c] = _run(leader, [*itrick, c], rem, P, guess, deadline)
         tables.hands[seat] = hand
-        guess = v0
-        values[c] = v0
     team = seat % 2
     out = {}
     for c in cards_of(legal):
         v0 = values[_rep_of(c, legal, P)]
         out[_TO_EXT[c]] = taken[team] + (v0 if team == 0 else rem - v0)
     return dict(sorted(out.items()))
-
-
-def _mask(cards: Sequence[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
 
 
 def _rep_of(c: int, legal: int, P: int) -> int:

@@ -7,7 +7,7 @@ runs two ways:
 | numba | how it runs | speed |
 | --- | --- | --- |
 | installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (about 20 s, then cached on disk) | a full deal: 0.48 s at the median (docs/search.md) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | some fifty times slower |
+| absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | about forty times slower |
 
 ``COMPILED`` says which. Every function here takes and returns plain integers and flat
 integer tables (numpy arrays when compiled, Python lists otherwise), which is what lets
@@ -119,8 +119,8 @@ PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in
 ROW = 5
 _DATA = 4
 # The context array: counters and settings of one solve.
-CTX = 6
-_NODES, _STOP, _STAMP, _TIMEOUT, _MASK, _EST = range(6)
+CTX = 5
+_NODES, _STOP, _STAMP, _TIMEOUT, _MASK = range(5)
 ROWS_PER_LEVEL = 4
 MOVE_ROWS = 11 * ROWS_PER_LEVEL + 4
 """Move lists: four rows per trick level (cards in the leader's hand), four for the root's trick."""
@@ -608,7 +608,6 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
         if ncards <= ctx[_STOP]:
             # the search horizon: a static estimate stands for the value
             v = _estimate(H, L, rem, P, qb)
-            ctx[_EST] += 1
             _store(tt, ctx, slot, k0, k1, k2, k3, ncards, v, v, -1)
             return v
         _store(tt, ctx, slot, k0, k1, k2, k3, ncards, qb, rem, -1)
@@ -802,7 +801,7 @@ def _partial(H, L: int, trick, n: int, need: int, rem: int, P: int, tt, ctx, mv,
     """Fail-soft bound of team 0's thirds inside a trick: ``trick[:n]`` on the table, led by ``L``.
 
     ``P`` holds the cards in the hands and on the table, ``rem`` their thirds plus the
-    last trick's 3.
+    last trick's 3. With ``n == 4`` the trick is complete: it is settled first.
     """
     if n == 0:
         return _boundary(H, L, need, rem, P, tt, ctx, mv, deadline)
@@ -810,6 +809,16 @@ def _partial(H, L: int, trick, n: int, need: int, rem: int, P: int, tt, ctx, mv,
         return 0
     if need > rem:
         return rem
+    if n == 4:
+        t = _trick(L, trick[0], trick[1], trick[2], trick[3])
+        winner = t // 64
+        pts = t % 64
+        taken = 1 << trick[0] | 1 << trick[1] | 1 << trick[2] | 1 << trick[3]
+        if P == taken:
+            pts += LAST
+        if winner & 1 == 0:
+            return pts + _boundary(H, winner, need - pts, rem - pts, P ^ taken, tt, ctx, mv, deadline)
+        return _boundary(H, winner, need, rem - pts, P ^ taken, tt, ctx, mv, deadline)
     seat = (L + n) & 3
     h = H[seat]
     follow = h & (1023 << (10 * (trick[0] // 10)))
@@ -821,19 +830,7 @@ def _partial(H, L: int, trick, n: int, need: int, rem: int, P: int, tt, ctx, mv,
             continue
         H[seat] = h ^ (1 << c)
         trick[n] = c
-        if n == 3:
-            t = _trick(L, trick[0], trick[1], trick[2], c)
-            winner = t // 64
-            pts = t % 64
-            taken = 1 << trick[0] | 1 << trick[1] | 1 << trick[2] | 1 << c
-            if P == taken:
-                pts += LAST
-            if winner & 1 == 0:
-                v = pts + _boundary(H, winner, need - pts, rem - pts, P ^ taken, tt, ctx, mv, deadline)
-            else:
-                v = _boundary(H, winner, need, rem - pts, P ^ taken, tt, ctx, mv, deadline)
-        else:
-            v = _partial(H, L, trick, n + 1, need, rem, P, tt, ctx, mv, deadline)
+        v = _partial(H, L, trick, n + 1, need, rem, P, tt, ctx, mv, deadline)
         H[seat] = h
         if maximise:
             if v > best:
@@ -849,7 +846,7 @@ def _partial(H, L: int, trick, n: int, need: int, rem: int, P: int, tt, ctx, mv,
 
 @_jit
 def _value(H, L: int, trick, n: int, rem: int, P: int, guess: int, tt, ctx, mv, deadline: float) -> int:
-    """Team 0's exact thirds from a position (``trick[:n]`` on the table), or -1 when the deadline passed.
+    """Team 0's exact thirds from a position (``trick[:n]`` on the table, 0 to 4 cards), or -1 when the deadline passed.
 
     Null-window probes "at least ``need``?" narrow the interval ``[lo, hi]`` that holds
     the value; each fail-soft answer moves a bound at least to ``need`` and often
@@ -906,7 +903,6 @@ class Tables:
         ctx[_STAMP] += 1
         ctx[_NODES] = 0
         ctx[_TIMEOUT] = 0
-        ctx[_EST] = 0
         ctx[_STOP] = stop
         for seat in range(4):
             self.hands[seat] = hands[seat]

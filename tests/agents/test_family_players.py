@@ -82,12 +82,25 @@ def test_the_search_player_names_the_games_it_does_not_search():
 
 
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
-def test_the_search_player_refuses_the_auction_games(game):
+def test_the_search_player_plays_the_auction_games(game):
+    # Every decision legal over whole hands: the heuristic's auction and early tricks, PIMC for the last ones.
     from tressette_env.envs.spec import game_spec
 
     rules = game_spec(game).make_rules()
-    state = new_game(rules, 0)
-    with pytest.raises(ValueError, match=f"{game}.* is not searched: play heuristic or random there"):
-        SearchPlayer().check_game(rules)
-    with pytest.raises(ValueError, match="searched: tressette, tressette_col_morto, tressette_in_due"):
-        SearchPlayer().act(view(state, state.public.turn), legal_actions(state), random.Random(0))
+    SearchPlayer().check_game(rules)
+    search = SearchPlayer(samples=2)
+    rng = random.Random(0)
+    searched = 0
+    for seed in range(8):
+        state = new_game(rules, seed)
+        while state.public.status == PLAYING:
+            p = state.public
+            legal = legal_actions(state)
+            if p.phase == 1 and len(legal) > 1:  # the auction: bid, so that a hand is played
+                action = legal[1]
+            else:
+                action = search.act(view(state, p.turn), legal, rng)
+                searched += p.phase == 0 and len({a % 40 for a in legal}) > 1
+            assert action in legal
+            state = apply(state, action)
+    assert searched > 20

@@ -11,8 +11,8 @@ from tressette_env.agents.solver import solve, solve_moves
 from tressette_env.engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of, mask_of, parse_cards
 
 
-def minimax(hands, leader, trick, sides):
-    """Side 0's thirds from here by plain minimax (no table, no pruning): the reference."""
+def minimax(hands, leader, trick, sides, last=3):
+    """Side 0's thirds from here by plain minimax (no table, no pruning): the reference (``last``: the last trick's bonus)."""
     n = len(hands)
     seat = (leader + len(trick)) % n
     hand = hands[seat]
@@ -23,13 +23,15 @@ def minimax(hands, leader, trick, sides):
         rest[seat] ^= 1 << card
         played = [*trick, card]
         if len(played) < n:
-            values.append(minimax(rest, leader, played, sides))
+            values.append(minimax(rest, leader, played, sides, last))
             continue
         led = played[0] // 10
         best = max(range(n), key=lambda i: STRENGTH[played[i]] if played[i] // 10 == led else -1)
         winner = (leader + best) % n
-        taken = sum(THIRDS[c] for c in played) + (3 if not any(rest) else 0)
-        values.append((taken if sides[winner] == 0 else 0) + (minimax(rest, winner, [], sides) if any(rest) else 0))
+        taken = sum(THIRDS[c] for c in played) + (last if not any(rest) else 0)
+        values.append(
+            (taken if sides[winner] == 0 else 0) + (minimax(rest, winner, [], sides, last) if any(rest) else 0)
+        )
     return max(values) if sides[seat] == 0 else min(values)
 
 
@@ -39,18 +41,41 @@ def random_position(rng, seats, cards):
     return [mask_of(deck[cards * s : cards * (s + 1)]) for s in range(seats)]
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), seats=st.sampled_from([2, 3]), cards=st.integers(1, 4), leader=st.integers(0, 2))
-def test_exact_against_plain_minimax(seed, seats, cards, leader):
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    seats=st.sampled_from([2, 3, 5]),
+    cards=st.integers(1, 4),
+    leader=st.integers(0, 4),
+    last=st.sampled_from([3, 3, 0, 7, 14]),
+)
+def test_exact_against_plain_minimax(seed, seats, cards, leader, last):
+    # Two seats (in due), three (Calabresella: one against two), five (a chiamare: two against three);
+    # ``last``: the last trick's 3 and the thirds of the cards face down for its winner (Calabresella).
     rng = random.Random(seed)
+    cards = min(cards, 3) if seats == 5 else cards
     hands = random_position(rng, seats, cards)
     leader %= seats
-    sides = (0, 1) if seats == 2 else tuple(rng.choice([(0, 1, 1), (0, 0, 1), (1, 0, 1)]))
-    value = minimax(hands, leader, [], sides)
-    assert solve_open(hands, leader, sides=sides)[0] == value
-    moves = open_moves(hands, leader, sides=sides)
+    if seats == 2:
+        sides = (0, 1)
+    elif seats == 3:
+        sides = tuple(rng.choice([(0, 1, 1), (0, 0, 1), (1, 0, 1)]))
+    else:
+        team = rng.sample(range(5), 2)
+        sides = tuple(0 if s in team else 1 for s in range(5))
+    value = minimax(hands, leader, [], sides, last)
+    assert solve_open(hands, leader, sides=sides, last_trick=last)[0] == value
+    moves = open_moves(hands, leader, sides=sides, last_trick=last)
     me = sides[leader]
-    assert max(moves.values()) == (value if me == 0 else sum(THIRDS[c] for c in cards_of(sum(hands))) + 3 - value)
+    total = sum(THIRDS[c] for c in cards_of(sum(hands))) + last
+    assert max(moves.values()) == (value if me == 0 else total - value)
+
+
+def test_a_bad_last_trick_bonus_is_refused():
+    hands = [parse_cards("3d"), parse_cards("2d")]
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="last_trick"):
+            solve_open(hands, 0, sides=(0, 1), last_trick=bad)
 
 
 def test_the_four_seat_game_agrees_with_the_double_dummy_solver():

@@ -342,7 +342,7 @@ def test_the_signal_policy_hook():
 
 
 def test_bad_settings_are_refused():
-    for kwargs in (dict(samples=0), dict(time_budget=0), dict(horizon=0)):
+    for kwargs in (dict(samples=0), dict(time_budget=0), dict(horizon=0), dict(prior=-1), dict(prior=True)):
         with pytest.raises(ValueError):
             SearchPlayer(**kwargs)
 
@@ -407,6 +407,42 @@ def test_the_default_search_hands_the_early_tricks_to_ppo_and_search_v1_to_the_h
     assert make_player("search_v1").exact_tricks == 6 and make_player("search").exact_tricks == 8
     with pytest.raises(ValueError, match="signal_policy 'loud'"):
         SearchPlayer(signal_policy="loud")
+
+
+def test_prior_searches_among_the_models_favourite_cards():
+    from tressette_env.agents import make_player
+
+    ppo = make_player("ppo")
+    state = new_game(Rules(), seed=12)
+    for _ in range(8):  # the first two tricks: more than eight tricks left
+        legal = legal_actions(state)
+        v = view(state, state.public.turn)
+        ranked = ppo.ranked(v, legal)
+        assert sorted(ranked) == sorted(legal) and ranked[0] == ppo.act(v, legal, random.Random(0))
+        favourites = []  # the model's favourite action for each card, in its order
+        for a in ranked:
+            if all(a % 40 != f % 40 for f in favourites):
+                favourites.append(a)
+        assert SearchPlayer(prior=1, samples=2).act(v, legal, random.Random(0)) == ranked[0]
+        assert SearchPlayer(prior=3, samples=2).act(v, legal, random.Random(0)) in favourites[:3]
+        state = apply(state, ranked[0])
+
+
+def test_a_rollout_is_the_model_to_seven_tricks_left_then_exact_play():
+    from tressette_env.agents import make_player
+    from tressette_env.agents.search import ROLLOUT_TO
+    from tressette_env.agents.solver import solve_state
+
+    ppo = make_player("ppo")
+    state = new_game(Rules(), seed=5)
+    for _ in range(3):
+        state = apply(state, legal_actions(state)[0])
+    played = state
+    while played.public.trick or played.hands[played.public.turn].bit_count() > ROLLOUT_TO:
+        seat = played.public.turn
+        played = apply(played, ppo.act(view(played, seat), legal_actions(played), random.Random(0)))
+    assert ROLLOUT_TO == 7 and played.hands[0].bit_count() == 7
+    assert SearchPlayer(prior=2)._rollout(state, ppo) == solve_state(played).thirds
 
 
 def test_inference_finds_no_mismatch_in_the_true_deal_of_heuristic_play():

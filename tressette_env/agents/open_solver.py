@@ -4,8 +4,10 @@
 every hand is known and both sides play perfectly: each side's thirds at the end of the
 hand. ``open_moves`` gives the value of each legal card of the seat on turn. The four-seat
 game's double-dummy solver (``solver``) is far faster on four seats; this one serves the
-other tables of the family (Tressette in due's endgame, for one) and is the reference the
-four-seat solver is tested against.
+other tables of the family (Tressette in due's endgame; Calabresella's and Tressette a
+chiamare's endings in the search player, with ``last_trick`` counting the cards that lie
+face down for the last trick's winner) and is the reference the four-seat solver is tested
+against.
 
 How it searches (pure Python, standard library only): zero-window alpha-beta probes that
 bisect the range of values, a table of bounds at trick boundaries (the value of the rest of
@@ -36,8 +38,8 @@ from ..engine.tricks import winning_position
 __all__ = ["best_open_move", "open_moves", "solve_open"]
 
 
-def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Sequence[int]) -> int:
-    """Check a position; return the thirds still in play (cards in the hands and on the table, and the last trick's 3)."""
+def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Sequence[int], last: int) -> int:
+    """Check a position; return the thirds still in play (cards in the hands and on the table, and the last trick's ``last``)."""
     n = len(hands)
     if len(sides) != n or n < 2:
         raise ValueError(
@@ -61,7 +63,9 @@ def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Se
         raise ValueError(
             "the hands do not fit the trick: each seat must hold, with its card on the table, as many cards"
         )
-    return sum(THIRDS[c] for c in cards_of(seen)) + (LAST_TRICK_THIRDS if seen else 0)
+    if isinstance(last, bool) or not isinstance(last, int) or last < 0:
+        raise ValueError(f"last_trick is the thirds the last trick takes besides its cards, an int >= 0; got {last!r}")
+    return sum(THIRDS[c] for c in cards_of(seen)) + (last if seen else 0)
 
 
 _HIGHER = tuple(
@@ -120,6 +124,8 @@ class _Open:
         self.sides = tuple(sides)
         self.n = len(sides)
         self.table: dict[int, tuple[int, int]] = {}
+        self.last = LAST_TRICK_THIRDS
+        """Thirds the last trick takes besides its cards (part of the table's key: set it before a search)."""
 
     def boundary(self, hands: list[int], leader: int, alpha: int, beta: int, present: int, rem: int) -> int:
         """Side 0's thirds from the rest of the hand, ``leader`` to lead (a fail-soft bound outside (alpha, beta)).
@@ -128,7 +134,7 @@ class _Open:
         """
         if not present:
             return 0
-        key = leader
+        key = self.last << 3 | leader
         for h in hands:
             key = key << 40 | h
         entry = self.table.get(key)
@@ -187,7 +193,7 @@ class _Open:
                     taken += THIRDS[c]
                 left = present ^ bit
                 if not left:  # the last trick
-                    taken += LAST_TRICK_THIRDS
+                    taken += self.last
                 gain = taken if sides[winner] == 0 else 0
                 value = gain + self.boundary(hands, winner, alpha - gain, beta - gain, left, rem - taken)
             hands[seat] = hand
@@ -227,7 +233,7 @@ class _Open:
             for reply in replies:
                 bit = 1 << reply
                 left = rest ^ bit
-                taken = THIRDS[lead] + THIRDS[reply] + (0 if left else LAST_TRICK_THIRDS)
+                taken = THIRDS[lead] + THIRDS[reply] + (0 if left else self.last)
                 winner = follower if beaters >> reply & 1 else leader
                 gain = taken if self.sides[winner] == 0 else 0
                 hands[follower] = follow_hand ^ bit
@@ -288,7 +294,7 @@ _SEARCHES: dict[tuple[int, ...], _Open] = {}
 _TABLE_LIMIT = 1 << 19
 
 
-def _search(sides: Sequence[int]) -> _Open:
+def _search(sides: Sequence[int], last: int) -> _Open:
     """A search for these sides whose table of bounds lives on between calls.
 
     Positions recur from one decision of a hand to the next; the table is emptied when it
@@ -298,6 +304,7 @@ def _search(sides: Sequence[int]) -> _Open:
     search = _SEARCHES.get(key)
     if search is None or len(search.table) > _TABLE_LIMIT:
         search = _SEARCHES[key] = _Open(key)
+    search.last = last
     return search
 
 
@@ -321,7 +328,13 @@ def _value(search: _Open, hands: list[int], leader: int, trick: list[int], remai
 
 
 def solve_open(
-    hands: Sequence[int], leader: int, trick: Sequence[int] = (), taken: Sequence[int] = (0, 0), *, sides: Sequence[int]
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    taken: Sequence[int] = (0, 0),
+    *,
+    sides: Sequence[int],
+    last_trick: int = LAST_TRICK_THIRDS,
 ) -> tuple[int, int]:
     """Each side's thirds at the end of the hand under perfect play with every hand open.
 
@@ -331,21 +344,33 @@ def solve_open(
         trick: the cards on the table in play order.
         taken: thirds each side has taken already.
         sides: each seat's side, 0 or 1.
+        last_trick: thirds the last trick takes besides its cards: the 3 of the rules, plus
+            those of cards lying face down for its winner (Calabresella's discards or monte).
     """
-    remaining = _position(hands, leader, trick, sides)
-    value = _value(_search(sides), list(hands), leader, list(trick), remaining) if remaining else 0
+    remaining = _position(hands, leader, trick, sides, last_trick)
+    value = _value(_search(sides, last_trick), list(hands), leader, list(trick), remaining) if remaining else 0
     return taken[0] + value, taken[1] + remaining - value
 
 
 def open_moves(
-    hands: Sequence[int], leader: int, trick: Sequence[int] = (), taken: Sequence[int] = (0, 0), *, sides: Sequence[int]
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    taken: Sequence[int] = (0, 0),
+    *,
+    sides: Sequence[int],
+    last_trick: int = LAST_TRICK_THIRDS,
 ) -> dict[int, int]:
-    """``{card: thirds}``: for each legal card of the seat on turn, its side's thirds at the end under perfect play."""
-    remaining = _position(hands, leader, trick, sides)
+    """``{card: thirds}``: for each legal card of the seat on turn, its side's thirds at the end under perfect play.
+
+    The arguments are ``solve_open``'s.
+    """
+    remaining = _position(hands, leader, trick, sides, last_trick)
+    last = last_trick
     n = len(hands)
     seat = (leader + len(trick)) % n
     side = sides[seat]
-    search = _search(sides)
+    search = _search(sides, last)
     work = list(hands)
     hand = work[seat]
     legal = hand & SUIT_MASK[trick[0] // 10] if trick else 0
@@ -358,18 +383,8 @@ def open_moves(
             value = _value(search, work, leader, played, remaining)
         else:
             winner = (leader + winning_position(played)) % n
-            gain = sum(THIRDS[c] for c in played) + (LAST_TRICK_THIRDS if not work[winner] else 0)
-            rest = (
-                _value(
-                    search,
-                    work,
-                    winner,
-                    [],
-                    remaining - sum(THIRDS[c] for c in played) - (LAST_TRICK_THIRDS if not work[winner] else 0),
-                )
-                if work[winner]
-                else 0
-            )
+            gain = sum(THIRDS[c] for c in played) + (last if not work[winner] else 0)
+            rest = _value(search, work, winner, [], remaining - gain) if work[winner] else 0
             value = (gain if sides[winner] == 0 else 0) + rest
         work[seat] = hand
         mine = value if side == 0 else remaining - value
@@ -385,6 +400,7 @@ def best_open_move(
     sides: Sequence[int],
     prefer: Callable[[int], Any] | None = None,
     least: bool = False,
+    last_trick: int = LAST_TRICK_THIRDS,
 ) -> int:
     """The legal card of the seat on turn that is best for its side (the fewest thirds with ``least``).
 
@@ -392,10 +408,10 @@ def best_open_move(
     Faster than ``open_moves`` when only the choice is wanted: the first card is valued
     exactly, then each other card is only asked whether it does better (a zero-width probe).
     """
-    remaining = _position(hands, leader, trick, sides)
+    remaining = _position(hands, leader, trick, sides, last_trick)
     n = len(hands)
     seat = (leader + len(trick)) % n
-    search = _search(sides)
+    search = _search(sides, last_trick)
     work = list(hands)
     hand = work[seat]
     present = 0
@@ -415,7 +431,7 @@ def best_open_move(
             value = search.inside(work, leader, played, alpha, beta, rest, remaining)
         else:
             winner = (leader + winning_position(played)) % n
-            taken = sum(THIRDS[c] for c in played) + (LAST_TRICK_THIRDS if not rest else 0)
+            taken = sum(THIRDS[c] for c in played) + (last_trick if not rest else 0)
             gain = taken if sides[winner] == 0 else 0
             value = gain + search.boundary(work, winner, alpha - gain, beta - gain, rest, remaining - taken)
         work[seat] = hand

@@ -3,7 +3,9 @@
 A seat knows its own hand and the public state. The other hands are hidden, but the
 public record constrains them:
 
-- card counts: each seat holds ten cards less those it has played;
+- card counts: each seat holds a hand's tricks (ten in the four-seat game) less the cards
+  it has played; the cards out of every hand and not played lie face down (Calabresella's
+  monte or discards: those the viewer does not know are dealt to a pile, ``PILE``);
 - cards played (``played_by``) are out of every hand;
 - voids: a seat that failed to follow a suit holds none of it (``is_void``);
 - signals: a busso or striscio given by seat ``s`` when leading suit ``x`` says ``s``
@@ -17,13 +19,16 @@ public record constrains them:
   and its hand) holds exactly the combinations it declared: for a tris, the fourth card
   of the rank is not in that hand; a seat that declared nothing held no napoletana and
   no three of a kind of 3s, 2s or assi;
+- a game's own record: in Calabresella a monte turned up for all (or the called card found
+  in it) is with the soloist or among his discards; in Tressette a chiamare the called card
+  is not in the caller's hand (and is in the partner's if ``reveal_partner`` announced him);
 - the first lead (``first_lead="four_of_denari"``, first hand of a match only): the seat
   that led the first trick was dealt the 4 di denari, so until it has played it, it still
   holds it, and no other seat can hold it.
 
 ``DealSampler(view)`` reads these constraints once; ``sample(rng)`` draws a full deal
-(``(hand_0, hand_1, hand_2, hand_3)``, card masks, the viewer's own hand included) that
-meets all of them. It places the forced cards first, then deals the remaining cards
+(``(hand_0, hand_1, ...)``, a card mask per seat, the viewer's own hand included) that
+meets all of them (``sample_with_pile`` gives the face-down pile's cards too). It places the forced cards first, then deals the remaining cards
 one by one, the most constrained card first, each to a seat chosen at random among
 those allowed to hold it (weighted by the room left in each hand), and accepts the
 deal when every constraint holds, drawing again otherwise. Every consistent deal has a
@@ -56,6 +61,8 @@ from ..engine.state import SeatView
 __all__ = ["DealSampler", "InconsistentViewError", "SeatConstraints", "sample_deal"]
 
 FULL = (1 << 40) - 1
+PILE = 99
+"""The "seat" of the face-down cards out of every hand (Calabresella's monte or discards) in ``SeatConstraints``."""
 
 
 class InconsistentViewError(ValueError):
@@ -130,13 +137,14 @@ class SeatConstraints:
 
 
 def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
-    """The constraints on the three other seats, and the cards to deal among them."""
+    """The constraints on the other seats (and on a face-down pile, ``PILE``, last), and the cards to deal among them."""
     p = view.public
     me = view.seat
-    seats = {s: SeatConstraints(s) for s in range(4) if s != me}
+    n = p.table.seats
+    seats = {s: SeatConstraints(s) for s in range(n) if s != me}
     for s, c in seats.items():
         c.played = p.played_by(s)
-        c.count = 10 - c.played.bit_count()
+        c.count = p.table.tricks - c.played.bit_count()
         for suit in range(4):
             if p.is_void(s, suit):
                 c.allowed &= ~SUIT_MASK[suit]
@@ -151,18 +159,18 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
         if signal == VOLO:
             c.allowed &= ~SUIT_MASK[suit]
         elif signal in (BUSSO, STRISCIO):
-            if signal == STRISCIO and p.rules.striscio == "no_honours":
+            if signal == STRISCIO and p.table.narrow_striscio:
                 c.allowed &= ~HONOURS[suit]  # it kept no 3, 2 or asso of the suit
             later = 0
             for lead2, cards2, _ in tricks[i + 1 :]:
                 for k, card in enumerate(cards2):
-                    if (lead2 + k) % 4 == leader:
+                    if (lead2 + k) % n == leader:
                         later |= 1 << card
             if not later & SUIT_MASK[suit] and suit not in c.must_suits:
                 c.must_suits.append(suit)
     # Declarations: the revealed cards not yet played are in the declarer's hand.
     unseen = view.unseen
-    if p.rules.accusi:
+    if getattr(p.rules, "accusi", False):  # the games of the family without declarations have no such switch
         for s, c in seats.items():
             declared = p.accusi.by_seat[s]
             c.declared = frozenset((a.kind, a.cards) for a in declared)
@@ -182,12 +190,49 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
                 c.allowed &= ~four
             elif not c.played & four:
                 c.forced |= four
-    # Cards lying face up (a dummy's hand in col morto) are where everyone sees them.
+    # Cards lying face up (a dummy's hand in col morto, a card handed over in Calabresella) are where everyone sees them.
     for s, c in seats.items():
         c.forced |= p.exposed_by(s)
+    # Cards out of every hand and not played lie face down (Calabresella's monte or discards): those the
+    # viewer does not know are dealt to a pile too.
+    held = view.hand.bit_count() + sum(c.count for c in seats.values())
+    pile = SeatConstraints(PILE)
+    pile.count = 40 - held - p.all_played.bit_count() - view.private.bit_count()
+    if pile.count:
+        seats[PILE] = pile
+    _game_constraints(view, seats)
     for c in seats.values():
         c.allowed &= unseen | c.forced
-    return [seats[s] for s in sorted(seats)], unseen
+    return [seats[s] for s in sorted(seats, key=lambda s: (s == PILE, s))], unseen
+
+
+def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints]) -> None:
+    """What a game's own public record says about where cards are (Calabresella, Tressette a chiamare).
+
+    | game | record | constraint |
+    | --- | --- | --- |
+    | Calabresella | the monte turned up for all (``monte_shown``), or the called card found in it | with the soloist or among his face-down discards (but a card he returned face up) |
+    | Tressette a chiamare | the called card, not yet played | not in the caller's hand (unless ``allow_self_call``); in the announced partner's (``reveal_partner``) |
+    """
+    p = view.public
+    name = p.rules.game.name
+    x = p.table.extra
+    if name == "calabresella":
+        from ..games.calabresella import IN_MONTE
+
+        with_soloist = x.monte_shown
+        if x.called >= 0 and x.called_from == IN_MONTE:
+            with_soloist |= 1 << x.called
+        for s, c in seats.items():
+            if s not in (x.soloist, PILE):
+                c.allowed &= ~with_soloist | p.exposed_by(s)  # but a monte card he returned face up to s
+    elif name == "tressette_a_chiamare" and x.called >= 0:
+        called = 1 << x.called
+        for s, c in seats.items():
+            if s == x.announced and not c.played & called:
+                c.forced |= called
+            elif s == x.declarer and not p.rules.allow_self_call or 0 <= x.announced != s:
+                c.allowed &= ~called
 
 
 class DealSampler:
@@ -229,12 +274,17 @@ class DealSampler:
                 self.cards.append((card, holders))
         self.cards.sort(key=lambda item: len(item[1]))
 
-    def _hands(self, dealt: Sequence[CardMask]) -> tuple[CardMask, CardMask, CardMask, CardMask]:
-        out = [0, 0, 0, 0]
+    def _hands(self, dealt: Sequence[CardMask]) -> tuple[tuple[CardMask, ...], CardMask]:
+        """The hands by seat (the viewer's own included) and the face-down pile's cards (the viewer's known ones too)."""
+        out = [0] * self.view.public.table.seats
         out[self.view.seat] = self.view.hand
+        pile = self.view.private
         for c, hand in zip(self.seats, dealt, strict=True):
-            out[c.seat] = hand
-        return out[0], out[1], out[2], out[3]
+            if c.seat == PILE:
+                pile |= hand
+            else:
+                out[c.seat] = hand
+        return tuple(out), pile
 
     def _draw(self, rng: random.Random) -> list[CardMask] | None:
         """One random deal of the free cards, or None at a dead end."""
@@ -307,8 +357,12 @@ class DealSampler:
 
         return hands if place(0) else None
 
-    def sample(self, rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
-        """A full deal (four card masks by seat) consistent with the view, drawn with ``rng``."""
+    def sample(self, rng: random.Random) -> tuple[CardMask, ...]:
+        """A full deal (a card mask by seat) consistent with the view, drawn with ``rng``."""
+        return self.sample_with_pile(rng)[0]
+
+    def sample_with_pile(self, rng: random.Random) -> tuple[tuple[CardMask, ...], CardMask]:
+        """``sample``'s deal and the cards face down out of every hand in it (Calabresella's; 0 elsewhere)."""
         seats = self.seats
         for _ in range(self.attempts):
             dealt = self._draw(rng)
@@ -324,6 +378,6 @@ class DealSampler:
         return self._hands(dealt)
 
 
-def sample_deal(view: SeatView, rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
+def sample_deal(view: SeatView, rng: random.Random) -> tuple[CardMask, ...]:
     """One deal consistent with ``view`` (``DealSampler(view).sample(rng)``)."""
     return DealSampler(view).sample(rng)

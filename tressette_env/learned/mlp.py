@@ -332,15 +332,23 @@ class MLPPlayer:
             )
         return observation
 
-    def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
-        if len(legal) == 1:
-            return legal[0]
+    def _logits(self, view: SeatView, legal: list[int]) -> np.ndarray:
+        """The policy's logits of the ``legal`` actions in ``view``."""
         rules = view.public.rules
         if rules is not self._rules:
             self._observation = self._observation_for(rules)
             self._rules = rules
-        obs = self._observation
-        logits = self.policy.logits(obs.encode(view))[legal]  # the seat's private cards too (a monte it saw)
+        return self.policy.logits(self._observation.encode(view))[legal]  # its private cards too (a monte it saw)
+
+    def ranked(self, view: SeatView, legal: list[int]) -> list[int]:
+        """The ``legal`` actions from the policy's most likely down (ties: the order of ``legal``)."""
+        logits = self._logits(view, legal)
+        return [legal[i] for i in np.argsort(-logits, kind="stable")]
+
+    def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        logits = self._logits(view, legal)
         if self.deterministic:
             return legal[int(np.argmax(logits))]
         weights = np.exp(logits - logits.max())

@@ -21,6 +21,20 @@ search team's points minus the opponent's, both games added) with its 95% confid
 interval, and the search player's time per decision.
 
     python benchmarks/bench_solver.py search --deals 50 --opponent heuristic --player search
+
+``endings``: CPU time of the solves the search player makes at the end of a rollout and in
+the games of the family: the four-seat game with eight and seven tricks left (the shipped
+model playing the tricks before; ``solver.solve``, each from a fresh table), Calabresella with six and
+five, Tressette a chiamare with five and four (``open_solver.open_moves`` on the true deal,
+with its sides and face-down pile; the first seat to speak bids the lowest contract, the
+heuristic plays).
+
+    python benchmarks/bench_solver.py endings --deals 100 --json benchmarks/results/endings.json
+
+``probes``: the null-window probes of the solver's bisection on full deals, one row each (the
+threshold, the fail-soft answer, the positions expanded): where the time of a hard deal goes.
+
+    python benchmarks/bench_solver.py probes --seeds 76 54
 """
 
 from __future__ import annotations
@@ -253,9 +267,134 @@ def main_search(argv: list[str]) -> None:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
 
 
+def ending_positions(game: str, left: int, deals: int):
+    """(hands, leader, trick, sides, last_trick) with ``left`` cards in the hand on turn, one per deal played that far.
+
+    The four-seat game: the shipped model plays every seat. Calabresella and a chiamare: the
+    first seat to speak bids the lowest contract, the others pass, the heuristic plays the
+    rest; the true deal's sides and face-down pile (``side_search``'s reading).
+    """
+    from tressette_env.agents.registry import make_player
+    from tressette_env.agents.side_search import deal_sides
+    from tressette_env.engine.cards import THIRDS
+    from tressette_env.engine.scoring import LAST_TRICK_THIRDS
+    from tressette_env.envs.spec import game_spec
+
+    rules = game_spec(game).make_rules()
+    player = make_player("ppo" if game == "tressette" else "heuristic")
+    for seed in range(deals):
+        state = new_game(rules, seed)
+        bid = False
+        while state.public.status == PLAYING:
+            p = state.public
+            if p.phase == 0 and state.hands[p.turn].bit_count() <= left and (game != "tressette" or not p.trick):
+                break
+            legal = legal_actions(state)
+            if p.phase == 1:  # the auction: the first to speak bids, the others pass
+                action = legal[0] if bid else legal[1]
+                bid = True
+            else:
+                action = player.act(view(state, p.turn), legal, random.Random(0))
+            state = apply(state, action)
+        if state.public.status != PLAYING:
+            continue
+        p = state.public
+        pile = (1 << 40) - 1 & ~p.all_played
+        for h in state.hands:
+            pile &= ~h
+        sides = (0, 1, 0, 1) if game == "tressette" else deal_sides(view(state, p.turn), state.hands)
+        last = LAST_TRICK_THIRDS + sum(THIRDS[c] for c in cards_of(pile))
+        yield list(state.hands), p.leader, list(p.trick), sides, last
+
+
+def main_endings(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description="Solver time on the endings the search player solves")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    from tressette_env.agents.open_solver import open_moves
+
+    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
+    cases = [
+        ("tressette", 8, "solve (compiled core), at a trick boundary"),
+        ("tressette", 7, "solve (compiled core), at a trick boundary"),
+        ("calabresella", 6, "open_moves (plain Python)"),
+        ("calabresella", 5, "open_moves (plain Python)"),
+        ("tressette_a_chiamare", 5, "open_moves (plain Python)"),
+        ("tressette_a_chiamare", 4, "open_moves (plain Python)"),
+    ]
+    rows = []
+    print("| game | cards left | what is timed | positions | mean s | median s | p90 s | max s |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for game, left, what in cases:
+        times = []
+        for hands, leader, trick, sides, last in ending_positions(game, left, args.deals):
+            start = time.process_time()
+            if game == "tressette":
+                solver.solve(hands, leader, trick)  # each solve starts its table afresh (a new stamp)
+            else:
+                open_moves(hands, leader, trick, sides=sides, last_trick=last)
+            times.append(time.process_time() - start)
+        times.sort()
+        row = {
+            "game": game,
+            "left": left,
+            "timed": what,
+            "positions": len(times),
+            "mean": statistics.fmean(times),
+            "median": statistics.median(times),
+            "p90": times[int(0.9 * (len(times) - 1))],
+            "max": times[-1],
+        }
+        rows.append(row)
+        print(
+            f"| {game} | {left} | {what} | {row['positions']} | {row['mean']:.4f} | {row['median']:.4f} | "
+            f"{row['p90']:.4f} | {row['max']:.4f} |"
+        )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"python": platform.python_version(), "compiled": solver_core.COMPILED, "rows": rows}
+        args.json.write_text(json.dumps(payload, indent=2) + "\n")
+
+
+def main_probes(argv: list[str]) -> None:
+    """Each null-window probe of a full deal's solve: the threshold asked, the answer, the positions expanded."""
+    import math
+
+    parser = argparse.ArgumentParser(description="The probes of the solver's bisection on full deals")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[76, 54])
+    args = parser.parse_args(argv)
+    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) first
+    print("| deal (seed) | probe: at least | answer | positions | CPU s |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for seed in args.seeds:
+        state = new_game(seed=seed)
+        hands, trick, rem, present = solver._position(state.hands, state.public.leader, state.public.trick)
+        t = solver_core.tables()
+        t.start(hands, 0)
+        lo, hi = 0, rem
+        need = (rem + 1) // 2
+        while lo < hi:  # solver_core._value's bisection, one probe at a time
+            need = min(max(need, lo + 1), hi)
+            nodes, start = t.nodes, time.process_time()
+            v = solver_core._partial(
+                t.hands, state.public.leader, t.trick, 0, need, rem, present, t.tt, t.ctx, t.mv, math.inf
+            )
+            print(f"| {seed} | {need} | {v} | {t.nodes - nodes} | {time.process_time() - start:.2f} |")
+            lo, hi = (v, hi) if v >= need else (lo, v)
+            need = (lo + hi + 1) // 2
+        print(f"| {seed} | value | {lo} | | |")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "probes":
+        main_probes(sys.argv[2:])
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "search":
         main_search(sys.argv[2:])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "endings":
+        main_endings(sys.argv[2:])
         return
     argv = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "solver" else sys.argv[1:]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

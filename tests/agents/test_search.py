@@ -389,17 +389,19 @@ def test_beats_random_clearly():
     assert mean - half > 0
 
 
-def test_the_default_search_hands_the_early_tricks_to_ppo_and_search_v1_to_the_heuristic():
+def test_the_early_tricks_go_to_ppo_without_prior_and_search_v1_to_the_heuristic():
     from tressette_env.agents import HeuristicPlayer, make_player
     from tressette_env.agents.search import search_v1
 
     state = new_game(Rules(), seed=12)
     legal = legal_actions(state)
     seat_view = view(state, state.public.turn)
-    # Ten cards left: more than the eight tricks searched exactly, so the shipped model decides.
-    assert SearchPlayer().act(seat_view, legal, random.Random(0)) == make_player("ppo").act(
+    # Ten cards left: more than the eight tricks searched exactly, so the shipped model decides (with
+    # prior=0; by default the search decides among the model's six favourite cards, tested below).
+    assert SearchPlayer(prior=0).act(seat_view, legal, random.Random(0)) == make_player("ppo").act(
         seat_view, legal, random.Random(0)
     )
+    assert SearchPlayer().prior == 6 and make_player("search_v1").prior == 0
     # search_v1: more than six tricks left, so the heuristic decides.
     assert search_v1().act(seat_view, legal, random.Random(0)) == HeuristicPlayer().act(
         seat_view, legal, random.Random(0)
@@ -513,3 +515,14 @@ def test_inference_in_a_later_hand_of_a_match():
             assert player._mismatches(seat_view, state.hands) == 0
         action = player.act(seat_view, legal_actions(state), rng)
         assert action in legal_actions(state)
+
+
+def test_a_time_budget_bounds_the_early_search():
+    import time
+
+    state = new_game(Rules(), seed=3)
+    v = view(state, state.public.turn)
+    legal = legal_actions(state)
+    start = time.perf_counter()
+    action = SearchPlayer(samples=1000, time_budget=0.05, prior=6).act(v, legal, random.Random(0))
+    assert action in legal and time.perf_counter() - start < 5.0  # 1000 deals unbounded take minutes

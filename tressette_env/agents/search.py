@@ -8,9 +8,9 @@ and plays the card with the best average over the deals; equal averages go to th
 lowest card id.
 
 Cost and knobs (defaults: ``samples=8``, ``time_budget=None``, ``exact_tricks=8``,
-``horizon=3``, ``early="ppo"``, ``inference="heuristic"``, ``candidates=3``,
-``signal_policy="club"``: measured the strongest of those tried, at a mean of about
-0.05 s per decision with the compiled solver; see docs/search.md):
+``horizon=3``, ``early="ppo"``, ``inference="heuristic"``, ``candidates=3``, ``prior=6``,
+``signal_policy="club"``: measured the strongest of those tried, within 0.1 s per decision
+on average with the compiled solver; see docs/search.md):
 
 - ``samples``: deals searched per decision (at most).
 - ``time_budget``: seconds per decision; sampling stops once it is spent, and a search
@@ -100,9 +100,9 @@ MISMATCH = 0.3
 ROLLOUT_TO = 7
 """Tricks left at which a rollout of the early tricks (``prior``) stops and the solver takes over.
 
-One trick short of the default ``exact_tricks``: a deal with seven tricks left solves in about
-4 ms on average, with eight in about 26 ms (compiled, one core), and a rollout's end is solved
-``prior * samples`` times a decision."""
+One trick short of the default ``exact_tricks``: a deal with seven tricks left solves in 5.6 ms
+on average, with eight in 28 ms (compiled, one core, ``benchmarks/bench_solver.py endings``),
+and a rollout's end is solved ``prior * samples`` times a decision."""
 """A sampled deal's weight for each play of the others that the ``inference`` player would not have made there."""
 
 SignalPolicy = Callable[[SeatView, int, list[int]], int]
@@ -133,6 +133,8 @@ class SearchPlayer:
         inference: a player or player name, the model of the others' play that weights
             the deals (default ``"heuristic"``); None: no weighting.
         candidates: deals drawn per deal searched when ``inference`` weights them (at least 1).
+        prior: in the four-seat game's early tricks, the ``early`` player's favourite cards
+            searched by rollouts (default 6; 0: the ``early`` player decides alone).
 
     Example:
         >>> SearchPlayer(samples=8, time_budget=0.1).name
@@ -152,7 +154,7 @@ class SearchPlayer:
         early: Player | str | None = "ppo",
         inference: Player | str | None = "heuristic",
         candidates: int = 3,
-        prior: int = 0,
+        prior: int = 6,
     ) -> None:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be an int >= 1; got {samples!r}")
@@ -277,7 +279,9 @@ class SearchPlayer:
         ``ROLLOUT_TO`` tricks left, which are solved exactly: the card with the best average
         for the seat's team is played, with the signal the ``early`` player gives it (equal
         averages: the ``early`` player's order). The early player calling out is followed.
+        With a ``time_budget``, no deal is begun once it is spent (the first always is).
         """
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         ranked = early.ranked(view, legal)
         if ranked[0] == CALL_OUT:
             return CALL_OUT
@@ -303,6 +307,8 @@ class SearchPlayer:
                 state = apply(state, action)
             for action in chosen:
                 totals[action] += self._rollout(apply(state, action), early)[team]
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
         return max(chosen, key=lambda a: totals[a])  # max keeps the first of equals: the early player's order
 
     def _rollout(self, state: Any, early: Any) -> tuple[int, int]:
@@ -426,11 +432,11 @@ def _dealt(view: SeatView, hands: tuple[int, ...]) -> Any:
 def search_v1(**options: Any) -> SearchPlayer:
     """The search player with its settings before the compiled solver (``options`` override them).
 
-    The heuristic plays the first four tricks, the last six are solved exactly, no inference.
+    The heuristic plays the first four tricks, the last six are solved exactly, no inference, no rollouts.
 
     Example:
         >>> search_v1().exact_tricks, search_v1().inference
         (6, None)
     """
-    settings: dict[str, Any] = {"exact_tricks": 6, "early": "heuristic", "inference": None}
+    settings: dict[str, Any] = {"exact_tricks": 6, "early": "heuristic", "inference": None, "prior": 0}
     return SearchPlayer(**(settings | options))

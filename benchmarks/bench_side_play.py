@@ -34,8 +34,8 @@ from tressette_env.games.a_chiamare import AUCTION, partner_of
 SETTINGS: dict = {}
 
 
-def declarer_unit(game: str, seed: int, declaring: str, defending: str) -> tuple[int, bool]:
-    """The declarer's unit and whether he made the contract, ``declaring`` playing his side's cards."""
+def play_deal(game: str, seed: int, declaring: str, defending: str):
+    """The finished hand of deal ``seed`` and the declarer's side, ``declaring`` playing that side's cards."""
     rules = game_spec(game).make_rules()
     players = {name: make_player(name) for name in {declaring, defending, "heuristic"}}
     state = new_game(rules, seed)
@@ -55,6 +55,12 @@ def declarer_unit(game: str, seed: int, declaring: str, defending: str) -> tuple
             name = declaring if p.turn in team else defending
             action = players[name].act(view(state, p.turn), legal, rng)
         state = apply(state, action)
+    return state, team
+
+
+def declarer_unit(game: str, seed: int, declaring: str, defending: str) -> tuple[int, bool]:
+    """The declarer's unit and whether he made the contract, ``declaring`` playing his side's cards."""
+    state, team = play_deal(game, seed, declaring, defending)
     p = state.public
     opponent = next(s for s in range(p.table.seats) if s not in team)
     unit = -p.table.extra.stakes[p.table.controllers[opponent]]  # what each opponent pays the declarer

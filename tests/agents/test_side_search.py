@@ -226,3 +226,32 @@ def test_the_search_player_plays_every_contract_legally(rules):
             state = apply(state, action)
         contracts.add(state.public.extra.contract)
     assert len(contracts - {0}) >= 2
+
+
+def _bench_side_play():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_side_play.py"
+    spec = importlib.util.spec_from_file_location("bench_side_play", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
+def test_bench_side_play_reads_the_declarers_unit(game):
+    """benchmarks/bench_side_play.py: the unit is what each opponent pays, won when the side took 18 thirds."""
+    bench = _bench_side_play()
+    results = set()
+    for seed in range(8):
+        state, team = bench.play_deal(game, seed, "heuristic", "heuristic")
+        p = state.public
+        unit, made = bench.declarer_unit(game, seed, "heuristic", "heuristic")
+        ours = sum(p.thirds[side] for side in {p.table.sides[s] for s in team})
+        assert made == (ours >= 18)
+        stakes = [p.table.extra.stakes[p.table.controllers[s]] for s in range(p.table.seats)]
+        assert all(stakes[s] == -unit for s in range(p.table.seats) if s not in team)
+        assert all((stakes[s] > 0) == made for s in team) and sum(stakes) == 0
+        results.add(made)
+    assert results == {True, False}

@@ -23,30 +23,12 @@ import time
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import torch  # noqa: E402
-from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 
 from tressette_env.evaluation import against_baselines, results_table  # noqa: E402
 from tressette_env.learned import MLPPlayer  # noqa: E402
 from tressette_env.training.export import policy_from_sb3  # noqa: E402
 from tressette_env.training.masking import MaskablePolicy  # noqa: E402
-from tressette_env.training.team_play import TeamPlayPPO  # noqa: E402
-
-
-class Snapshots(BaseCallback):
-    """Every ``every`` samples, the opponent becomes a frozen copy of the learner (``--opponent self``)."""
-
-    def __init__(self, every: int):
-        super().__init__()
-        self.every, self.next = every, every
-
-    def _on_rollout_end(self) -> None:
-        if self.model.num_timesteps >= self.next:
-            self.model.snapshot_opponent()
-            print(f"snapshot: the opponent is now the learner at {self.model.num_timesteps} samples", flush=True)
-            self.next += self.every
-
-    def _on_step(self) -> bool:
-        return True
+from tressette_env.training.team_play import SnapshotCallback, TeamPlayPPO  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -65,13 +47,12 @@ def main(argv: list[str] | None = None) -> dict:
     if args.opponent == "self" and args.learners == "all":
         parser.error("--opponent self needs --learners team (with --learners all every seat is the learner)")
     torch.set_num_threads(1)
-    opponent = "random" if args.opponent == "self" else args.opponent  # until the first snapshot
     model = TeamPlayPPO(
-        MaskablePolicy, num_deals=args.num_deals, learners=args.learners, opponent=opponent, dense_reward=True,
+        MaskablePolicy, num_deals=args.num_deals, learners=args.learners, opponent=args.opponent, dense_reward=True,
         n_steps=args.n_steps, batch_size=2048, n_epochs=4, learning_rate=3e-4, gamma=1.0, gae_lambda=0.95,
         ent_coef=0.01, policy_kwargs={"net_arch": args.hidden}, seed=args.seed,
     )  # fmt: skip
-    callback = Snapshots(args.snapshot_every) if args.opponent == "self" else None
+    callback = SnapshotCallback(args.snapshot_every) if args.opponent == "self" else None
     rows = model.rows.num_rows
     print(
         f"{rows} seat rows ({args.num_deals} deals, learners {args.learners}); rollouts of {rows * args.n_steps} samples"

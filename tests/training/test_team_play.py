@@ -20,10 +20,14 @@ def random_act(seed):
 
 
 def replay_hand(rows, rollout, deals, dealers, start, opponent_player=None, rules=None):
-    """Replay each deal's hand with the scalar engine: the learners' rows must be what each seat saw and did."""
+    """Replay each deal's hand with the scalar engine: the learners' rows must be what each seat saw and did.
+
+    ``opponent_player``: the scalar player of the other team, or a function of the deal giving it.
+    """
     rules = rules or Rules()
     encode = observation_of(rules, rows.history).encode
     for d in range(rows.batch.n):
+        opponent = opponent_player(d) if callable(opponent_player) else opponent_player
         state = new_game(rules, hands=deals[d], dealer=int(dealers[d]))
         taken = dict.fromkeys(range(4), start)
         leads = {}
@@ -42,7 +46,7 @@ def replay_hand(rows, rollout, deals, dealers, start, opponent_player=None, rule
                 action = int(rollout.actions[k, row])
                 taken[seat] += 1
             else:
-                action = opponent_player.act(view(state, seat), legal_actions(state), rng)
+                action = opponent.act(view(state, seat), legal_actions(state), rng)
             state = apply(state, action)
         returns = state.public.rules.game.returns(state.public)
         for seat in range(4):
@@ -86,6 +90,45 @@ def test_team_rows_against_the_heuristic_play_its_cards():
         True,
     ]
     collect_and_replay(rows, 2, random_act(1), HeuristicPlayer())
+
+
+class Lowest:
+    """The scalar face of ``lowest``: the lowest legal action."""
+
+    def act(self, view, legal, rng):
+        return min(legal)
+
+
+def lowest(obs, masks):
+    """A batched opponent policy: the lowest legal action."""
+    return masks.argmax(axis=1)
+
+
+def test_a_pool_of_opponents_plays_deals_2k_and_2k_plus_1_by_its_kth_member():
+    rows = SeatRows(10, "team", opponent=("heuristic", lowest), dense_reward=True, seed=8)
+    assert rows.opponent_of_deal.tolist() == [0, 0, 1, 1, 0, 0, 1, 1, 0, 0] and rows.opponent == ("heuristic", lowest)
+    pool = (HeuristicPlayer(), Lowest())
+    collect_and_replay(rows, 2, random_act(5), lambda d: pool[(d // 2) % 2])
+    rows.set_opponent("heuristic", slot=1)  # a member replaced: every deal now against the heuristic
+    assert rows.opponents == ("heuristic", "heuristic")
+    collect_and_replay(rows, 1, random_act(6), HeuristicPlayer())
+    rows.set_opponent(lowest)  # one opponent again
+    assert rows.opponent is lowest and (rows.opponent_of_deal == 0).all()
+    collect_and_replay(rows, 1, random_act(7), Lowest())
+
+
+def test_bad_pools_are_refused_and_change_nothing():
+    rows = SeatRows(4, "team", opponent=("heuristic", "random"), seed=0)
+    for bad, kwargs, message in [
+        ((), {}, "a non-empty pool"),
+        (("heuristic", "grandmaster"), {}, "got 'grandmaster'"),
+        ("heuristic", {"slot": 2}, "slot is a member of the pool, 0 to 1; got 2"),
+        ("heuristic", {"slot": True}, "slot is a member of the pool"),
+        ("grandmaster", {"slot": 0}, "got 'grandmaster'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            rows.set_opponent(bad, **kwargs)
+        assert rows.opponents == ("heuristic", "random")
 
 
 def test_two_hands_in_one_rollout_and_zero_sum_teams():
@@ -176,6 +219,53 @@ def test_a_snapshot_opponent_plays_the_frozen_learners_greedy_cards():
     collect_and_replay(model.rows, 1, random_act(3), MLPPlayer(frozen, deterministic=True))
 
 
+def test_a_pool_with_self_plays_a_frozen_copy_of_the_learner_in_its_deals():
+    model = TeamPlayPPO(MaskablePolicy, num_deals=6, learners="team", opponent=("heuristic", "self"), n_steps=10,
+                        batch_size=60, seed=3, policy_kwargs={"net_arch": [16]})  # fmt: skip
+    assert model.snapshot_slots == (1,) and model.rows.opponents[0] == "heuristic"
+    assert callable(model.rows.opponents[1])  # the learner as it starts
+    model.learn(120)
+    model.snapshot_opponent()
+    frozen = MLPPlayer(policy_from_sb3(model), deterministic=True)
+    model.learn(60, reset_num_timesteps=False)  # the learner moves on; the copy stays as it was
+    pool = (HeuristicPlayer(), frozen)
+    collect_and_replay(model.rows, 1, random_act(8), lambda d: pool[(d // 2) % 2])
+
+
+def test_the_snapshot_callback_renews_the_copies_every_so_many_samples(capsys):
+    from tressette_env.training.team_play import SnapshotCallback
+
+    model = TeamPlayPPO(MaskablePolicy, num_deals=4, learners="team", opponent="self", n_steps=10, batch_size=40,
+                        seed=4, policy_kwargs={"net_arch": [8]})  # fmt: skip
+    copies = []
+    model.snapshot_opponent = lambda: copies.append(model.num_timesteps)  # rollouts of 80 samples
+    model.learn(400, callback=SnapshotCallback(150))
+    assert copies == [160, 320]  # at the first rollout end at or after 150, then 300
+    assert capsys.readouterr().out.count("snapshot: the opponent is now the learner at") == 2
+    with pytest.raises(ValueError, match="every is a number of samples, at least 1"):
+        SnapshotCallback(0)
+
+
+def test_the_ppo_opponent_plays_the_shipped_players_cards_on_either_observation():
+    from tressette_env.agents import make_player
+    from tressette_env.training.train import _batched_opponent
+    from tressette_env.vector.engine import TressetteBatch
+
+    ppo, scalar = _batched_opponent("ppo"), make_player("ppo")
+    plain, history = TressetteBatch(6, seed=9), TressetteBatch(6, seed=9, history=True)
+    states = [new_game(hands=plain.deal_of(d), dealer=int(plain.dealer[d])) for d in range(6)]
+    rng = random.Random(0)
+    for _ in range(40):  # a whole hand
+        masks = plain.legal_masks(bool).astype(np.int8)
+        actions = ppo(plain.observe(), masks)
+        assert (actions == ppo(history.observe(), masks)).all()
+        for d, state in enumerate(states):
+            legal = legal_actions(state)
+            assert actions[d] == scalar.act(view(state, state.public.turn), legal, rng)
+            states[d] = apply(state, int(actions[d]))
+        plain.step(actions), history.step(actions)
+
+
 def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):
     import runpy
     from pathlib import Path
@@ -228,12 +318,26 @@ def test_team_play_runs_against_one_player_with_one_team_learning(tmp_path, caps
     assert result.policy_path.exists() and "random" in result.final
 
 
+def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, capsys):
+    config = TrainConfig(
+        team_play=8, opponents=("heuristic", "ppo", "self", "random"), imitate="none", n_steps=10,
+        total_timesteps=480, snapshot_every=300, eval_every=0, final_boards=2, net_arch=(16,), batch_size=80,
+        eval_against=("random",), run_dir=str(tmp_path), run_name="pool", progress_bar=False,
+    )  # fmt: skip
+    config.check()
+    result = train(config)
+    out = capsys.readouterr().out
+    assert "8 deals, one team of each learning against heuristic, ppo, self, random (16 seat rows)" in out
+    assert out.count("snapshot: the opponent is now the learner at") == 1 and "at 320 samples" in out
+    assert result.policy_path.exists()
+
+
 @pytest.mark.parametrize(
     "settings, message",
     [
         ({"game": "tressette_in_due"}, "the four-seat game's"),
         ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
-        ({"opponents": ("self", "heuristic")}, "with team_play, self"),
+        ({"opponents": ("self", "search")}, "with team_play, self alone"),
         ({"partner": "random"}, "the learner's partner is the learner"),
         ({"batched": 64}, "batched=64: with team_play"),
         ({"n_envs": 4}, "n_envs=4: with team_play"),

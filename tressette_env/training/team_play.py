@@ -12,7 +12,7 @@ own, with that seat's team's rewards. Every card of a self-play deal is a traini
 | --- | --- |
 | ``num_deals`` | N deals played at once |
 | ``learners`` | ``"all"``: all four seats learn (team self-play); ``"team"``: one team per deal, the other played by ``opponent`` |
-| ``opponent`` | with ``"team"``: ``"heuristic"``, ``"random"`` or a batched ``policy(obs, mask)``; ``snapshot_opponent()`` makes it a frozen copy of the learner |
+| ``opponent`` | with ``"team"``: ``"heuristic"``, ``"random"``, a batched ``policy(obs, mask)``, ``"self"`` (a frozen copy of the learner), or a pool of them (a tuple: ``SeatRows``); ``snapshot_opponent()`` renews the copies (``SnapshotCallback`` every so many samples) |
 | ``dense_reward`` | pay the thirds as they are taken (``SeatRows``) |
 | ``n_steps`` | decisions per row per rollout, a multiple of 10 (whole hands; nothing to bootstrap) |
 | ``seed``, ``rules`` | the deals' seed; the four-seat game's rule switches (``episode="hand"``, no ``calling_out``) |
@@ -40,7 +40,7 @@ import numpy as np
 import torch as th
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import ProgressBarCallback
+from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from ..vector.seats import SeatRows
@@ -105,13 +105,20 @@ class TeamPlayPPO(MaskablePPO):
             raise ValueError(
                 f"n_steps is decisions per seat per rollout, a multiple of 10 (whole hands); got {n_steps}"
             )
+        pool = tuple(opponent) if isinstance(opponent, (list, tuple)) else (opponent,)
+        self.snapshot_slots = tuple(k for k, member in enumerate(pool) if isinstance(member, str) and member == "self")
+        """The members of the opponents' pool that are frozen copies of the learner (``"self"``)."""
+        stand_in = tuple("random" if k in self.snapshot_slots else member for k, member in enumerate(pool))
         self.rows = SeatRows(
-            num_deals, learners, opponent, dense_reward, seed=seed, history=history, **dict(rules or {})
-        )
+            num_deals, learners, stand_in if len(pool) > 1 else stand_in[0], dense_reward, seed=seed,
+            history=history, **dict(rules or {}),
+        )  # fmt: skip
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
+        if self.snapshot_slots:
+            self.snapshot_opponent()  # the copies start as the learner starts
 
     def _excluded_save_params(self) -> list[str]:
         return [*super()._excluded_save_params(), "rows"]  # the deals are the environment: not saved
@@ -124,8 +131,12 @@ class TeamPlayPPO(MaskablePPO):
         return super().learn(total_timesteps, callback, *args, progress_bar=False, **kwargs)
 
     def snapshot_opponent(self) -> None:
-        """Make the opponent a frozen greedy copy of the learner as it is now (``learners="team"``)."""
-        self.rows.set_opponent(policy_from_sb3(self).best_actions)
+        """Make the ``"self"`` members of the pool (without any: the opponent) a frozen greedy copy of the learner now."""
+        frozen = policy_from_sb3(self).best_actions
+        if not self.snapshot_slots:
+            self.rows.set_opponent(frozen)
+        for slot in self.snapshot_slots:
+            self.rows.set_opponent(frozen, slot=slot)
 
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
         """Fill the rollout buffer with ``n_rollout_steps`` decisions of every seat row (whole hands)."""
@@ -163,6 +174,28 @@ class TeamPlayPPO(MaskablePPO):
             self.ep_info_buffer.extend({"r": float(r), "l": 10} for r in hand)
         callback.on_rollout_end()
         return going
+
+
+class SnapshotCallback(BaseCallback):
+    """Every ``every`` samples (at the end of a rollout), ``model.snapshot_opponent()``: the copies of the learner renewed."""
+
+    def __init__(self, every: int, verbose: int = 1):
+        super().__init__(verbose)
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ValueError(f"every is a number of samples, at least 1; got {every!r}")
+        self.every = every
+        self.next = every
+
+    def _on_rollout_end(self) -> None:
+        if self.model.num_timesteps >= self.next:
+            self.model.snapshot_opponent()
+            if self.verbose:
+                print(f"snapshot: the opponent is now the learner at {self.model.num_timesteps} samples", flush=True)
+            while self.next <= self.model.num_timesteps:
+                self.next += self.every
+
+    def _on_step(self) -> bool:
+        return True
 
 
 class _SampleProgressBar(ProgressBarCallback):

@@ -38,7 +38,8 @@ the family (``"tressette_in_due"``, ``"tressette_col_morto"``, ``"tressette_a_pe
 
 With ``team_play=N`` (the four-seat game, single hands) ``team_play.TeamPlayPPO`` replaces 1
 and 2: every learning seat of N batched deals is a row of the rollout (all four seats with
-``opponents=("self",)``, one team of each deal against one built-in player otherwise); the
+``opponents=("self",)``, one team of each deal against a pool of opponents otherwise: random,
+heuristic, ppo and self, a frozen copy of the learner renewed every ``snapshot_every``); the
 warm start, the evaluations and the files of 5 are the same, and there are no checkpoints (4).
 ``history=True`` trains on the history observation in every mode.
 
@@ -64,6 +65,8 @@ from .checkpoint import checkpoint_game, checkpoint_path, read_info
 from .imitation import one_hand
 
 FOUR_SEAT = "tressette"
+TEAM_PLAY_OPPONENTS = ("self", "ppo")
+"""Team play's opponents besides the batched engine's players: a frozen copy of the learner, the shipped model."""
 """The four-seat game's name: the only game with a fixed partner and a batched environment."""
 
 MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
@@ -141,7 +144,7 @@ class TrainConfig:
     pool_size: int = 8
     """Snapshots kept in the self-play pool."""
     snapshot_every: int = 20_000
-    """Steps between snapshots (the partner copy and the self-play pool)."""
+    """Steps between snapshots (the partner copy, the self-play pool, team play's self opponents)."""
     n_envs: int = 32
     """Environments stepped together (many amortise the network's per-call cost)."""
     subproc: bool = False
@@ -153,8 +156,10 @@ class TrainConfig:
     team_play: int = 0
     """Train every learning seat of this many batched deals at once (TeamPlayPPO: team self-play on
     the batched engine, the four-seat game, one hand per episode, no calling_out; 0: off). With
-    --opponents self the learner plays all four seats and every card is a sample; with one player
-    (random or heuristic) one team of each deal learns against it. --n-steps then counts decisions
+    --opponents self the learner plays all four seats and every card is a sample; otherwise one team
+    of each deal learns against --opponents: a pool of random, heuristic, ppo (the shipped model) and
+    self (a frozen copy of the learner, renewed every --snapshot-every samples), deals 2k and 2k+1
+    played by the k-th of them in turn. --n-steps then counts decisions
     per seat, a multiple of 10 (whole hands). Such a run writes no checkpoints and cannot be
     resumed; it writes model.zip and policy.npz at the end."""
     rules: dict = field(default_factory=dict)
@@ -344,10 +349,12 @@ class TrainConfig:
                 f'{why}: every seat decides ten times a hand only with episode="hand" and no calling_out '
                 f"(got episode={rules.episode!r}, calling_out={rules.calling_out!r})"
             )
-        if self.opponents != ("self",) and (len(self.opponents) != 1 or self.opponents[0] not in BATCHED_PLAYERS):
+        pool = (*BATCHED_PLAYERS, *TEAM_PLAY_OPPONENTS)
+        if any(name not in pool for name in self.opponents):
             raise ValueError(
-                f"opponents={self.opponents!r}: with team_play, self (every seat learns) or one of "
-                f"{', '.join(BATCHED_PLAYERS)} (one team of each deal learns against it)"
+                f"opponents={self.opponents!r}: with team_play, self alone (every seat learns) or a pool of "
+                f"{', '.join(pool)} (one team of each deal learns against them; self: a frozen copy of the learner, "
+                "renewed every --snapshot-every samples; ppo: the shipped model)"
             )
         if self.partner != "self":
             raise ValueError(f"partner={self.partner!r}: with team_play the learner's partner is the learner")
@@ -769,12 +776,13 @@ def _train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path
     """``train`` with ``team_play``: TeamPlayPPO on the batched engine (no checkpoints)."""
     from .callbacks import DuplicateEvalCallback
     from .masking import MaskablePolicy
-    from .team_play import TeamPlayPPO
+    from .team_play import SnapshotCallback, TeamPlayPPO
 
     learners = "all" if config.opponents == ("self",) else "team"
+    pool = tuple(_batched_opponent(name) for name in config.opponents)
     model = TeamPlayPPO(
         MaskablePolicy, num_deals=config.team_play, learners=learners,
-        opponent="heuristic" if learners == "all" else config.opponents[0], dense_reward=config.dense_reward,
+        opponent="heuristic" if learners == "all" else pool, dense_reward=config.dense_reward,
         n_steps=config.n_steps, seed=config.seed, rules=config.rules, history=config.history,
         learning_rate=config.learning_rate, batch_size=config.batch_size, n_epochs=config.n_epochs,
         gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
@@ -784,7 +792,11 @@ def _train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path
     rows = model.rows.num_rows
     rollout = config.n_steps * rows
     target = whole_rollouts(config.total_timesteps, 0, rollout)
-    who = "every seat learning" if learners == "all" else f"one team of each learning against {config.opponents[0]}"
+    who = (
+        "every seat learning"
+        if learners == "all"
+        else f"one team of each learning against {', '.join(config.opponents)}"
+    )
     print(
         f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of {rollout} samples"
         + (
@@ -799,7 +811,26 @@ def _train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path
         config.eval_every or target + 1, list(config.eval_against), config.eval_boards, eval_rules, config.seed,
         run / "history.json",
     )  # fmt: skip
-    model.learn(target, callback=evaluator, progress_bar=config.progress_bar, tb_log_name="ppo")
+    callbacks = [evaluator]
+    if model.snapshot_slots:
+        callbacks.append(SnapshotCallback(config.snapshot_every))
+    model.learn(target, callback=callbacks, progress_bar=config.progress_bar, tb_log_name="ppo")
     model_path = run / "model.zip"
     model.save(model_path)
     return _finish(model, model_path, evaluator, config, eval_rules, run)
+
+
+def _batched_opponent(name: str) -> Any:
+    """A team-play opponent: a built-in batched player's name, ``"self"`` as it is, or ``ppo``'s batched policy."""
+    if name != "ppo":
+        return name
+    from ..learned.loading import shipped_model_path
+    from ..learned.mlp import MLPPolicy
+
+    shipped = MLPPolicy.load(shipped_model_path())
+    size = shipped.layers[0][0].shape[1]  # the default observation: the first entries of the history one
+
+    def ppo(observations: Any, masks: Any) -> Any:
+        return shipped.best_actions(observations[:, :size], masks)
+
+    return ppo

@@ -5,8 +5,12 @@ played by someone else. ``SeatRows`` plays N deals of the four-seat game in whic
 learning policy plays every seat (``learners="all"``: team self-play, four rows per deal) or
 one team of each deal (``learners="team"``: seats 0 and 2 of the even deals, 1 and 3 of the
 odd ones, two rows per deal), the other team played by a batched opponent (``"heuristic"``,
-``"random"`` or a ``policy(obs, mask) -> actions``, e.g. a frozen snapshot). Every decision of
-a learning seat is a sample of that seat's row, with its own team's reward:
+``"random"`` or a ``policy(obs, mask) -> actions``, e.g. a frozen snapshot) or by a pool of
+them: with ``opponent=(a, b, c)`` deals 0 and 1 are played by ``a``, 2 and 3 by ``b``, 4 and 5
+by ``c``, 6 and 7 by ``a`` again..., so each member of the pool meets the learner on both
+sides of the table (``set_opponent(x, slot=k)`` replaces member ``k``, e.g. with a newer
+snapshot). Every decision of a learning seat is a sample of that seat's row, with its own
+team's reward:
 
 | row | holds, decision after decision of its seat |
 | --- | --- |
@@ -39,7 +43,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -78,7 +82,8 @@ class SeatRows:
         num_deals: N.
         learners: ``"all"`` (every seat learns: team self-play) or ``"team"`` (one team per deal).
         opponent: with ``learners="team"``, who plays the other team: ``"heuristic"``,
-            ``"random"`` or a batched ``policy(obs, mask) -> actions``.
+            ``"random"``, a batched ``policy(obs, mask) -> actions``, or a sequence of them
+            (a pool: deals ``2k`` and ``2k + 1`` are played by member ``k`` modulo its size).
         dense_reward: pay the thirds as they are taken (see the module docstring).
         seed: the deals' seed (and the random opponent's).
         history: the history observation (``TressetteBatch(history=True)``), for the learner and a callable opponent.
@@ -89,7 +94,7 @@ class SeatRows:
         self,
         num_deals: int,
         learners: str = "all",
-        opponent: str | Callable = "heuristic",
+        opponent: str | Callable | Sequence[str | Callable] = "heuristic",
         dense_reward: bool = False,
         seed: SeedLike = None,
         history: bool = False,
@@ -124,20 +129,52 @@ class SeatRows:
         self.set_opponent(opponent)
         self._rng = np.random.default_rng(seed if isinstance(seed, int) else None)
 
-    def set_opponent(self, opponent: str | Callable) -> None:
-        """Who plays the seats that do not learn (``learners="team"``), from the next card on; e.g. a new snapshot."""
-        if not (opponent in ("heuristic", "random") or callable(opponent)):
-            raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {opponent!r}")
-        self.opponent = opponent
+    def set_opponent(self, opponent: str | Callable | Sequence[str | Callable], slot: int | None = None) -> None:
+        """Who plays the seats that do not learn (``learners="team"``), from the next card on.
+
+        ``opponent``: one player or a pool (module docstring); with ``slot``, the one player
+        that replaces member ``slot`` of the pool (e.g. a newer snapshot of the learner).
+        """
+        if slot is not None:
+            if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(self.opponents):
+                raise ValueError(f"slot is a member of the pool, 0 to {len(self.opponents) - 1}; got {slot!r}")
+            _check_opponent(opponent)
+            self.opponents = (*self.opponents[:slot], opponent, *self.opponents[slot + 1 :])
+            return
+        pool = tuple(opponent) if isinstance(opponent, (list, tuple)) else (opponent,)
+        if not pool:
+            raise ValueError("opponent is a player or a non-empty pool of them; got an empty pool")
+        for member in pool:
+            _check_opponent(member)
+        self.opponents = pool
+        """The pool of opponents (one member when a single opponent was given)."""
+        self.opponent_of_deal = (np.arange(self.batch.n) // 2) % len(pool)
+        """(N,) int: the member of the pool that plays each deal's other team."""
+
+    @property
+    def opponent(self) -> str | Callable:
+        """The opponent when there is one; with a pool of several, the pool (a tuple)."""
+        return self.opponents[0] if len(self.opponents) == 1 else self.opponents
 
     def _opponent_actions(self, deals: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The opponent's actions in ``deals``, whose legal actions are ``masks``."""
+        """The opponents' actions in ``deals``, whose legal actions are ``masks``."""
+        if len(self.opponents) == 1:
+            return self._member_actions(self.opponents[0], deals, masks)
+        actions = np.empty(len(deals), dtype=np.int64)
+        which = self.opponent_of_deal[deals]
+        for k in np.unique(which):
+            mine = np.flatnonzero(which == k)
+            actions[mine] = self._member_actions(self.opponents[k], deals[mine], masks[mine])
+        return actions
+
+    def _member_actions(self, opponent: str | Callable, deals: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One opponent's actions in ``deals``."""
         batch = self.batch
-        if self.opponent == "heuristic":
+        if opponent == "heuristic":
             return heuristic_actions(batch, deals)
-        if self.opponent == "random":
+        if opponent == "random":
             return sample_mask(masks, self._rng)
-        actions = np.asarray(self.opponent(batch.observe(deals=deals), masks.astype(np.int8)), dtype=np.int64)
+        actions = np.asarray(opponent(batch.observe(deals=deals), masks.astype(np.int8)), dtype=np.int64)
         if not masks[np.arange(len(actions)), actions].all():
             raise ValueError("the opponent policy returned an illegal action")
         return actions
@@ -215,3 +252,9 @@ class SeatRows:
         if not (position == t_max).all():
             raise RuntimeError("a row made another number of decisions (this should not happen)")
         return SeatRollout(obs, masks, actions, rewards, starts, tuple(extras or ()), np.array(hand_rewards))
+
+
+def _check_opponent(opponent: Any) -> None:
+    """A ``ValueError`` unless ``opponent`` is a player ``SeatRows`` can play."""
+    if not (opponent in ("heuristic", "random") or callable(opponent)):
+        raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {opponent!r}")

@@ -35,6 +35,11 @@ heuristic plays).
 threshold, the fail-soft answer, the positions expanded): where the time of a hard deal goes.
 
     python benchmarks/bench_solver.py probes --seeds 76 54
+
+``tails``: the slowest full deals solved as shipped, with the first probe at the exact value
+(a perfect guess), and with a table of 2^23 rows instead of 2^21: what each would save.
+
+    python benchmarks/bench_solver.py tails --json benchmarks/results/solver_tails.json
 """
 
 from __future__ import annotations
@@ -386,9 +391,49 @@ def main_probes(argv: list[str]) -> None:
         print(f"| {seed} | value | {lo} | | |")
 
 
+def main_tails(argv: list[str]) -> None:
+    """The slowest full deals solved three ways: as shipped, the first probe at the exact value, a 4x table."""
+    parser = argparse.ArgumentParser(description="What a perfect first probe or a larger table saves on hard deals")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[54, 76, 67, 70, 51, 23])
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) first
+    big = solver_core.Tables(23)
+    print("| deal (seed) | value | as shipped: CPU s | positions | first probe at the value: CPU s | positions "
+          "| 2^23 rows: CPU s | positions |")  # fmt: skip
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rows = []
+    for seed in args.seeds:
+        state = new_game(seed=seed)
+        hands, trick, rem, present = solver._position(state.hands, state.public.leader, state.public.trick)
+        row = [seed]
+        value = -1
+        for tables, guess in ((solver_core.tables(), -1), (solver_core.tables(), None), (big, -1)):
+            tables.start(hands, 0)
+            start = time.process_time()
+            v = solver_core.value(tables, state.public.leader, trick, rem, present, value if guess is None else guess,
+                                  float("inf"))  # fmt: skip
+            row += [time.process_time() - start, tables.nodes]
+            if value >= 0 and v != value:
+                raise AssertionError(f"deal {seed}: {v} against {value}")
+            value = v
+        rows.append({"seed": seed, "value": value, "cpu_s": row[1::2], "positions": row[2::2]})
+        print(
+            f"| {seed} | {value} | "
+            + " | ".join(f"{x:.2f}" if isinstance(x, float) else str(x) for x in row[1:])
+            + " |"
+        )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"compiled": solver_core.COMPILED, "rows": rows}, indent=2) + "\n")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "probes":
         main_probes(sys.argv[2:])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "tails":
+        main_tails(sys.argv[2:])
         return
     if len(sys.argv) > 1 and sys.argv[1] == "search":
         main_search(sys.argv[2:])

@@ -29,9 +29,12 @@ from tressette_env.engine import PLAYING, apply, legal_actions, new_game, view
 from tressette_env.engine.actions import CHIAMO, PASS
 from tressette_env.engine.state import PLAY
 from tressette_env.envs.spec import game_spec
-from tressette_env.games.a_chiamare import AUCTION, partner_of
+from tressette_env.games import a_chiamare, calabresella
+from tressette_env.games.a_chiamare import partner_of
 
 SETTINGS: dict = {}
+AUCTION = {"calabresella": calabresella.AUCTION, "tressette_a_chiamare": a_chiamare.AUCTION}
+"""Each game's auction phase."""
 
 
 def play_deal(game: str, seed: int, declaring: str, defending: str):
@@ -45,7 +48,7 @@ def play_deal(game: str, seed: int, declaring: str, defending: str):
         p = state.public
         x = p.table.extra
         legal = legal_actions(state)
-        if p.table.phase == AUCTION:  # the forehand bids chiamo, the others pass
+        if p.table.phase == AUCTION[game]:  # the forehand bids chiamo, the others pass
             action = CHIAMO if CHIAMO in legal and not any(x.bids) else PASS
         elif p.table.phase != PLAY:  # the call and the exchange: the heuristic's
             action = players["heuristic"].act(view(state, p.turn), legal, rng)

@@ -5,9 +5,9 @@ Two steps (the learning issue's "the search player as a teacher"):
 ``label``: hands of the four-seat game (default rules, one hand) in which every seat is played
 by the shipped model ``ppo`` or, with probability ``--follow``, by the teacher's card, so the
 positions are the student's and drift towards the teacher's (DAgger). At every decision with
-more than one legal card, the observation, the legal mask, the teacher's card and the
-student's are recorded. ``--workers`` processes each play their own deals (seeds
-``seed + 1000 * worker + hand``) and write their labels every ``--save-every`` decisions to
+more than one legal action, the observation, the legal mask, the teacher's action and the
+student's are recorded. ``--workers`` processes each play their own deals (worker ``w`` of
+``W`` plays seeds ``seed + w``, ``seed + w + W``, ``seed + w + 2W``...) and write their labels every ``--save-every`` decisions to
 ``<out>/labels_<worker>.npz``, so a long run can be stopped and its labels kept.
 
     python benchmarks/distill_search.py label --decisions 60000 --workers 2 --out /tmp/distill
@@ -39,7 +39,9 @@ from tressette_env.learned.loading import shipped_model_path
 from tressette_env.learned.mlp import MLPPolicy
 
 
-def label(worker: int, decisions: int, seed: int, follow: float, teacher: str, out: Path, save_every: int) -> int:
+def label(
+    worker: int, workers: int, decisions: int, seed: int, follow: float, teacher: str, out: Path, save_every: int
+) -> int:
     """One worker's labels (module docstring); returns how many it wrote."""
     rules = Rules()
     encoder = observation_of(rules)
@@ -56,7 +58,7 @@ def label(worker: int, decisions: int, seed: int, follow: float, teacher: str, o
         np.savez_compressed(path, obs=obs[:n], masks=masks[:n], teacher=taught[:n], student=chosen[:n])
 
     while n < decisions:
-        state = new_game(rules, seed + 1000 * worker + hand)
+        state = new_game(rules, seed + worker + workers * hand)
         hand += 1
         while state.public.status == PLAYING and n < decisions:
             seat = state.public.turn
@@ -78,6 +80,7 @@ def label(worker: int, decisions: int, seed: int, follow: float, teacher: str, o
 
 
 def read_labels(folder: Path) -> dict[str, np.ndarray]:
+    """Every worker's labels in ``folder`` (``labels_<worker>.npz``), joined."""
     files = sorted(folder.glob("labels_*.npz"))
     if not files:
         raise SystemExit(f"no labels_*.npz in {folder}")
@@ -164,7 +167,10 @@ def main() -> None:
     if args.command == "label":
         args.out.mkdir(parents=True, exist_ok=True)
         each = -(-args.decisions // args.workers)
-        jobs = [(w, each, args.seed, args.follow, args.teacher, args.out, args.save_every) for w in range(args.workers)]
+        jobs = [
+            (w, args.workers, each, args.seed, args.follow, args.teacher, args.out, args.save_every)
+            for w in range(args.workers)
+        ]
         with Pool(args.workers) as pool:
             counts = pool.starmap(label, jobs)
         print(f"{sum(counts)} labels in {time.perf_counter() - start:.0f} s, written to {args.out}")

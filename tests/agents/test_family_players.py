@@ -84,23 +84,29 @@ def test_the_search_player_names_the_games_it_does_not_search():
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
 def test_the_search_player_plays_the_auction_games(game):
     # Every decision legal over whole hands: the heuristic's auction and early tricks, PIMC for the last ones.
+    from tressette_env.agents.side_search import EXACT_TRICKS
+    from tressette_env.engine.state import PLAY
     from tressette_env.envs.spec import game_spec
+    from tressette_env.games.a_chiamare import AUCTION
 
     rules = game_spec(game).make_rules()
     SearchPlayer().check_game(rules)
     search = SearchPlayer(samples=2)
     rng = random.Random(0)
-    searched = 0
+    searched = 0  # decisions of the searched tricks with a choice of cards
     for seed in range(8):
         state = new_game(rules, seed)
         while state.public.status == PLAYING:
             p = state.public
             legal = legal_actions(state)
-            if p.phase == 1 and len(legal) > 1:  # the auction: bid, so that a hand is played
+            if p.phase == AUCTION and len(legal) > 1:  # bid, so that a hand is played
                 action = legal[1]
             else:
-                action = search.act(view(state, p.turn), legal, rng)
-                searched += p.phase == 0 and len({a % 40 for a in legal}) > 1
+                v = view(state, p.turn)
+                action = search.act(v, legal, rng)
+                searched += (
+                    p.phase == PLAY and v.hand.bit_count() <= EXACT_TRICKS[game] and len({a % 40 for a in legal}) > 1
+                )
             assert action in legal
             state = apply(state, action)
     assert searched > 20

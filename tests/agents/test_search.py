@@ -311,6 +311,25 @@ def test_the_4_di_denari_binds_the_first_leader_of_a_match_only():
     assert holders_of_the_4_di_denari(state, 2) == {0, 1, 3}
 
 
+def test_a_later_hand_of_a_four_of_denari_match_replays_for_the_early_search():
+    from tressette_env.agents.search import _dealt
+
+    rules = Rules(first_lead="four_of_denari", episode="match", target_score=1000, accusi=False)
+    first = play(new_game(rules, hands=fill(seat_1="3c 4d"), dealer=2), "3c", "4s", "4b", "Ac")
+    state = play(next_hand(play_out(first), hands=fill(seat_0="4c", seat_3="4d")), "4c")
+    v = view(state, 2)
+    rng = random.Random(0)
+    holders = set()
+    for _ in range(50):
+        hands = sample_deal(v, rng)
+        replayed = _dealt(v, hands)
+        assert replayed is not None and replayed.public.first_leader == 0  # the seat after the dealer
+        replayed = apply(replayed, state.public.plays[0])
+        assert replayed.hands[1:] == hands[1:] and replayed.public.turn == state.public.turn
+        holders |= {s for s in range(4) if hands[s] >> 3 & 1}
+    assert len(holders) > 1  # deals with the 4 di denari away from the first leader replay too
+
+
 def test_reproducible_under_a_seed():
     player = SearchPlayer(samples=4, exact_tricks=6, horizon=2)
     for state in random_states(8, Rules(), seed=9):
@@ -517,12 +536,24 @@ def test_inference_in_a_later_hand_of_a_match():
         assert action in legal_actions(state)
 
 
-def test_a_time_budget_bounds_the_early_search():
-    import time
-
+def test_a_spent_time_budget_leaves_one_deal_to_the_early_search(monkeypatch):
+    # Mid-trick in the first trick (plays to weigh): once the budget is spent, the inference
+    # weighs only as many candidates as deals are wanted, and one deal is searched.
     state = new_game(Rules(), seed=3)
+    state = apply(state, legal_actions(state)[0])
     v = view(state, state.public.turn)
     legal = legal_actions(state)
-    start = time.perf_counter()
-    action = SearchPlayer(samples=1000, time_budget=0.05, prior=6).act(v, legal, random.Random(0))
-    assert action in legal and time.perf_counter() - start < 5.0  # 1000 deals unbounded take minutes
+    player = SearchPlayer(samples=50, time_budget=1e-9, prior=3)
+    weighed, rollouts = [], []
+    mismatches, rollout = player._mismatches, player._rollout
+    monkeypatch.setattr(player, "_mismatches", lambda *a: weighed.append(1) or mismatches(*a))
+    monkeypatch.setattr(player, "_rollout", lambda *a: rollouts.append(1) or rollout(*a))
+    action = player.act(v, legal, random.Random(0))
+    assert action in legal
+    assert len(weighed) == 50  # not 50 * 3 candidates
+    assert len(rollouts) == min(3, len({a % 40 for a in legal}))  # the chosen cards, on one deal
+    unbounded = SearchPlayer(samples=2, prior=3)
+    weighed.clear()
+    monkeypatch.setattr(unbounded, "_mismatches", lambda *a: weighed.append(1) or mismatches(*a))
+    unbounded.act(v, legal, random.Random(0))
+    assert len(weighed) == 2 * 3  # without a budget every candidate is weighed

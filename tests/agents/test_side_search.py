@@ -6,9 +6,10 @@ import pytest
 
 from tressette_env.agents.heuristic import HeuristicPlayer
 from tressette_env.agents.open_solver import open_moves, solve_open
-from tressette_env.agents.sampling import PILE, DealSampler
+from tressette_env.agents.sampling import PILE, DealSampler, face_down_known
 from tressette_env.agents.side_search import _utility, deal_sides, side_card_values
 from tressette_env.engine import PLAYING, apply, legal_actions, new_game, view
+from tressette_env.engine.actions import PASS
 from tressette_env.engine.cards import THIRDS, cards_of
 from tressette_env.engine.scoring import LAST_TRICK_THIRDS
 from tressette_env.engine.state import PLAY
@@ -70,12 +71,13 @@ def test_the_true_deal_meets_every_constraint_and_samples_fit(name):
             v = view(state, seat)
             sampler = DealSampler(v)
             for c in sampler.seats:  # what the record says of each hand, and of the pile, holds of the truth
-                truth = pile & ~v.private if c.seat == PILE else state.hands[c.seat]
+                truth = pile & ~face_down_known(v) if c.seat == PILE else state.hands[c.seat]
                 assert c.accepts(truth), (name, seat, c, truth)
             hands, sampled_pile = sampler.sample_with_pile(rng)
             assert hands[seat] == state.hands[seat]
             assert [h.bit_count() for h in hands] == [h.bit_count() for h in state.hands]
-            assert sampled_pile.bit_count() == pile.bit_count() and sampled_pile & v.private == v.private
+            known = face_down_known(v)
+            assert sampled_pile.bit_count() == pile.bit_count() and sampled_pile & known == known
             dealt = sampled_pile
             for s, h in enumerate(hands):
                 assert not dealt & h
@@ -85,6 +87,51 @@ def test_the_true_deal_meets_every_constraint_and_samples_fit(name):
             assert dealt | p.all_played == FULL
             checked += 1
     assert checked > 30
+
+
+def scegliete_play(seeds):
+    """States of the card play of solissimo scegliete hands (the forehand bids it), the heuristic exchanging and playing."""
+    from tressette_env.engine.actions import SCEGLIETE
+
+    rules = CalabresellaRules(contracts=(*ALL_CONTRACTS, "scegliete"))
+    heuristic = HeuristicPlayer()
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(rules, seed)
+        while state.public.status == PLAYING:
+            p = state.public
+            legal = legal_actions(state)
+            if p.phase == PLAY:
+                yield state
+            if p.phase == 1:
+                action = SCEGLIETE if SCEGLIETE in legal and not any(p.extra.bids) else PASS
+            else:
+                action = heuristic.act(view(state, p.turn), legal, rng)
+            state = apply(state, action)
+
+
+def test_in_scegliete_the_monte_the_first_opponent_saw_is_in_the_monte_or_the_second_opponents_hand():
+    rng = random.Random(3)
+    moved_seen = checked = 0
+    for state in scegliete_play(range(40)):
+        p = state.public
+        x = p.extra
+        first, second = (x.soloist + 1) % 3, (x.soloist + 2) % 3
+        v = view(state, first)
+        saw = v.private
+        assert saw and face_down_known(v) == 0 and face_down_known(view(state, second)) == view(state, second).private
+        sampler = DealSampler(v)
+        for c in sampler.seats:  # the truth fits every constraint
+            assert c.accepts(face_down(state) if c.seat == PILE else state.hands[c.seat]), c
+        for _ in range(4):
+            hands, pile = sampler.sample_with_pile(rng)
+            assert not hands[x.soloist] & saw  # the soloist never had them
+            assert (hands[second] | pile) & saw == saw & ~p.all_played
+            moved_seen += bool(hands[second] & saw)
+            checked += 1
+        if state.hands[second] & saw:  # the second opponent took one: a deal may say so
+            assert any(state.hands[second] & DealSampler(v).sample_with_pile(rng)[0][second] & saw for _ in range(50))
+    assert checked > 40 and moved_seen > 0
 
 
 def test_the_monte_shown_stays_with_the_soloist_or_his_discards():
@@ -255,3 +302,15 @@ def test_bench_side_play_reads_the_declarers_unit(game):
         assert all((stakes[s] > 0) == made for s in team) and sum(stakes) == 0
         results.add(made)
     assert results == {True, False}
+
+
+def test_a_passed_deadline_leaves_one_deal_to_the_side_search(monkeypatch):
+    import tressette_env.agents.side_search as side_search
+
+    calls = []
+    solve = side_search.open_moves
+    monkeypatch.setattr(side_search, "open_moves", lambda *a, **k: calls.append(1) or solve(*a, **k))
+    state = next(s for s in card_play(RULES["calabresella"], range(5)) if s.hands[s.public.turn].bit_count() <= 3)
+    v = view(state, state.public.turn)
+    assert side_card_values(v, 6, random.Random(0)).keys() == side_card_values(v, 6, random.Random(0), 0.0).keys()
+    assert len(calls) == 6 + 1  # every deal without a deadline; one once it has passed

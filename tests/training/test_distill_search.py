@@ -25,7 +25,7 @@ def _script():
 
 def test_labels_are_the_teachers_legal_cards_and_the_fit_learns_them(tmp_path):
     script = _script()
-    assert script.label(0, 60, 7, 0.5, "heuristic", tmp_path, 25) == 60
+    assert script.label(0, 1, 60, 7, 0.5, "heuristic", tmp_path, 25) == 60
     labels = script.read_labels(tmp_path)
     assert labels["obs"].shape == (60, 790) and labels["masks"].shape == (60, 161)
     rows = np.arange(60)

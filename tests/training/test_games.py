@@ -113,6 +113,6 @@ def test_a_short_run_trains_under_each_rule_switch(switches, tmp_path):
 def test_a_player_that_cannot_play_the_game_is_refused_before_any_work(tmp_path):
     config = TrainConfig(game="tressette_a_perdere", eval_against=("search",), run_dir=str(tmp_path))
     with pytest.raises(
-        ValueError, match="eval_against: the search player values the cards of a deal.s play for one fixed side"
+        ValueError, match="eval_against: the search player values the cards of a deal.s play for one side"
     ):
         config.check()

@@ -58,7 +58,7 @@ from ..engine.cards import FOUR_OF_DENARI, HONOURS, SUIT_MASK, CardMask
 from ..engine.scoring import find_accusi
 from ..engine.state import SeatView
 
-__all__ = ["DealSampler", "InconsistentViewError", "SeatConstraints", "sample_deal"]
+__all__ = ["PILE", "DealSampler", "InconsistentViewError", "SeatConstraints", "face_down_known", "sample_deal"]
 
 FULL = (1 << 40) - 1
 PILE = 99
@@ -70,10 +70,10 @@ class InconsistentViewError(ValueError):
 
 
 class SeatConstraints:
-    """What the public record says about one other seat's hidden hand.
+    """What the public record says about one other seat's hidden hand (or about the face-down pile).
 
     Attributes:
-        seat: the seat.
+        seat: the seat, or ``PILE`` for the face-down cards (Calabresella's monte or discards).
         count: how many cards it holds now.
         forced: cards it must hold (declared, not yet played; the 4 di denari of the first
             leader of a match under ``first_lead="four_of_denari"``, not yet played).
@@ -169,7 +169,8 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
             if not later & SUIT_MASK[suit] and suit not in c.must_suits:
                 c.must_suits.append(suit)
     # Declarations: the revealed cards not yet played are in the declarer's hand.
-    unseen = view.unseen
+    known_down = face_down_known(view)
+    unseen = view.unseen | (view.private & ~known_down)  # face-down cards it saw that may have moved
     if getattr(p.rules, "accusi", False):  # the games of the family without declarations have no such switch
         for s, c in seats.items():
             declared = p.accusi.by_seat[s]
@@ -197,7 +198,7 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
     # viewer does not know are dealt to a pile too.
     held = view.hand.bit_count() + sum(c.count for c in seats.values())
     pile = SeatConstraints(PILE)
-    pile.count = 40 - held - p.all_played.bit_count() - view.private.bit_count()
+    pile.count = 40 - held - p.all_played.bit_count() - known_down.bit_count()
     if pile.count:
         seats[PILE] = pile
     _game_constraints(view, seats)
@@ -212,6 +213,7 @@ def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints]) -> None
     | game | record | constraint |
     | --- | --- | --- |
     | Calabresella | the monte turned up for all (``monte_shown``), or the called card found in it | with the soloist or among his face-down discards (but a card he returned face up) |
+    | Calabresella, scegliete | the monte as the first opponent saw it, once the second has exchanged | in the monte or the second opponent's hand (``face_down_known``) |
     | Tressette a chiamare | the called card, not yet played | not in the caller's hand (unless ``allow_self_call``); in the announced partner's (``reveal_partner``) |
     """
     p = view.public
@@ -226,13 +228,39 @@ def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints]) -> None
         for s, c in seats.items():
             if s not in (x.soloist, PILE):
                 c.allowed &= ~with_soloist | p.exposed_by(s)  # but a monte card he returned face up to s
+        moved = view.private & ~face_down_known(view)  # scegliete: the monte the first opponent saw
+        if moved and x.soloist in seats:
+            seats[x.soloist].allowed &= ~moved
     elif name == "tressette_a_chiamare" and x.called >= 0:
         called = 1 << x.called
         for s, c in seats.items():
             if s == x.announced and not c.played & called:
                 c.forced |= called
-            elif s == x.declarer and not p.rules.allow_self_call or 0 <= x.announced != s:
+            elif (s == x.declarer and not p.rules.allow_self_call) or 0 <= x.announced != s:
                 c.allowed &= ~called
+
+
+def face_down_known(view: SeatView) -> CardMask:
+    """The face-down cards the viewer knows lie there still: its ``private`` cards, with one exception.
+
+    In Calabresella's solissimo scegliete the first opponent saw the monte, and the second
+    then swapped cards with it unseen: from the second opponent's turn on, each card the first
+    saw there is in the monte or in the second opponent's hand, and the first knows none of them
+    to be face down.
+    """
+    p = view.public
+    if p.rules.game.name != "calabresella":
+        return view.private
+    from ..engine.actions import SCEGLIETE
+    from ..engine.state import PLAY
+    from ..games.calabresella import CHOOSE
+
+    x = p.table.extra
+    if x.contract != SCEGLIETE or not view.private:
+        return view.private
+    first = (x.soloist + 1) % p.table.seats  # the opponents in play order after the soloist (Calabresella._opponents)
+    second_began = p.table.phase == PLAY or (p.table.phase == CHOOSE and p.turn != first)
+    return 0 if view.seat == first and second_began else view.private
 
 
 class DealSampler:
@@ -257,7 +285,8 @@ class DealSampler:
         for c in self.seats:
             if c.forced & ~c.allowed or c.forced.bit_count() > c.count:
                 raise InconsistentViewError(
-                    f"seat {c.seat}'s forced cards (declared, or the 4 di denari) contradict the record: {c!r}"
+                    f"{'the face-down pile' if c.seat == PILE else f'seat {c.seat}'}'s forced cards (declared, exposed, "
+                    f"the called card or the 4 di denari) contradict the record: {c!r}"
                 )
         need = sum(c.count - c.forced.bit_count() for c in self.seats)
         if need != self.free.bit_count():
@@ -278,7 +307,7 @@ class DealSampler:
         """The hands by seat (the viewer's own included) and the face-down pile's cards (the viewer's known ones too)."""
         out = [0] * self.view.public.table.seats
         out[self.view.seat] = self.view.hand
-        pile = self.view.private
+        pile = face_down_known(self.view)
         for c, hand in zip(self.seats, dealt, strict=True):
             if c.seat == PILE:
                 pile |= hand

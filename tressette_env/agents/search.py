@@ -75,6 +75,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -103,7 +104,6 @@ ROLLOUT_TO = 7
 One trick short of the default ``exact_tricks``: a deal with seven tricks left solves in 5.6 ms
 on average, with eight in 28 ms (compiled, one core, ``benchmarks/bench_solver.py endings``),
 and a rollout's end is solved ``prior * samples`` times a decision."""
-"""A sampled deal's weight for each play of the others that the ``inference`` player would not have made there."""
 
 SignalPolicy = Callable[[SeatView, int, list[int]], int]
 """``(view, card, legal) -> action``: the action (one of ``legal``) that plays ``card``."""
@@ -119,8 +119,9 @@ class SearchPlayer:
 
     Args:
         samples: deals per decision (at most; at least 1).
-        time_budget: seconds per decision, or None for no limit. Sampling stops when the
-            budget is spent, after at least one deal: play then depends on machine speed.
+        time_budget: seconds per decision, or None for no limit. Sampling (and weighing
+            the candidates of ``inference``) stops when the budget is spent, after at least
+            one deal, whose work can exceed the budget: play then depends on machine speed.
         exact_tricks: with at most this many tricks left (the current one included) the
             deals are solved exactly to the end of the hand.
         horizon: before that, tricks searched ahead of a static estimate (None: always
@@ -135,6 +136,12 @@ class SearchPlayer:
         candidates: deals drawn per deal searched when ``inference`` weights them (at least 1).
         prior: in the four-seat game's early tricks, the ``early`` player's favourite cards
             searched by rollouts (default 6; 0: the ``early`` player decides alone).
+
+    In Calabresella and Tressette a chiamare the searched tricks are the last
+    ``side_search.EXACT_TRICKS[game]`` (``exact_tricks`` and ``horizon`` do not apply), the
+    cards are played without a signal (``signal_policy`` does not apply), and the decisions
+    before them are the ``early`` player's (the game's heuristic when ``early`` is ``"ppo"``
+    or None).
 
     Example:
         >>> SearchPlayer(samples=8, time_budget=0.1).name
@@ -216,7 +223,7 @@ class SearchPlayer:
         sampler = DealSampler(view)
         totals: dict[int, int] = {}
         deals = 0
-        chosen = self._inferred(view, sampler, rng) if self._infers(view) else None
+        chosen = self._inferred(view, sampler, rng, deadline) if self._infers(view) else None
         while deals < self.samples:
             hands = sampler.sample(rng) if chosen is None else chosen[deals]
             try:
@@ -237,17 +244,23 @@ class SearchPlayer:
         """Whether the deals are weighted by the plays they explain (the four-seat game, with an ``inference`` player)."""
         return self.inference is not None and self.candidates > 1 and view.public.rules.game.name == "tressette"
 
-    def _inferred(self, view: SeatView, sampler: DealSampler, rng: random.Random) -> list[tuple[int, ...]]:
+    def _inferred(
+        self, view: SeatView, sampler: DealSampler, rng: random.Random, deadline: float | None = None
+    ) -> list[tuple[int, ...]]:
         """``samples`` deals drawn from ``samples * candidates``, each kept with a chance that grows with its weight.
 
         A deal's weight is ``MISMATCH`` to the power of the other seats' plays this hand that
         the ``inference`` player would not have made in that seat with that deal's cards: the
         deals that explain what the others played are searched first. The draw is weighted
         sampling without replacement (each deal's key ``u ** (1 / weight)``, the largest kept).
+        Past ``deadline`` (a ``time.perf_counter()`` time) no more candidates are weighed,
+        once there are ``samples`` of them (or all drawn, if fewer).
         """
         pool = [sampler.sample(rng) for _ in range(self.samples * self.candidates)]
         keyed = []
         for hands in pool:
+            if deadline is not None and len(keyed) >= self.samples and time.perf_counter() >= deadline:
+                break
             weight = MISMATCH ** self._mismatches(view, hands)
             keyed.append((rng.random() ** (1.0 / weight), hands))
         keyed.sort(key=lambda item: -item[0])
@@ -258,7 +271,7 @@ class SearchPlayer:
         p = view.public
         state = _dealt(view, hands)
         if state is None:
-            return 0  # a later hand of a match led by another rule than the first's: no replay
+            return 0  # a deal whose first lead no replay can redo (_dealt)
         rng = random.Random(0)
         misses = 0
         for action in p.plays:
@@ -293,7 +306,7 @@ class SearchPlayer:
         if len(chosen) == 1:
             return chosen[0]
         if self._infers(view):
-            deals = self._inferred(view, DealSampler(view), rng)
+            deals = self._inferred(view, DealSampler(view), rng, deadline)
         else:
             sampler = DealSampler(view)
             deals = [sampler.sample(rng) for _ in range(self.samples)]
@@ -302,7 +315,7 @@ class SearchPlayer:
         for hands in deals:
             state = _dealt(view, hands)
             if state is None:
-                return ranked[0]  # a later hand of a match whose first lead no replay can redo
+                return ranked[0]  # a deal whose first lead no replay can redo (_dealt)
             for action in view.public.plays:
                 state = apply(state, action)
             for action in chosen:
@@ -331,7 +344,7 @@ class SearchPlayer:
                 else f"{game.name} (its phases or its scoring are not those of a fixed two-sided trick play)"
             )
             raise ValueError(
-                f"the search player values the cards of a deal's play for one fixed side against the other "
+                f"the search player values the cards of a deal's play for one side against the other "
                 f"(a two-sided solver of the trick play); {why} is not searched: play heuristic or random there "
                 f"(searched: {', '.join(sorted(SEARCHED))})"
             )
@@ -385,11 +398,10 @@ class SearchPlayer:
         cards = sorted({a % 40 for a in legal})
         card = cards[0]
         if len(cards) > 1:
+            deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
             try:
-                values = side_card_values(view, self.samples, rng)
-            except InconsistentViewError:
-                # Solissimo scegliete: the first opponent knows the monte as he left it, and the
-                # other may since have taken from it; when no deal fits that, the early player plays.
+                values = side_card_values(view, self.samples, rng, deadline)
+            except InconsistentViewError:  # no deal fits the view (a record the sampler does not read): no search
                 return early.act(view, legal, rng)
             card = max(cards, key=lambda c: (values[c], -c))
         return card if card in legal else next(a for a in legal if a % 40 == card)
@@ -420,12 +432,17 @@ class SearchPlayer:
 def _dealt(view: SeatView, hands: tuple[int, ...]) -> Any:
     """The hand as dealt, were ``hands`` the cards held now (None when a replay cannot redo its first lead).
 
-    A later hand of a match may be led by another rule than the first hand's; the
-    replayed state then differs from the one played, and there is none.
+    The replay is a first hand: a later hand of a match under ``first_lead="four_of_denari"``
+    (led by the seat after the dealer, as every hand but the first) is replayed under
+    ``"dealer_right"``. A deal whose first lead still differs from the one played (the 4 di
+    denari elsewhere in a first hand) has no replay.
     """
     p = view.public
+    rules = p.rules
+    if p.hand_number > 0 and rules.first_lead == "four_of_denari":
+        rules = dataclasses.replace(rules, first_lead="dealer_right")
     dealt = [cards_of(hands[s] | p.played_by(s)) for s in range(4)]
-    state = new_game(p.rules, hands=dealt, dealer=p.dealer)
+    state = new_game(rules, hands=dealt, dealer=p.dealer)
     return None if state.public.first_leader != p.first_leader else state
 
 

@@ -39,6 +39,7 @@ Example:
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from ..engine.cards import THIRDS, cards_of
@@ -114,13 +115,21 @@ def _utility(rules: Any, mine: int, theirs: int, declarer: bool, tricks: list[in
     return stake + TIE_BREAK * mine
 
 
-def side_card_values(view: SeatView, samples: int, rng: random.Random) -> dict[int, float]:
-    """The average value (module docstring) of each legal card of the seat on turn over ``samples`` deals."""
+def side_card_values(
+    view: SeatView, samples: int, rng: random.Random, deadline: float | None = None
+) -> dict[int, float]:
+    """The average value (module docstring) of each legal card of the seat on turn over ``samples`` deals.
+
+    ``deadline`` (a ``time.perf_counter()`` time): no deal is begun once it has passed (the
+    first always is).
+    """
     p = view.public
     rules = p.rules
     sampler = DealSampler(view)
     totals: dict[int, float] = {}
-    for _ in range(samples):
+    deals = 0
+    while deals < samples and (deadline is None or not deals or time.perf_counter() < deadline):
+        deals += 1
         hands, pile = sampler.sample_with_pile(rng)
         sides = deal_sides(view, hands)
         mine = sides[view.seat]
@@ -130,4 +139,4 @@ def side_card_values(view: SeatView, samples: int, rng: random.Random) -> dict[i
         for card, ours in values.items():
             value = _utility(rules, ours, auction.HAND_THIRDS - ours, mine == 0, tricks, taken)
             totals[card] = totals.get(card, 0.0) + value
-    return {card: total / samples for card, total in sorted(totals.items())}
+    return {card: total / deals for card, total in sorted(totals.items())}

@@ -110,9 +110,8 @@ class TeamPlayPPO(MaskablePPO):
         """The members of the opponents' pool that are frozen copies of the learner (``"self"``)."""
         stand_in = tuple("random" if k in self.snapshot_slots else member for k, member in enumerate(pool))
         self.rows = SeatRows(
-            num_deals, learners, stand_in if len(pool) > 1 else stand_in[0], dense_reward, seed=seed,
-            history=history, **dict(rules or {}),
-        )  # fmt: skip
+            num_deals, learners, stand_in, dense_reward, seed=seed, history=history, **dict(rules or {})
+        )
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""

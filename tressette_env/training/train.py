@@ -65,9 +65,9 @@ from .checkpoint import checkpoint_game, checkpoint_path, read_info
 from .imitation import one_hand
 
 FOUR_SEAT = "tressette"
+"""The four-seat game's name: the only game with a fixed partner and a batched environment."""
 TEAM_PLAY_OPPONENTS = ("self", "ppo")
 """Team play's opponents besides the batched engine's players: a frozen copy of the learner, the shipped model."""
-"""The four-seat game's name: the only game with a fixed partner and a batched environment."""
 
 MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
 """The fields that shape the model: a resumed run takes them from its checkpoint, not from the config."""
@@ -355,6 +355,12 @@ class TrainConfig:
                 f"opponents={self.opponents!r}: with team_play, self alone (every seat learns) or a pool of "
                 f"{', '.join(pool)} (one team of each deal learns against them; self: a frozen copy of the learner, "
                 "renewed every --snapshot-every samples; ppo: the shipped model)"
+            )
+        if self.opponents != ("self",) and self.team_play < 2 * len(self.opponents):
+            raise ValueError(
+                f"team_play={self.team_play} with {len(self.opponents)} opponents: each opponent plays two deals "
+                f"of every {2 * len(self.opponents)} (one each side), so team_play needs at least "
+                f"{2 * len(self.opponents)} deals"
             )
         if self.partner != "self":
             raise ValueError(f"partner={self.partner!r}: with team_play the learner's partner is the learner")
@@ -828,6 +834,10 @@ def _batched_opponent(name: str) -> Any:
     from ..learned.mlp import MLPPolicy
 
     shipped = MLPPolicy.load(shipped_model_path())
+    if shipped.observation != "default":
+        raise ValueError(
+            f"the shipped model reads the {shipped.observation} observation; team play's ppo needs the default"
+        )
     size = shipped.layers[0][0].shape[1]  # the default observation: the first entries of the history one
 
     def ppo(observations: Any, masks: Any) -> Any:

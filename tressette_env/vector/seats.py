@@ -8,8 +8,8 @@ odd ones, two rows per deal), the other team played by a batched opponent (``"he
 ``"random"`` or a ``policy(obs, mask) -> actions``, e.g. a frozen snapshot) or by a pool of
 them: with ``opponent=(a, b, c)`` deals 0 and 1 are played by ``a``, 2 and 3 by ``b``, 4 and 5
 by ``c``, 6 and 7 by ``a`` again..., so each member of the pool meets the learner on both
-sides of the table (``set_opponent(x, slot=k)`` replaces member ``k``, e.g. with a newer
-snapshot). Every decision of a learning seat is a sample of that seat's row, with its own
+sides of the table (N at least twice the pool; equal shares when N is a multiple of that);
+``set_opponent(x, slot=k)`` replaces member ``k``, e.g. with a newer snapshot. Every decision of a learning seat is a sample of that seat's row, with its own
 team's reward:
 
 | row | holds, decision after decision of its seat |
@@ -144,6 +144,11 @@ class SeatRows:
         pool = tuple(opponent) if isinstance(opponent, (list, tuple)) else (opponent,)
         if not pool:
             raise ValueError("opponent is a player or a non-empty pool of them; got an empty pool")
+        if self.learners == "team" and self.batch.n < 2 * len(pool):
+            raise ValueError(
+                f"a pool of {len(pool)} opponents plays two deals of every {2 * len(pool)} (one each side): "
+                f"it needs at least {2 * len(pool)} deals; got {self.batch.n}"
+            )
         for member in pool:
             _check_opponent(member)
         self.opponents = pool

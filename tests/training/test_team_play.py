@@ -124,6 +124,7 @@ def test_bad_pools_are_refused_and_change_nothing():
         (("heuristic", "grandmaster"), {}, "got 'grandmaster'"),
         ("heuristic", {"slot": 2}, "slot is a member of the pool, 0 to 1; got 2"),
         ("heuristic", {"slot": True}, "slot is a member of the pool"),
+        (("heuristic", "random", "random"), {}, "needs at least 6 deals; got 4"),
         ("grandmaster", {"slot": 0}, "got 'grandmaster'"),
     ]:
         with pytest.raises(ValueError, match=message):
@@ -338,6 +339,7 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
         ({"game": "tressette_in_due"}, "the four-seat game's"),
         ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
         ({"opponents": ("self", "search")}, "with team_play, self alone"),
+        ({"opponents": ("heuristic", "random", "ppo", "self", "random")}, "team_play needs at least 10 deals"),
         ({"partner": "random"}, "the learner's partner is the learner"),
         ({"batched": 64}, "batched=64: with team_play"),
         ({"n_envs": 4}, "n_envs=4: with team_play"),

@@ -1,6 +1,9 @@
-"""Hand-built deals and scripted play for the rule tests."""
+"""Hand-built deals and scripted play for the rule tests; the repository's scripts loaded as modules."""
 
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 from tressette_env.engine import (
     BUSSO,
@@ -96,3 +99,12 @@ def play_tricks(state: GameState, tricks: list[str]) -> GameState:
         for k in range(len(codes)):
             state = apply(state, parse_card(codes[(leader + k) % len(codes)]))
     return state
+
+
+def load_script(relative: str):
+    """A script of the repository (``benchmarks/...``, ``scripts/...``) loaded as a module."""
+    path = Path(__file__).resolve().parents[1] / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

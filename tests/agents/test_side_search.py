@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from tests.helpers import load_script
 from tressette_env.agents.heuristic import HeuristicPlayer
 from tressette_env.agents.open_solver import open_moves, solve_open
 from tressette_env.agents.sampling import PILE, DealSampler, face_down_known
@@ -276,14 +277,7 @@ def test_the_search_player_plays_every_contract_legally(rules):
 
 
 def _bench_side_play():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_side_play.py"
-    spec = importlib.util.spec_from_file_location("bench_side_play", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_side_play.py")
 
 
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])

@@ -12,22 +12,17 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.helpers import load_script
 from tressette_env.agents import solver, solver_core
 from tressette_env.agents.solver import SolveTimeout, solve_moves, solve_state_moves
 from tressette_env.engine import Rules, apply, legal_actions, new_game
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("solver_v1", ROOT / "benchmarks" / "reference" / "solver_v1.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/reference/solver_v1.py")
 
 
 solver_v1 = _reference()

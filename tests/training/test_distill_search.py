@@ -1,12 +1,11 @@
 """benchmarks/distill_search.py: the teacher's labels are its legal cards on the student's positions; the fit moves towards them."""
 
-import importlib.util
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.helpers import load_script
 from tressette_env.agents import make_player
 from tressette_env.encoders import observation_of
 from tressette_env.engine import Rules, new_game, view
@@ -16,11 +15,7 @@ pytest.importorskip("torch")
 
 
 def _script():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "distill_search.py"
-    spec = importlib.util.spec_from_file_location("distill_search", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/distill_search.py")
 
 
 def test_labels_are_the_teachers_legal_cards_and_the_fit_learns_them(tmp_path):

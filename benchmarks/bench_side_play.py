@@ -25,12 +25,12 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from tressette_env.agents.registry import make_player
+from tressette_env.agents.side_search import deal_sides
 from tressette_env.engine import PLAYING, apply, legal_actions, new_game, view
 from tressette_env.engine.actions import CHIAMO, PASS
 from tressette_env.engine.state import PLAY
 from tressette_env.envs.spec import game_spec
 from tressette_env.games import a_chiamare, calabresella
-from tressette_env.games.a_chiamare import partner_of
 
 SETTINGS: dict = {}
 AUCTION = {"calabresella": calabresella.AUCTION, "tressette_a_chiamare": a_chiamare.AUCTION}
@@ -53,8 +53,9 @@ def play_deal(game: str, seed: int, declaring: str, defending: str):
         elif p.table.phase != PLAY:  # the call and the exchange: the heuristic's
             action = players["heuristic"].act(view(state, p.turn), legal, rng)
         else:
-            if not team:  # the declarer's side, fixed once the play begins
-                team = _team(game, state)
+            if not team:  # the declarer's side, fixed once the play begins (in a chiamare: the called card's holder)
+                sides = deal_sides(view(state, p.turn), state.hands)
+                team = frozenset(s for s, side in enumerate(sides) if side == 0)
             name = declaring if p.turn in team else defending
             action = players[name].act(view(state, p.turn), legal, rng)
         state = apply(state, action)
@@ -68,14 +69,6 @@ def declarer_unit(game: str, seed: int, declaring: str, defending: str) -> tuple
     opponent = next(s for s in range(p.table.seats) if s not in team)
     unit = -p.table.extra.stakes[p.table.controllers[opponent]]  # what each opponent pays the declarer
     return unit, unit > 0
-
-
-def _team(game: str, state) -> frozenset[int]:
-    """The declarer's side: the soloist; in a chiamare the caller and the holder of the called card."""
-    x = state.public.table.extra
-    if game == "calabresella":
-        return frozenset({x.soloist})
-    return frozenset({x.declarer, partner_of(state)} - {-1})
 
 
 def one_deal(seed: int) -> tuple[int, int, bool, bool]:

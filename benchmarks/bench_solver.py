@@ -428,18 +428,13 @@ def main_tails(argv: list[str]) -> None:
         args.json.write_text(json.dumps({"compiled": solver_core.COMPILED, "rows": rows}, indent=2) + "\n")
 
 
+SUBCOMMANDS = {"search": main_search, "endings": main_endings, "probes": main_probes, "tails": main_tails}
+"""The subcommands besides ``solver`` (the default): the module docstring says what each measures."""
+
+
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "probes":
-        main_probes(sys.argv[2:])
-        return
-    if len(sys.argv) > 1 and sys.argv[1] == "tails":
-        main_tails(sys.argv[2:])
-        return
-    if len(sys.argv) > 1 and sys.argv[1] == "search":
-        main_search(sys.argv[2:])
-        return
-    if len(sys.argv) > 1 and sys.argv[1] == "endings":
-        main_endings(sys.argv[2:])
+    if len(sys.argv) > 1 and sys.argv[1] in SUBCOMMANDS:
+        SUBCOMMANDS[sys.argv[1]](sys.argv[2:])
         return
     argv = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "solver" else sys.argv[1:]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -136,8 +136,11 @@ class SeatConstraints:
         )
 
 
-def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
-    """The constraints on the other seats (and on a face-down pile, ``PILE``, last), and the cards to deal among them."""
+def _constraints(view: SeatView, known_down: CardMask) -> tuple[list[SeatConstraints], CardMask]:
+    """The constraints on the other seats (and on a face-down pile, ``PILE``, last), and the cards to deal among them.
+
+    ``known_down``: the face-down cards the viewer knows lie there (``face_down_known``).
+    """
     p = view.public
     me = view.seat
     n = p.table.seats
@@ -169,7 +172,6 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
             if not later & SUIT_MASK[suit] and suit not in c.must_suits:
                 c.must_suits.append(suit)
     # Declarations: the revealed cards not yet played are in the declarer's hand.
-    known_down = face_down_known(view)
     unseen = view.unseen | (view.private & ~known_down)  # face-down cards it saw that may have moved
     if getattr(p.rules, "accusi", False):  # the games of the family without declarations have no such switch
         for s, c in seats.items():
@@ -201,13 +203,13 @@ def _constraints(view: SeatView) -> tuple[list[SeatConstraints], CardMask]:
     pile.count = 40 - held - p.all_played.bit_count() - known_down.bit_count()
     if pile.count:
         seats[PILE] = pile
-    _game_constraints(view, seats)
+    _game_constraints(view, seats, known_down)
     for c in seats.values():
         c.allowed &= unseen | c.forced
     return [seats[s] for s in sorted(seats, key=lambda s: (s == PILE, s))], unseen
 
 
-def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints]) -> None:
+def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints], known_down: CardMask) -> None:
     """What a game's own public record says about where cards are (Calabresella, Tressette a chiamare).
 
     | game | record | constraint |
@@ -228,7 +230,7 @@ def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints]) -> None
         for s, c in seats.items():
             if s not in (x.soloist, PILE):
                 c.allowed &= ~with_soloist | p.exposed_by(s)  # but a monte card he returned face up to s
-        moved = view.private & ~face_down_known(view)  # scegliete: the monte the first opponent saw
+        moved = view.private & ~known_down  # scegliete: the monte the first opponent saw
         if moved and x.soloist in seats:
             seats[x.soloist].allowed &= ~moved
     elif name == "tressette_a_chiamare" and x.called >= 0:
@@ -253,12 +255,11 @@ def face_down_known(view: SeatView) -> CardMask:
         return view.private
     from ..engine.actions import SCEGLIETE
     from ..engine.state import PLAY
-    from ..games.calabresella import CHOOSE
+    from ..games.calabresella import CHOOSE, opponents_of
 
-    x = p.table.extra
-    if x.contract != SCEGLIETE or not view.private:
+    if p.table.extra.contract != SCEGLIETE or not view.private:
         return view.private
-    first = (x.soloist + 1) % p.table.seats  # the opponents in play order after the soloist (Calabresella._opponents)
+    first = opponents_of(p)[0]
     second_began = p.table.phase == PLAY or (p.table.phase == CHOOSE and p.turn != first)
     return 0 if view.seat == first and second_began else view.private
 
@@ -277,7 +278,9 @@ class DealSampler:
     def __init__(self, view: SeatView, attempts: int = 2000) -> None:
         self.view = view
         self.attempts = attempts
-        self.seats, self.unseen = _constraints(view)
+        self.known_down = face_down_known(view)
+        """The face-down cards the viewer knows lie there (``face_down_known``): in every deal's pile."""
+        self.seats, self.unseen = _constraints(view, self.known_down)
         forced = 0
         for c in self.seats:
             forced |= c.forced
@@ -307,7 +310,7 @@ class DealSampler:
         """The hands by seat (the viewer's own included) and the face-down pile's cards (the viewer's known ones too)."""
         out = [0] * self.view.public.table.seats
         out[self.view.seat] = self.view.hand
-        pile = face_down_known(self.view)
+        pile = self.known_down
         for c, hand in zip(self.seats, dealt, strict=True):
             if c.seat == PILE:
                 pile |= hand

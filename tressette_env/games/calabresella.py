@@ -309,6 +309,13 @@ class CalabresellaHidden(NamedTuple):
     """Cards the opponent exchanging now has put into the monte (scegliete): he may not take them back."""
 
 
+def opponents_of(p: PublicState) -> tuple[int, ...]:
+    """The soloist's opponents' seats, in play order after him (scegliete's first and second)."""
+    n = p.table.seats
+    soloist = p.table.extra.soloist
+    return tuple((soloist + k) % n for k in range(1, n))
+
+
 class Calabresella(auction.StakeGame):
     """Calabresella (see the module docstring)."""
 
@@ -497,7 +504,7 @@ class Calabresella(auction.StakeGame):
             if p.rules.solissimo_peek:
                 state = self._learn(state, soloist, mask_of(state.hidden.face_down))
             return self._start_play(state)
-        opponents = self._opponents(state.public)
+        opponents = opponents_of(state.public)
         if contract == DIVIDETE:  # the monte's first two cards to the first opponent, the last two to the other
             monte = state.hidden.face_down
             hands = list(state.hands)
@@ -523,12 +530,6 @@ class Calabresella(auction.StakeGame):
         stakes = (0,) * p.rules.players
         result = HandScore((0, 0), (0, 0), (0, 0))
         return with_public(state, self.close_hand(self.with_stakes(p, stakes), result))
-
-    def _opponents(self, p: PublicState) -> tuple[int, ...]:
-        """The soloist's opponents' seats, in play order after him."""
-        n = p.table.seats
-        soloist = p.table.extra.soloist
-        return tuple((soloist + k) % n for k in range(1, n))
 
     def _phase(self, state: GameState, phase: int, turn: int) -> GameState:
         p = state.public
@@ -636,7 +637,7 @@ class Calabresella(auction.StakeGame):
         p = state.public
         if p.table.extra.owed:
             return state
-        opponents = self._opponents(p)
+        opponents = opponents_of(p)
         if p.turn == opponents[0]:
             return self._phase(with_extra(state, owed=2), SPLIT, opponents[1])
         return self._start_play(state)
@@ -646,7 +647,7 @@ class Calabresella(auction.StakeGame):
         x = p.table.extra
         seat = p.turn
         if action == PASS:
-            opponents = self._opponents(p)
+            opponents = opponents_of(p)
             hidden = state.hidden._replace(given=0)
             state = GameState(p, state.hands, state.dealt, hidden)
             if seat == opponents[0]:
@@ -800,5 +801,6 @@ __all__ = [
     "CalabresellaPublic",
     "CalabresellaRules",
     "make_rules",
+    "opponents_of",
     "rules_table",
 ]

@@ -9,8 +9,8 @@ odd ones, two rows per deal), the other team played by a batched opponent (``"he
 them: with ``opponent=(a, b, c)`` deals 0 and 1 are played by ``a``, 2 and 3 by ``b``, 4 and 5
 by ``c``, 6 and 7 by ``a`` again..., so each member of the pool meets the learner on both
 sides of the table (N at least twice the pool; equal shares when N is a multiple of that);
-``set_opponent(x, slot=k)`` replaces member ``k``, e.g. with a newer snapshot. Every decision of a learning seat is a sample of that seat's row, with its own
-team's reward:
+``set_opponent(x, slot=k)`` replaces member ``k``, e.g. with a newer snapshot. Every decision
+of a learning seat is a sample of that seat's row, with its own team's reward:
 
 | row | holds, decision after decision of its seat |
 | --- | --- |

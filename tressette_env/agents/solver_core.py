@@ -31,8 +31,10 @@ How it searches:
 - Quick bounds (``_cash_bound``): the leading team is sure of the thirds it collects by
   cashing the leader's masters, or by leading low to the partner's master and cashing
   the partner's, and takes everything when the one who cashes holds only masters.
-- Move ordering: the lead that last cut first, then cash masters, lead low to the
-  partner's master; following, take with the cheapest winning card, give points to a
+- Move ordering: the lead that last cut here (the table's) first, then the leads that
+  cut most often in this solve (a history table, each cut weighted 2^cards in hand;
+  measured: the slowest full deals expand 1.1x to 1.9x fewer positions), ties in the
+  order: cash masters, lead low to the partner's master, the cheapest; following, take with the cheapest winning card, give points to a
   winning partner, else throw the cheapest.
 - Equivalent cards (``_reps``): two cards of one hand of the same suit and point value,
   with no card between them in taking power in any hand or on the table, are
@@ -119,8 +121,9 @@ PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in
 ROW = 5
 _DATA = 4
 # The context array: counters and settings of one solve.
-CTX = 5
-_NODES, _STOP, _STAMP, _TIMEOUT, _MASK = range(5)
+_NODES, _STOP, _STAMP, _TIMEOUT, _MASK, _HISTORY = range(6)
+CTX = _HISTORY + 40
+"""Counters, settings, then the history table: for each internal card, how often its lead cut (weighted 2^cards)."""
 ROWS_PER_LEVEL = 4
 MOVE_ROWS = 11 * ROWS_PER_LEVEL + 4
 """Move lists: four rows per trick level (cards in the leader's hand), four for the root's trick."""
@@ -210,11 +213,11 @@ def _append(mv, n: int, r: int, sh: int) -> int:
 
 
 @_jit
-def _lead_moves(hl: int, hp: int, present: int, best: int, mv, base: int) -> int:
+def _lead_moves(hl: int, hp: int, present: int, mv, base: int) -> int:
     """Ordered leads into ``mv[base:]``; returns their count.
 
-    ``best`` (the lead that cut last time, or -1) first; then the leader's masters (most
-    points first), low to the partner's master, then the cheapest of the other suits.
+    The leader's masters (most points first), low to the partner's master, then the
+    cheapest of the other suits (``_order_leads`` then puts the history's first).
     """
     n = base
     for group in range(3):
@@ -235,14 +238,27 @@ def _lead_moves(hl: int, hp: int, present: int, best: int, mv, base: int) -> int
             start = n
             n = _append(mv, n, _reps(p, m), sh)
             _sort(mv, start, n, g == 0)
+    return n - base
+
+
+@_jit
+def _order_leads(mv, base: int, n: int, best: int, ctx) -> None:
+    """Leads ``mv[base:base + n]`` by the history table, most cuts first (stable), ``best`` before all."""
+    for i in range(base + 1, base + n):
+        c = mv[i]
+        k = ctx[_HISTORY + c]
+        j = i - 1
+        while j >= base and ctx[_HISTORY + mv[j]] < k:
+            mv[j + 1] = mv[j]
+            j -= 1
+        mv[j + 1] = c
     if best >= 0:
-        for i in range(base, n):
+        for i in range(base, base + n):
             if mv[i] == best:
                 for j in range(i, base, -1):
                     mv[j] = mv[j - 1]
                 mv[base] = best
                 break
-    return n - base
 
 
 @_jit
@@ -633,7 +649,8 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
     r1 = row + 10
     r2 = row + 20
     r3 = row + 30
-    n0 = _lead_moves(hl, H[s2], P, best, mv, row)
+    n0 = _lead_moves(hl, H[s2], P, mv, row)
+    _order_leads(mv, row, n0, best, ctx)
     two = ncards == 3  # the next boundary has two cards in each hand
     v0 = -1
     cut = -1
@@ -738,6 +755,7 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
             v0 = v1
             if v1 >= need:
                 cut = c0
+                ctx[_HISTORY + c0] += 1 << ncards
                 break
     if ctx[_TIMEOUT]:
         return 0
@@ -904,6 +922,8 @@ class Tables:
         ctx[_NODES] = 0
         ctx[_TIMEOUT] = 0
         ctx[_STOP] = stop
+        for card in range(40):
+            ctx[_HISTORY + card] = 0
         for seat in range(4):
             self.hands[seat] = hands[seat]
 

@@ -10,10 +10,10 @@ and max per core.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import math
 import statistics
-import sys
 import time
 
 from tressette_env.agents import solver
@@ -31,9 +31,13 @@ def solve(module, seed: int) -> tuple[int, float, int]:
 
 
 def main() -> None:
-    modules = [importlib.import_module(name) for name in sys.argv[1].split(",")]
-    deals = int(sys.argv[2])
-    first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", help="comma-separated module names, each a copy of solver_core")
+    parser.add_argument("deals", type=int)
+    parser.add_argument("first_seed", type=int, nargs="?", default=0)
+    args = parser.parse_args()
+    modules = [importlib.import_module(name) for name in args.modules.split(",")]
+    deals, first = args.deals, args.first_seed
     for module in modules:
         solve(module, 10**6)  # compile (or load the compiled code) first
     times: list[list[float]] = [[] for _ in modules]

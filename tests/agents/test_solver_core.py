@@ -133,3 +133,12 @@ def test_threads_have_their_own_tables():
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(solve_state_moves, states))
     assert got == expected
+
+
+def test_a_solve_starts_from_an_empty_history():
+    """The lead history is zeroed by ``Tables.start``: the same solve twice expands the same positions."""
+    state = new_game(seed=3)
+    counts = []
+    for _ in range(2):
+        counts.append((solver.solve_state(state).value, solver_core.tables().nodes))
+    assert counts[0] == counts[1]

@@ -1,7 +1,11 @@
 """The compiled solver core against today's pure-Python solver, and compiled against plain Python.
 
 ``benchmarks/reference/solver_v1.py`` is the solver as it was before ``solver_core`` (a frozen
-copy, kept as the yardstick): both must give the same value to every card on random positions.
+copy, kept as the yardstick): both must give the same exact value to every card on random
+positions. The horizon search is checked against its definition instead (``_horizon_reference``,
+plain alpha-beta over every legal card): the frozen copy's horizon values depend on the order
+in which it searches (the bound under its estimate was computed only for some probes), so
+they are not a yardstick once the move ordering changes.
 The same core run as plain Python (``TRESSETTE_NUMBA=0``) must give what the compiled one gives.
 """
 
@@ -13,6 +17,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from tests.helpers import load_script
@@ -38,6 +43,92 @@ def random_position(seed: int, tricks_left_low: int, tricks_left_high: int):
     return state
 
 
+def _horizon_reference(H, L, trick, rem, P, stop, alpha=-1, beta=99):
+    """The horizon search's value, by plain alpha-beta over every legal card (no table, no bounds, no ordering).
+
+    The leader's team's thirds from a position of the hands ``H`` (solver_core's internal
+    masks), ``trick`` on the table led by ``L``: the tricks are played out to the first
+    trick boundary with at most ``stop`` cards a hand (and at least three), where the
+    value is what solver_core defines it to be: every third when cashing the leader's, or
+    the partner's, masters takes every trick, else ``_estimate`` over the better of the two
+    cashing bounds. Fewer than three cards a hand: played out to the end.
+    """
+    core = solver_core
+    n = len(trick)
+    if n == 4:
+        led = trick[0] // 10
+        win = max(range(4), key=lambda i: trick[i] if trick[i] // 10 == led else -1)
+        pts = sum(core.PTS[c] for c in trick)
+        nP = P
+        for c in trick:
+            nP ^= 1 << c
+        if not nP:
+            pts += core.LAST
+        W = (L + win) % 4
+        nrem = rem - pts
+        if W % 2 == L % 2:
+            return pts + _horizon_reference(H, W, [], nrem, nP, stop)
+        return nrem - _horizon_reference(H, W, [], nrem, nP, stop)
+    if n == 0:
+        cards = bin(H[L]).count("1")
+        if not cards:
+            return 0
+        if cards >= 3:
+            hl, hp = H[L], H[(L + 2) % 4]
+            qb = core._cash_bound(hl, H[(L + 1) % 4], hp, P)
+            if qb >= 0:
+                for sh in range(0, 40, 10):
+                    p = P >> sh & 1023
+                    if hl >> sh & 1023 and hp >> (sh + p.bit_length() - 1) & 1:
+                        q2 = core._cash_bound(hp, H[(L + 3) % 4], hl, P)
+                        qb = -1 if q2 < 0 else max(qb, q2)
+                        break
+            if qb < 0:
+                return rem
+            if cards <= stop:
+                return int(core._estimate(H, L, rem, P, qb))
+    seat = (L + n) % 4
+    hand = H[seat]
+    follow = hand & (1023 << (10 * (trick[0] // 10))) if trick else 0
+    legal = follow or hand
+    ours = seat % 2 == L % 2
+    best = -1 if ours else 99
+    for c in range(40):
+        if not legal >> c & 1:
+            continue
+        H[seat] = hand ^ (1 << c)
+        v = _horizon_reference(H, L, [*trick, c], rem, P, stop, alpha, beta)
+        H[seat] = hand
+        if ours:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def reference_horizon_moves(state, horizon: int) -> dict[int, int]:
+    """``solve_state_moves(state, horizon=horizon)`` by ``_horizon_reference``."""
+    p = state.public
+    H, trick, rem, P = solver._position(state.hands, p.leader, p.trick)
+    seat = (p.leader + len(trick)) % 4
+    hand = H[seat]
+    stop = solver._stop(hand, horizon)
+    follow = hand & (1023 << (10 * (trick[0] // 10))) if trick else 0
+    out = {}
+    for c in range(40):
+        if (follow or hand) >> c & 1:
+            hands = np.array(H, dtype=np.int64) if solver_core.COMPILED else list(H)
+            hands[seat] = hand ^ (1 << c)
+            v = _horizon_reference(hands, p.leader, [*trick, c], rem, P, stop)
+            team0 = v if p.leader % 2 == 0 else rem - v
+            out[solver._TO_EXT[c]] = p.thirds[seat % 2] + (team0 if seat % 2 == 0 else rem - team0)
+    return dict(sorted(out.items()))
+
+
 def test_compiled_exactly_when_numba_is_there_and_not_turned_off():
     wanted = importlib.util.find_spec("numba") is not None and os.environ.get("TRESSETTE_NUMBA", "1") != "0"
     assert solver_core.COMPILED is wanted
@@ -56,11 +147,11 @@ def test_same_values_as_todays_solver_on_random_positions(block):
 @pytest.mark.slow
 @pytest.mark.parametrize("block", range(20))
 def test_same_values_as_todays_solver_on_deeper_positions(block):
-    # 2000 positions from five to eight tricks left, and the horizon search there.
+    # 2000 positions from five to eight tricks left, and the one-trick horizon search there.
     for seed in range(10_000 + 100 * block, 10_000 + 100 * block + 100):
         state = random_position(seed, 5, 8)
         assert solve_state_moves(state) == solver_v1.solve_state_moves(state), seed
-        assert solve_state_moves(state, horizon=3) == solver_v1.solve_state_moves(state, horizon=3), seed
+        assert solve_state_moves(state, horizon=1) == reference_horizon_moves(state, 1), seed
 
 
 @pytest.mark.slow
@@ -70,11 +161,19 @@ def test_same_values_as_todays_solver_on_full_deals(seed):
     assert solver.solve_state(state).thirds == solver_v1.solve_state(state).thirds
 
 
-def test_the_horizon_search_matches_todays():
-    for seed in range(80 if solver_core.COMPILED else 30):  # plain Python: both solvers are slow here
-        state = random_position(seed, 5, 10)
-        for horizon in (1, 2, 3):
-            assert solve_state_moves(state, horizon=horizon) == solver_v1.solve_state_moves(state, horizon=horizon)
+def test_the_horizon_search_is_its_definition():
+    # 300 positions from four to six tricks left, one and two tricks searched (it fails at
+    # seed 106 with the estimate's bound computed only for some probes, as it was)
+    for seed in range(300 if solver_core.COMPILED else 60):
+        state = random_position(seed, 4, 6)
+        for horizon in (1, 2):
+            assert solve_state_moves(state, horizon=horizon) == reference_horizon_moves(state, horizon), seed
+
+
+def test_the_horizon_search_is_exact_within_its_reach():
+    for seed in range(40):
+        state = random_position(seed, 2, 3)
+        assert solve_state_moves(state, horizon=3) == solver_v1.solve_state_moves(state), seed
 
 
 def test_plain_python_gives_what_the_compiled_core_gives():

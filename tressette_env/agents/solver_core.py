@@ -23,9 +23,11 @@ How it searches:
   finds the exact value with a few such probes, bisecting.
 - A transposition table at trick boundaries holds a lower and an upper bound of the
   value of the rest of the hand and the lead that last cut. Its key is the position up
-  to isomorphism (``_suit_code``): in each suit, the holders and point values of the
-  cards still in play from the highest down (which cards of equal rank order are gone
-  does not matter, nor the ranks of a suit left in one hand). The table is a fixed
+  to isomorphism (``_suit_code``): in each suit, the holders (counted from the leader:
+  the value is the leading team's, so a position and the same one turned round the
+  table share a row) and point values of the cards still in play from the highest down
+  (which cards of equal rank order are gone does not matter, nor the ranks of a suit
+  left in one hand). The table is a fixed
   array of four-row buckets (the shallowest position goes); a stamp per solve makes a
   reused table empty without clearing it.
 - Quick bounds (``_cash_bound``): the leading team is sure of the thirds it collects by
@@ -35,8 +37,12 @@ How it searches:
   cut most often in this solve (a history table, each cut weighted 2^cards in hand,
   zeroed by ``Tables.start``; on the benchmark's 100 full deals the 99th percentile of
   the time falls 1.7x, docs/search.md), ties in the order: cash masters, lead low to the
-  partner's master, the cheapest; following, take with the cheapest winning card, give
-  points to a winning partner, else throw the cheapest.
+  partner's master, the cheapest. Following, with every hand in view: give points when
+  the partner's card will take the trick whatever comes after (the second hand's
+  partner, last to play, beating every card of the suit the others hold counts too);
+  else take with the cheapest card that no later opponent can beat (the second hand:
+  that beats the lead), else throw the cheapest (on the benchmark's 100 full deals
+  the 99th percentile of the time falls 1.44x more, docs/search.md).
 - Equivalent cards (``_reps``): two cards of one hand of the same suit and point value,
   with no card between them in taking power in any hand or on the table, are
   interchangeable; only one of them is searched.
@@ -263,18 +269,22 @@ def _order_leads(mv, base: int, n: int, best: int, ctx) -> None:
 
 
 @_jit
-def _follow_moves(p: int, m: int, sh: int, w: int, mv, base: int) -> int:
+def _follow_moves(p: int, m: int, sh: int, win: int, ours: bool, after: int, mv, base: int) -> int:
     """Ordered cards to follow suit (local masks ``p``, ``m``; ``sh`` the suit's first id).
 
-    ``w`` is the power of an opponent's winning card, or -1 when the partner is winning.
-    Partner winning: most points first. An opponent winning: the cheapest card that
-    beats it first, then the cheapest cards.
+    ``win`` is the power of the card that will take the trick if nobody beats it, ``ours``
+    whether the partner holds it, ``after`` the highest power of the suit among the
+    opponents still to play (-1: none). The trick is the partner's whatever they play
+    (``ours`` and ``win > after``): most points first. Otherwise the cheapest card that
+    beats every card that can still take the trick from this team first, then the
+    cheapest cards.
     """
     r = _reps(p, m)
-    if w < 0:
+    if ours and win > after:
         n = _append(mv, base, r, sh)
         _sort(mv, base, n, True)
         return n - base
+    w = after if ours or after > win else win
     over = r >> (w + 1) << (w + 1)
     n = _append(mv, base, over, sh)
     _sort(mv, base, n, False)
@@ -588,7 +598,7 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
     s2 = (L + 2) & 3
     s3 = (L + 3) & 3
     hl = H[L]
-    k0 = L << 44
+    k0 = 0  # the key holds the hands from the leader on: the value is the leader's team's
     k1 = 0
     k2 = 0
     k3 = 0
@@ -596,7 +606,7 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
         sh = 10 * s
         p = P >> sh & 1023
         if p:
-            code = _suit_code(p, H[0] >> sh & 1023, H[1] >> sh & 1023, H[2] >> sh & 1023)
+            code = _suit_code(p, hl >> sh & 1023, H[s1] >> sh & 1023, H[s2] >> sh & 1023)
             if s == 0:
                 k0 |= code
             elif s == 1:
@@ -609,8 +619,9 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
     ncards = _pop40(hl)
     if slot < 0:
         qb = _cash_bound(hl, H[s1], H[s2], P)
-        if 0 <= qb < need:
-            # or: lead low to the partner's master, then the partner cashes
+        if 0 <= qb and (qb < need or ncards <= ctx[_STOP]):
+            # or: lead low to the partner's master, then the partner cashes (always at the
+            # horizon, so that the estimate is a function of the position, not of ``need``)
             hp = H[s2]
             for sh in range(0, 40, 10):
                 p = P >> sh & 1023
@@ -669,10 +680,18 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
         p0 = PTS[c0]
         v1 = 99
         f1 = h & lm
+        f2 = hh & lm
+        f3 = hhh & lm
+        m2 = BITLEN[f2 >> sh] - 1 if f2 else -1  # the highest card of the suit of each hand to come
+        m3 = BITLEN[f3 >> sh] - 1 if f3 else -1
+        partner_takes = m3 > c0 - sh and m3 > m2  # the second hand's partner, last, beats all
         if f1:
-            n1 = _follow_moves(pl, f1 >> sh, sh, c0 - sh, mv, r1)
+            if partner_takes:
+                n1 = _follow_moves(pl, f1 >> sh, sh, m3, True, max(c0 - sh, m2), mv, r1)
+            else:
+                n1 = _follow_moves(pl, f1 >> sh, sh, c0 - sh, False, -1, mv, r1)
         else:
-            n1 = _discard_moves(h, P, False, mv, r1)
+            n1 = _discard_moves(h, P, partner_takes, mv, r1)
         for i1 in range(n1):
             c1 = mv[r1 + i1]
             b1 = 1 << c1
@@ -685,11 +704,10 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
                 ws1 = 0
             p1 = p0 + PTS[c1]
             v2 = -1
-            f2 = hh & lm
             if f2:
-                n2 = _follow_moves(pl, f2 >> sh, sh, -1 if ws1 == 0 else w1 - sh, mv, r2)
+                n2 = _follow_moves(pl, f2 >> sh, sh, w1 - sh, ws1 == 0, m3, mv, r2)
             else:
-                n2 = _discard_moves(hh, P, ws1 == 0, mv, r2)
+                n2 = _discard_moves(hh, P, ws1 == 0 and m3 < w1 - sh, mv, r2)
             for i2 in range(n2):
                 c2 = mv[r2 + i2]
                 b2 = 1 << c2
@@ -702,9 +720,8 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
                     ws2 = ws1
                 p2 = p1 + PTS[c2]
                 v3 = 99
-                f3 = hhh & lm
                 if f3:
-                    n3 = _follow_moves(pl, f3 >> sh, sh, -1 if ws2 == 1 else w2 - sh, mv, r3)
+                    n3 = _follow_moves(pl, f3 >> sh, sh, w2 - sh, ws2 == 1, -1, mv, r3)
                 else:
                     n3 = _discard_moves(hhh, P, ws2 == 1, mv, r3)
                 for i3 in range(n3):

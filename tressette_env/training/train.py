@@ -732,8 +732,10 @@ def train(config: TrainConfig) -> TrainResult:
     checkpoints.save_if_due()
     model_path = run / "model.zip"
     save(model_path)  # resumable: a resume from it goes on as one longer run
-    venv.close()
-    return _finish(model, model_path, evaluator, config, eval_rules, run)
+    try:
+        return _finish(model, model_path, evaluator, config, eval_rules, run)
+    finally:
+        venv.close()  # after the last evaluation, which asks the environments for their observation
 
 
 def _start_run(model, config: TrainConfig, rules: Any, run: Path) -> None:

@@ -6,7 +6,7 @@ runs two ways:
 
 | numba | how it runs | speed |
 | --- | --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (about 20 s, then cached on disk) | a full deal: 0.48 s at the median (docs/search.md) |
+| installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (about 20 s, then cached on disk) | a full deal: 0.23 s at the median, 2.7 s at the 99th percentile (docs/search.md) |
 | absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | about forty times slower |
 
 ``COMPILED`` says which. Every function here takes and returns plain integers and flat
@@ -274,8 +274,10 @@ def _follow_moves(p: int, m: int, sh: int, win: int, ours: bool, after: int, mv,
     """Ordered cards to follow suit (local masks ``p``, ``m``; ``sh`` the suit's first id).
 
     ``win`` is the power of the card that will take the trick if nobody beats it, ``ours``
-    whether the partner holds it, ``after`` the highest power of the suit among the
-    opponents still to play (-1: none). The trick is the partner's whatever they play
+    whether the partner holds it, ``after`` the highest power of the suit that can still
+    take the trick from this team (-1: none considered; the second hand passes the higher of
+    the lead and the third hand's best when its partner, last, beats both, else -1 and
+    orders by the lead alone: measured better). The trick is the partner's whatever they play
     (``ours`` and ``win > after``): most points first. Otherwise the cheapest card that
     beats every card that can still take the trick from this team first, then the
     cheapest cards.

@@ -776,7 +776,7 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
             v0 = v1
             if v1 >= need:
                 cut = c0
-                ctx[_HISTORY + c0] += 1 << (3 * ncards)  # at most 2^30 a cut: no overflow in int64
+                ctx[_HISTORY + c0] += 1 << (3 * ncards)  # at most 2^30 a cut: int64 holds 2^33 cuts
                 break
     if ctx[_TIMEOUT]:
         return 0

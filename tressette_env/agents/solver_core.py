@@ -82,7 +82,7 @@ if COMPILED:
 
 
 def _jit(function):
-    return _nb.njit(cache=True, nogil=True)(function) if COMPILED else function
+    return _nb.njit(cache=True, nogil=True, _nrt=False)(function) if COMPILED else function
 
 
 def _table(values):
@@ -109,25 +109,63 @@ _TO_INT = tuple(c // 10 * 10 + STRENGTH[c] for c in range(40))
 _TO_EXT = tuple(sorted(range(40), key=_TO_INT.__getitem__))
 PTS = _table(THIRDS[_TO_EXT[i]] for i in range(40))
 """Thirds of each internal card."""
+SUIT = _table(i // 10 for i in range(40))
+"""Suit of each internal card."""
 LPTS = _table(THIRDS[_TO_EXT[i]] for i in range(10))
 """Thirds by power, the same in every suit: 0 for the 4 to the 7, 1 for figures, 2 and 3, 3 for the asso."""
 BITLEN = _table(v.bit_length() for v in range(1024))
 """Bit length of a 10-bit suit field."""
 POP = _table(v.bit_count() for v in range(1024))
-LOWKEY = _table(THIRDS[_TO_EXT[i]] * 16 + i % 10 for i in range(40))
-"""Sort key, cheapest first: fewest points, then lowest power."""
-HIGHKEY = _table(-THIRDS[_TO_EXT[i]] * 16 + i % 10 for i in range(40))
-"""Sort key, most points first, then lowest power."""
+_CHEAPEST = sorted(range(10), key=lambda b: (THIRDS[_TO_EXT[b]], b))
+_RICHEST = sorted(range(10), key=lambda b: (-THIRDS[_TO_EXT[b]], b))
+LOW_ORDER = _table(_CHEAPEST)
+"""The powers cheapest first: fewest points, then lowest power (the 4 ... the 7, the fante ... the 3, the asso)."""
+HIGH_ORDER = _table(_RICHEST)
+"""The powers most points first, then lowest power (the asso, the fante ... the 3, the 4 ... the 7)."""
+LOW_PLACES = _table(sum(1 << i for i, b in enumerate(_CHEAPEST) if v >> b & 1) for v in range(1024))
+"""A suit field with its bits moved to their places in ``LOW_ORDER`` (bit i: the card of power ``LOW_ORDER[i]``)."""
+HIGH_PLACES = _table(sum(1 << i for i, b in enumerate(_RICHEST) if v >> b & 1) for v in range(1024))
+"""A suit field with its bits moved to their places in ``HIGH_ORDER``."""
+SPREAD4 = _table(sum(1 << 4 * i for i in range(10) if v >> i & 1) for v in range(1024))
+"""A 10-bit field spread to every fourth bit (bit i to bit 4i), to interleave the four suits."""
 LAST = LAST_TRICK_THIRDS
 RANK_WEIGHT = _table((5, 3, 2))
 PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in range(1024))
 """Thirds of a 10-bit suit field's cards."""
 
 
-# Layout of the transposition table: one row of ROW int64 per entry, the key's four words
-# and one word of data: lower bound | upper bound << 6 | (best lead + 1) << 12 | depth << 18 | stamp << 22.
-ROW = 5
-_DATA = 4
+def _class_ids(of) -> list[int]:
+    """For each 10-bit suit field, a number from 1 up that two fields share when ``of`` gives both the same."""
+    ids: dict = {}
+    return [0] + [ids.setdefault(of(v), len(ids) + 1) for v in range(1, 1024)]
+
+
+_POINTS = [THIRDS[_TO_EXT[b]] for b in range(10)]
+SEQUENCE = _table(_class_ids(lambda v: tuple(_POINTS[b] for b in range(10) if v >> b & 1)))
+"""For each suit field, the class of its cards' point values in order of power (89 classes, ids 1 to 89)."""
+AMOUNTS = _table(_class_ids(lambda v: tuple(sorted(_POINTS[b] for b in range(10) if v >> b & 1))))
+"""For each suit field, the class of its cards' point values regardless of order (59 classes)."""
+COMPRESS5 = _table(
+    sum(1 << POP[p & ((1 << b) - 1)] for b in range(5) if x >> b & p >> b & 1) for p in range(32) for x in range(32)
+)
+"""``COMPRESS5[p * 32 + x]``: the bits of ``x`` at the places of ``p``'s bits, packed from bit 0 (5-bit fields)."""
+DEPOSIT5 = _table(
+    sum(1 << b for b in range(5) if p >> b & 1 and x >> POP[p & ((1 << b) - 1)] & 1) for p in range(32) for x in range(32)
+)
+"""``DEPOSIT5[p * 32 + x]``: the low bits of ``x`` moved to the places of ``p``'s bits (5-bit fields)."""
+SAME_AS_BELOW = _table(
+    sum(1 << i for i in range(1, len(c)) if _POINTS[c[i]] == _POINTS[c[i - 1]])
+    for c in ([b for b in range(10) if v >> b & 1] for v in range(1024))
+)
+"""For each suit field, packed from bit 0: the cards whose point value is that of the field's next card below."""
+
+
+# Layout of the transposition table: buckets of WAYS entries in BUCKET int64 words (two cache
+# lines): first the entries' data words, lower bound | upper bound << 6 | (best lead + 1) << 12 |
+# depth << 18 | stamp << 22, then their keys, two words each (the four suits' codes, 28 bits each).
+WAYS = 4
+BUCKET = 16
+_KEYS = WAYS
 # The context array: counters and settings of one solve.
 _NODES, _STOP, _STAMP, _TIMEOUT, _MASK, _HISTORY = range(6)
 CTX = _HISTORY + 40
@@ -141,26 +179,68 @@ MOVE_ROWS = 11 * ROWS_PER_LEVEL + 4
 # Bits and moves.
 
 
-@_jit
-def _pop40(x: int) -> int:
-    return POP[x & 1023] + POP[x >> 10 & 1023] + POP[x >> 20 & 1023] + POP[x >> 30 & 1023]
+if COMPILED:
+    from llvmlite import ir as _ir
+    from numba.extending import intrinsic as _intrinsic
+
+    def _bit_intrinsic(build):
+        """A numba intrinsic of one integer, compiled to the LLVM bit instruction ``build`` makes."""
+
+        def typer(typingctx, x):
+            def codegen(context, builder, signature, args):
+                return build(builder, args[0])
+
+            return x(x), codegen
+
+        return _intrinsic(typer)
+
+    _ctpop = _bit_intrinsic(lambda builder, x: builder.ctpop(x))
+    _ctlz = _bit_intrinsic(lambda builder, x: builder.ctlz(x, _ir.Constant(_ir.IntType(1), 0)))
+    _cttz = _bit_intrinsic(lambda builder, x: builder.cttz(x, _ir.Constant(_ir.IntType(1), 0)))
+
+    @_jit
+    def _pop40(x: int) -> int:
+        """Cards in a mask."""
+        return _ctpop(x)
+
+    @_jit
+    def _bitlen40(x: int) -> int:
+        """Index of the highest set bit of a mask, plus one (0 for an empty mask)."""
+        return 64 - _ctlz(x)
+
+    @_jit
+    def _lowbit40(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        return _cttz(x)
+
+else:
+
+    def _pop40(x: int) -> int:
+        """Cards in a mask."""
+        return x.bit_count()
+
+    def _bitlen40(x: int) -> int:
+        """Index of the highest set bit of a mask, plus one (0 for an empty mask)."""
+        return x.bit_length()
+
+    def _lowbit40(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        return (x & -x).bit_length() - 1
 
 
 @_jit
-def _bitlen40(x: int) -> int:
-    if x >> 30:
-        return 30 + BITLEN[x >> 30]
-    if x >> 20:
-        return 20 + BITLEN[x >> 20]
-    if x >> 10:
-        return 10 + BITLEN[x >> 10]
-    return BITLEN[x]
+def _compress(x: int, p: int) -> int:
+    """The bits of ``x`` at the places of ``p``'s bits, packed from bit 0 (10-bit fields, ``x`` within ``p``)."""
+    low = p & 31
+    return COMPRESS5[low * 32 + (x & 31)] | COMPRESS5[(p >> 5) * 32 + (x >> 5)] << POP[low]
 
 
 @_jit
-def _lowbit40(x: int) -> int:
-    """Index of the lowest set bit of a non-zero 40-bit mask."""
-    return _bitlen40(x & -x) - 1
+def _deposit(x: int, p: int) -> int:
+    """The inverse of ``_compress``: the low bits of ``x`` moved to the places of ``p``'s bits, from bit 0."""
+    low = p & 31
+    k = POP[low]
+    return DEPOSIT5[low * 32 + (x & ((1 << k) - 1))] | DEPOSIT5[(p >> 5) * 32 + (x >> k & 31)] << 5
 
 
 @_jit
@@ -169,22 +249,12 @@ def _reps(p: int, m: int) -> int:
 
     ``m`` is the hand's cards of one suit, ``p`` every card of the suit still in a hand or
     on the table. A run is a sequence of the hand's cards, adjacent in power among ``p``
-    and of the same point value; its lowest card stands for it.
+    and of the same point value; its lowest card stands for it. Among ``p``'s cards
+    packed from bit 0 (``_compress``), a card of ``m`` stands for a run unless the card
+    just below it is ``m``'s too and has its point value (``SAME_AS_BELOW``).
     """
-    out = 0
-    prev = -1  # points of the previous card of p when it is the hand's, else -1
-    x = p
-    while x:
-        low = x & -x
-        x ^= low
-        if m & low:
-            pts = LPTS[BITLEN[low] - 1]
-            if pts != prev:
-                out |= low
-            prev = pts
-        else:
-            prev = -1
-    return out
+    packed = _compress(m, p)
+    return _deposit(packed & ~(packed << 1 & SAME_AS_BELOW[p]), p)
 
 
 @_jit
@@ -199,24 +269,15 @@ def rep_mask(hand: int, present: int) -> int:
 
 
 @_jit
-def _sort(mv, start: int, end: int, high: bool) -> None:
-    """Insertion sort of ``mv[start:end]`` by ``HIGHKEY`` (``high``) or ``LOWKEY``."""
-    for i in range(start + 1, end):
-        c = mv[i]
-        k = HIGHKEY[c] if high else LOWKEY[c]
-        j = i - 1
-        while j >= start and (HIGHKEY[mv[j]] if high else LOWKEY[mv[j]]) > k:
-            mv[j + 1] = mv[j]
-            j -= 1
-        mv[j + 1] = c
-
-
-@_jit
-def _append(mv, n: int, r: int, sh: int) -> int:
-    for b in range(10):
-        if r >> b & 1:
-            mv[n] = sh + b
-            n += 1
+def _append(mv, n: int, r: int, sh: int, high: bool) -> int:
+    """The cards of the suit field ``r`` (the suit's first id ``sh``) into ``mv[n:]``, most points first
+    (``high``) or cheapest first; returns the new end."""
+    x = HIGH_PLACES[r] if high else LOW_PLACES[r]
+    while x:
+        i = _lowbit40(x)
+        x &= x - 1
+        mv[n] = sh + (HIGH_ORDER[i] if high else LOW_ORDER[i])
+        n += 1
     return n
 
 
@@ -243,9 +304,7 @@ def _lead_moves(hl: int, hp: int, present: int, mv, base: int) -> int:
                 g = 2
             if g != group:
                 continue
-            start = n
-            n = _append(mv, n, _reps(p, m), sh)
-            _sort(mv, start, n, g == 0)
+            n = _append(mv, n, _reps(p, m), sh, g == 0)
     return n - base
 
 
@@ -284,28 +343,31 @@ def _follow_moves(p: int, m: int, sh: int, win: int, ours: bool, after: int, mv,
     """
     r = _reps(p, m)
     if ours and win > after:
-        n = _append(mv, base, r, sh)
-        _sort(mv, base, n, True)
-        return n - base
+        return _append(mv, base, r, sh, True) - base
     w = after if ours or after > win else win
     over = r >> (w + 1) << (w + 1)
-    n = _append(mv, base, over, sh)
-    _sort(mv, base, n, False)
-    mid = n
-    n = _append(mv, n, r ^ over, sh)
-    _sort(mv, mid, n, False)
-    return n - base
+    n = _append(mv, base, over, sh, False)
+    return _append(mv, n, r ^ over, sh, False) - base
 
 
 @_jit
 def _discard_moves(hand: int, present: int, high: bool, mv, base: int) -> int:
-    """Ordered discards (void in the led suit): most points first when the partner wins, else cheapest first."""
-    n = base
-    for sh in range(0, 40, 10):
-        m = hand >> sh & 1023
+    """Ordered discards (void in the led suit): most points first when the partner wins, else cheapest first.
+
+    Cards of the same power go in the order of their suits.
+    """
+    x = 0  # bit 4i + s: the card of suit s at place i of the order
+    for s in range(4):
+        m = hand >> (10 * s) & 1023
         if m:
-            n = _append(mv, n, _reps(present >> sh & 1023, m), sh)
-    _sort(mv, base, n, high)
+            r = _reps(present >> (10 * s) & 1023, m)
+            x |= SPREAD4[HIGH_PLACES[r] if high else LOW_PLACES[r]] << s
+    n = base
+    while x:
+        j = _lowbit40(x)
+        x &= x - 1
+        mv[n] = 10 * (j & 3) + (HIGH_ORDER[j >> 2] if high else LOW_ORDER[j >> 2])
+        n += 1
     return n - base
 
 
@@ -405,84 +467,60 @@ def _estimate(H, L: int, rem: int, present: int, sure: int) -> int:
 
 @_jit
 def _suit_code(p: int, a: int, b: int, c: int) -> int:
-    """A suit's cards still in play as (holder, points) from the highest down, packed in an int."""
-    code = 1
+    """A suit's cards still in play (``p``) and who holds them (``a``, ``b``, ``c``, the rest), in 28 bits.
+
+    Two suits share a code exactly when their cards, from the highest down, have the same
+    holders and point values (so which ranks are gone does not matter); when one hand
+    holds the whole suit, exactly when the same hand holds cards of the same point values
+    (the ranks no longer matter).
+    """
     d = p & ~(a | b | c)
-    whole = -1
     if p == a:
-        whole = 0
-    elif p == b:
-        whole = 1
-    elif p == c:
-        whole = 2
-    elif p == d:
-        whole = 3
-    if whole >= 0:
-        # one hand holds the whole suit: the ranks no longer matter, only the points
-        three = p >> 7 & 1
-        zero = POP[p & 15]
-        one = POP[p] - three - zero
-        for _ in range(three):
-            code = code << 4 | whole << 2 | 3
-        for _ in range(one):
-            code = code << 4 | whole << 2 | 1
-        for _ in range(zero):
-            code = code << 4 | whole << 2
-        return code
-    x = p
-    while x:
-        bit = BITLEN[x] - 1
-        x ^= 1 << bit
-        if a >> bit & 1:
-            holder = 0
-        elif b >> bit & 1:
-            holder = 1
-        elif c >> bit & 1:
-            holder = 2
-        else:
-            holder = 3
-        code = code << 4 | holder << 2 | LPTS[bit]
-    return code
+        return AMOUNTS[p] | 1 << 27
+    if p == b:
+        return AMOUNTS[p] | 1 << 7 | 1 << 27
+    if p == c:
+        return AMOUNTS[p] | 2 << 7 | 1 << 27
+    if p == d:
+        return AMOUNTS[p] | 3 << 7 | 1 << 27
+    # each card's holder in two bits: (b or d) and (c or d)
+    return SEQUENCE[p] | _compress(b | d, p) << 7 | _compress(c | d, p) << 17
 
 
 @_jit
-def _probe(tt, ctx, k0: int, k1: int, k2: int, k3: int) -> int:
-    """The row of position ``(k0, k1, k2, k3)`` in the table, or ``-1 - bucket`` when it is not there."""
-    h = (k0 * 0x2545F4914F6CDD1D + k1 * 0x1B873593 + k2 * 0x5851F42D4C957F2D + k3 * 0x14057B7EF767814F) & (
-        (1 << 62) - 1
-    )
-    i = ((h >> 23) ^ h) & ctx[_MASK] & ~3
+def _probe(tt, ctx, k0: int, k1: int) -> int:
+    """The data word of position ``(k0, k1)`` in the table, or ``-1 - bucket`` (its first word) when it is not there."""
+    h = (k0 * 0x2545F4914F6CDD1D + k1 * 0x5851F42D4C957F2D) & ((1 << 62) - 1)
+    base = (((h >> 23) ^ h) & ctx[_MASK]) * BUCKET
     stamp = ctx[_STAMP]
-    for j in range(i, i + 4):
-        r = j * ROW
-        if tt[r + _DATA] >> 22 == stamp and tt[r] == k0 and tt[r + 1] == k1 and tt[r + 2] == k2 and tt[r + 3] == k3:
-            return j
-    return -1 - i
+    for j in range(WAYS):
+        if tt[base + j] >> 22 == stamp and tt[base + _KEYS + 2 * j] == k0 and tt[base + _KEYS + 2 * j + 1] == k1:
+            return base + j
+    return -1 - base
 
 
 @_jit
-def _store(tt, ctx, slot: int, k0: int, k1: int, k2: int, k3: int, depth: int, lo: int, hi: int, best: int) -> None:
+def _store(tt, ctx, slot: int, k0: int, k1: int, depth: int, lo: int, hi: int, best: int) -> None:
     """Write an entry: in its own row when ``slot >= 0``, else in the bucket ``-1 - slot`` (the shallower row goes)."""
     stamp = ctx[_STAMP]
     if slot < 0:
         # an empty row of the bucket, else the row of the shallowest position
-        i = -1 - slot
-        slot = i
+        base = -1 - slot
+        slot = base
         low = 99
-        for j in range(i, i + 4):
-            m = tt[j * ROW + _DATA]
+        for j in range(base, base + WAYS):
+            m = tt[j]
             if m >> 22 != stamp:
                 slot = j
                 break
             if (m >> 18 & 15) < low:
                 low = m >> 18 & 15
                 slot = j
-    r = slot * ROW
-    tt[r] = k0
-    tt[r + 1] = k1
-    tt[r + 2] = k2
-    tt[r + 3] = k3
-    tt[r + _DATA] = lo | hi << 6 | (best + 1) << 12 | depth << 18 | stamp << 22
+    base = slot - slot % BUCKET
+    key = base + _KEYS + 2 * (slot - base)
+    tt[key] = k0
+    tt[key + 1] = k1
+    tt[slot] = lo | hi << 6 | (best + 1) << 12 | depth << 18 | stamp << 22
 
 
 # --------------------------------------------------------------------------------------
@@ -491,84 +529,79 @@ def _store(tt, ctx, slot: int, k0: int, k1: int, k2: int, k3: int, depth: int, l
 
 @_jit
 def _exact2(H, L: int) -> int:
-    """The leader's team's thirds from a trick boundary with two cards in each hand."""
-    s1 = (L + 1) & 3
-    s2 = (L + 2) & 3
-    s3 = (L + 3) & 3
+    """The leader's team's thirds from a trick boundary with two cards in each hand.
+
+    Every first trick is tried (a follower with one card of the led suit plays it); each
+    hand's other card then makes the last trick, led by the first one's winner.
+    """
     hl = H[L]
-    h = H[s1]
-    hh = H[s2]
-    hhh = H[s3]
+    h1 = H[(L + 1) & 3]
+    h2 = H[(L + 2) & 3]
+    h3 = H[(L + 3) & 3]
+    a0 = _lowbit40(hl)
+    b0 = _bitlen40(hl) - 1
+    a1 = _lowbit40(h1)
+    b1 = _bitlen40(h1) - 1
+    a2 = _lowbit40(h2)
+    b2 = _bitlen40(h2) - 1
+    a3 = _lowbit40(h3)
+    b3 = _bitlen40(h3) - 1
+    total = PTS[a0] + PTS[b0] + PTS[a1] + PTS[b1] + PTS[a2] + PTS[b2] + PTS[a3] + PTS[b3] + LAST
     v0 = -1
     for i0 in range(2):
-        c0 = _lowbit40(hl) if i0 == 0 else _bitlen40(hl) - 1
-        led = c0 // 10
-        lm = 1023 << (10 * led)
-        x0 = hl ^ (1 << c0)
-        f = h & lm
-        g = f if f else h
+        c0 = a0 if i0 == 0 else b0
+        d0 = b0 if i0 == 0 else a0
+        led = SUIT[c0]
+        one1 = (SUIT[a1] == led) != (SUIT[b1] == led)  # one card of the led suit: it must be played
         v1 = 99
-        for i1 in range(2):
-            c1 = _lowbit40(g) if i1 == 0 else _bitlen40(g) - 1
-            if i1 and c1 == _lowbit40(g):
-                break
-            x1 = h ^ (1 << c1)
-            if f and c1 > c0:
+        for i1 in range(1 if one1 else 2):
+            c1 = a1 if (i1 == 0) == (not one1 or SUIT[a1] == led) else b1
+            d1 = b1 if c1 == a1 else a1
+            if SUIT[c1] == led and c1 > c0:
                 w1 = c1
                 ws1 = 1
             else:
                 w1 = c0
                 ws1 = 0
             p1 = PTS[c0] + PTS[c1]
-            f2 = hh & lm
-            g2 = f2 if f2 else hh
+            one2 = (SUIT[a2] == led) != (SUIT[b2] == led)
             v2 = -1
-            for i2 in range(2):
-                c2 = _lowbit40(g2) if i2 == 0 else _bitlen40(g2) - 1
-                if i2 and c2 == _lowbit40(g2):
-                    break
-                x2 = hh ^ (1 << c2)
-                if f2 and c2 > w1:
+            for i2 in range(1 if one2 else 2):
+                c2 = a2 if (i2 == 0) == (not one2 or SUIT[a2] == led) else b2
+                d2 = b2 if c2 == a2 else a2
+                if SUIT[c2] == led and c2 > w1:
                     w2 = c2
                     ws2 = 2
                 else:
                     w2 = w1
                     ws2 = ws1
                 p2 = p1 + PTS[c2]
-                f3 = hhh & lm
-                g3 = f3 if f3 else hhh
+                one3 = (SUIT[a3] == led) != (SUIT[b3] == led)
                 v3 = 99
-                for i3 in range(2):
-                    c3 = _lowbit40(g3) if i3 == 0 else _bitlen40(g3) - 1
-                    if i3 and c3 == _lowbit40(g3):
-                        break
-                    x3 = hhh ^ (1 << c3)
-                    ws3 = 3 if f3 and c3 > w2 else ws2
-                    # the last trick: one card each, led by the winner of this one
-                    d0 = _bitlen40(x0) - 1
-                    d1 = _bitlen40(x1) - 1
-                    d2 = _bitlen40(x2) - 1
-                    d3 = _bitlen40(x3) - 1
+                for i3 in range(1 if one3 else 2):
+                    c3 = a3 if (i3 == 0) == (not one3 or SUIT[a3] == led) else b3
+                    d3 = b3 if c3 == a3 else a3
+                    ws3 = 3 if SUIT[c3] == led and c3 > w2 else ws2
+                    # the last trick: each hand's other card, led by the winner of this one
                     lead = d0 if ws3 == 0 else d1 if ws3 == 1 else d2 if ws3 == 2 else d3
-                    ld = lead // 10
+                    ld = SUIT[lead]
                     best = lead
                     bi = ws3
-                    if d0 // 10 == ld and d0 > best:
+                    if SUIT[d0] == ld and d0 > best:
                         best = d0
                         bi = 0
-                    if d1 // 10 == ld and d1 > best:
+                    if SUIT[d1] == ld and d1 > best:
                         best = d1
                         bi = 1
-                    if d2 // 10 == ld and d2 > best:
+                    if SUIT[d2] == ld and d2 > best:
                         best = d2
                         bi = 2
-                    if d3 // 10 == ld and d3 > best:
-                        best = d3
+                    if SUIT[d3] == ld and d3 > best:
                         bi = 3
-                    lp = PTS[d0] + PTS[d1] + PTS[d2] + PTS[d3] + LAST
-                    v = 0 if ws3 & 1 else p2 + PTS[c3]
-                    if not (bi & 1):  # bi is a position from the leader L: even is the leader's team
-                        v += lp
+                    first = p2 + PTS[c3]
+                    v = 0 if ws3 & 1 else first  # positions from the leader: even is the leader's team
+                    if not (bi & 1):
+                        v += total - first
                     if v < v3:
                         v3 = v
                         if v3 <= v2:
@@ -601,24 +634,21 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
     s2 = (L + 2) & 3
     s3 = (L + 3) & 3
     hl = H[L]
-    k0 = 0  # the key holds the hands from the leader on: the value is the leader's team's
+    # the key: the four suits' codes, the hands counted from the leader (the value is the leader's team's)
+    h1 = H[s1]
+    h2 = H[s2]
+    k0 = 0
     k1 = 0
-    k2 = 0
-    k3 = 0
     for s in range(4):
         sh = 10 * s
         p = P >> sh & 1023
         if p:
-            code = _suit_code(p, hl >> sh & 1023, H[s1] >> sh & 1023, H[s2] >> sh & 1023)
-            if s == 0:
-                k0 |= code
-            elif s == 1:
-                k1 = code
-            elif s == 2:
-                k2 = code
+            code = _suit_code(p, hl >> sh & 1023, h1 >> sh & 1023, h2 >> sh & 1023)
+            if s < 2:
+                k0 |= code << (28 * s)
             else:
-                k3 = code
-    slot = _probe(tt, ctx, k0, k1, k2, k3)
+                k1 |= code << (28 * s - 56)
+    slot = _probe(tt, ctx, k0, k1)
     ncards = _pop40(hl)
     if slot < 0:
         qb = _cash_bound(hl, H[s1], H[s2], P)
@@ -634,21 +664,21 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
                         qb = q2
                     break
         if qb < 0:
-            _store(tt, ctx, slot, k0, k1, k2, k3, ncards, rem, rem, -1)
+            _store(tt, ctx, slot, k0, k1, ncards, rem, rem, -1)
             return rem
         if ncards <= ctx[_STOP]:
             # the search horizon: a static estimate stands for the value
             v = _estimate(H, L, rem, P, qb)
-            _store(tt, ctx, slot, k0, k1, k2, k3, ncards, v, v, -1)
+            _store(tt, ctx, slot, k0, k1, ncards, v, v, -1)
             return v
-        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, qb, rem, -1)
+        _store(tt, ctx, slot, k0, k1, ncards, qb, rem, -1)
         if qb >= need:
             return qb
         lo = qb
         hi = rem
         best = -1
     else:
-        data = tt[slot * ROW + _DATA]
+        data = tt[slot]
         lo = data & 63
         hi = data >> 6 & 63
         best = (data >> 12 & 63) - 1
@@ -780,16 +810,16 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
                 break
     if ctx[_TIMEOUT]:
         return 0
-    slot = _probe(tt, ctx, k0, k1, k2, k3)
+    slot = _probe(tt, ctx, k0, k1)
     if slot >= 0:
-        data = tt[slot * ROW + _DATA]
+        data = tt[slot]
         lo = data & 63
         hi = data >> 6 & 63
         best = (data >> 12 & 63) - 1
     if v0 >= need:
-        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, max(lo, v0), hi, cut)
+        _store(tt, ctx, slot, k0, k1, ncards, max(lo, v0), hi, cut)
     else:
-        _store(tt, ctx, slot, k0, k1, k2, k3, ncards, lo, min(hi, v0), best)
+        _store(tt, ctx, slot, k0, k1, ncards, lo, min(hi, v0), best)
     return v0
 
 
@@ -921,20 +951,23 @@ class Tables:
     def __init__(self, log2_rows: int | None = None) -> None:
         if log2_rows is None:
             log2_rows = 21 if COMPILED else 16
-        rows = 1 << log2_rows
+        buckets = 1 << max(log2_rows - 2, 0)
         if COMPILED:
-            self.tt = np.zeros(rows * ROW, dtype=np.int64)
+            # the buckets start on a cache line (64 bytes)
+            tt = np.zeros(buckets * BUCKET + 8, dtype=np.int64)
+            skip = (-tt.ctypes.data % 64) // 8
+            self.tt = tt[skip : skip + buckets * BUCKET]
             self.ctx = np.zeros(CTX, dtype=np.int64)
             self.mv = np.zeros(MOVE_ROWS * 10, dtype=np.int64)
             self.hands = np.zeros(4, dtype=np.int64)
             self.trick = np.zeros(4, dtype=np.int64)
         else:
-            self.tt = [0] * (rows * ROW)
+            self.tt = [0] * (buckets * BUCKET)
             self.ctx = [0] * CTX
             self.mv = [0] * (MOVE_ROWS * 10)
             self.hands = [0] * 4
             self.trick = [0] * 4
-        self.ctx[_MASK] = rows - 1
+        self.ctx[_MASK] = buckets - 1
 
     def start(self, hands, stop: int) -> None:
         """A new solve: a fresh stamp, the counters zeroed, the hands copied in."""

@@ -642,9 +642,18 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
     s2 = (L + 2) & 3
     s3 = (L + 3) & 3
     hl = H[L]
-    # the key: the four suits' codes, the hands counted from the leader (the value is the leader's team's)
     h1 = H[s1]
     h2 = H[s2]
+    ncards = _pop40(hl)
+    horizon = ncards <= ctx[_STOP]
+    if not horizon:
+        # cashing the leader's masters may answer at once, without the table
+        qb = _cash_bound(hl, h1, h2, P)
+        if qb < 0:
+            return rem
+        if qb >= need:
+            return qb
+    # the key: the four suits' codes, the hands counted from the leader (the value is the leader's team's)
     k0 = 0
     k1 = 0
     for s in range(4):
@@ -657,24 +666,23 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
             else:
                 k1 |= code << (28 * s - 56)
     slot = _probe(tt, ctx, k0, k1)
-    ncards = _pop40(hl)
     if slot < 0:
-        qb = _cash_bound(hl, H[s1], H[s2], P)
-        if 0 <= qb and (qb < need or ncards <= ctx[_STOP]):
+        if horizon:
+            qb = _cash_bound(hl, h1, h2, P)
+        if qb >= 0:
             # or: lead low to the partner's master, then the partner cashes (always at the
             # horizon, so that the estimate is a function of the position, not of ``need``)
-            hp = H[s2]
             for sh in range(0, 40, 10):
                 p = P >> sh & 1023
-                if hl >> sh & 1023 and hp >> (sh + BITLEN[p] - 1) & 1:
-                    q2 = _cash_bound(hp, H[s3], hl, P)
+                if hl >> sh & 1023 and h2 >> (sh + BITLEN[p] - 1) & 1:
+                    q2 = _cash_bound(h2, H[s3], hl, P)
                     if q2 < 0 or q2 > qb:
                         qb = q2
                     break
         if qb < 0:
             _store(tt, ctx, slot, k0, k1, ncards, rem, rem, -1)
             return rem
-        if ncards <= ctx[_STOP]:
+        if horizon:
             # the search horizon: a static estimate stands for the value
             v = _estimate(H, L, rem, P, qb)
             _store(tt, ctx, slot, k0, k1, ncards, v, v, -1)

@@ -241,3 +241,99 @@ def test_a_solve_starts_from_an_empty_history():
     for _ in range(2):
         counts.append((solver.solve_state(state).value, solver_core.tables().nodes))
     assert counts[0] == counts[1]
+
+
+# The lookup tables of the core against plain readings of what they stand for.
+
+_POINTS = [int(solver_core.LPTS[b]) for b in range(10)]
+
+
+def _subsets(p):
+    m = p
+    while True:
+        yield m
+        if not m:
+            return
+        m = (m - 1) & p
+
+
+def _powers(v):
+    return [b for b in range(10) if v >> b & 1]
+
+
+def test_compress_and_deposit_move_bits_to_the_places_of_another_field_and_back():
+    for p in range(1024):
+        places = _powers(p)
+        for x in _subsets(p):
+            packed = sum(1 << i for i, b in enumerate(places) if x >> b & 1)
+            assert solver_core._compress(x, p) == packed
+            assert solver_core._deposit(packed, p) == x
+
+
+def test_equivalent_cards_are_the_lowest_of_each_run():
+    # Every suit field and every hand within it, against the definition read plainly.
+    for p in range(1024):
+        for m in _subsets(p):
+            expected = 0
+            below = None  # the card of p just below, if it is the hand's
+            for b in _powers(p):
+                if m >> b & 1:
+                    if below is None or _POINTS[below] != _POINTS[b]:
+                        expected |= 1 << b
+                    below = b
+                else:
+                    below = None
+            assert solver_core._reps(p, m) == expected, (p, m)
+
+
+def _suit_signature(p, a, b, c):
+    """What the table's key must tell apart in a suit: holders and points from the highest card down,
+    or, when one hand holds the whole suit, that hand and the points alone."""
+    holders = [0 if a >> x & 1 else 1 if b >> x & 1 else 2 if c >> x & 1 else 3 for x in reversed(_powers(p))]
+    if len(set(holders)) == 1:
+        return ("whole", holders[0], tuple(sorted(_POINTS[x] for x in _powers(p))))
+    return tuple((h, _POINTS[x]) for h, x in zip(holders, reversed(_powers(p)), strict=True))
+
+
+def test_suit_codes_are_equal_exactly_when_the_suits_are_alike():
+    rng = random.Random(5)
+    codes: dict = {}
+    signatures: dict = {}
+    for _ in range(60_000):
+        p = rng.randrange(1, 1024)
+        owner = {x: rng.randrange(4) for x in _powers(p)}
+        if rng.random() < 0.1:  # one hand holds the whole suit
+            owner = dict.fromkeys(owner, rng.randrange(4))
+        a, b, c = (sum(1 << x for x, o in owner.items() if o == seat) for seat in range(3))
+        code = solver_core._suit_code(p, a, b, c)
+        assert 0 < code < 1 << 28
+        signature = _suit_signature(p, a, b, c)
+        assert codes.setdefault(signature, code) == code, signature
+        assert signatures.setdefault(code, signature) == signature, code
+    assert len(codes) > 10_000
+
+
+def _moves(fill, *args):
+    mv = np.zeros(48, dtype=np.int64) if solver_core.COMPILED else [0] * 48
+    n = fill(*args, mv, 0)
+    return [int(c) for c in mv[:n]]
+
+
+def test_move_lists_come_cheapest_or_richest_first():
+    pts = solver_core.PTS
+    for r in range(1024):
+        for high in (False, True):
+            mv = np.zeros(10, dtype=np.int64) if solver_core.COMPILED else [0] * 10
+            n = solver_core._append(mv, 0, r, 20, high)
+            key = (lambda c: (-pts[c], c)) if high else (lambda c: (pts[c], c))
+            assert [int(c) for c in mv[:n]] == sorted((20 + b for b in _powers(r)), key=key)
+    rng = random.Random(3)
+    for _ in range(2000):
+        present = rng.getrandbits(40)
+        hand = present & rng.getrandbits(40)
+        reps = solver_core.rep_mask(hand, present)
+        for high in (False, True):
+            # cards of the same point value and power: the lower suit first
+            key = (lambda c: (-pts[c], c % 10, c)) if high else (lambda c: (pts[c], c % 10, c))
+            expected = sorted((c for c in range(40) if reps >> c & 1), key=key)
+            assert _moves(solver_core._discard_moves, hand, present, high) == expected

@@ -142,15 +142,28 @@ PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in
 """Thirds of a 10-bit suit field's cards."""
 
 
-def _class_ids(of) -> list[int]:
-    """For each 10-bit suit field, a number from 1 up that two fields share when ``of`` gives both the same."""
-    ids: dict = {}
+def _class_ids(of, ids: dict | None = None) -> list[int]:
+    """For each 10-bit suit field, a number from 1 up that two fields share when ``of`` gives both the same
+    (``ids``, filled in: each class's number)."""
+    ids = {} if ids is None else ids
     return [0] + [ids.setdefault(of(v), len(ids) + 1) for v in range(1, 1024)]
 
 
 _POINTS = [THIRDS[_TO_EXT[b]] for b in range(10)]
-SEQUENCE = _table(_class_ids(lambda v: tuple(_POINTS[b] for b in range(10) if v >> b & 1)))
+_SEQUENCES: dict = {}
+SEQUENCE = _table(_class_ids(lambda v: tuple(_POINTS[b] for b in range(10) if v >> b & 1), _SEQUENCES))
 """For each suit field, the class of its cards' point values in order of power (89 classes, ids 1 to 89)."""
+_BY_ID = {i: seq for seq, i in _SEQUENCES.items()}
+_BY_ID[0] = ()
+DIFF = _table(
+    sum(max(0, y - x) for x, y in zip(_BY_ID[a], _BY_ID[b])) | sum(max(0, x - y) for x, y in zip(_BY_ID[a], _BY_ID[b])) << 8
+    if len(_BY_ID[a]) == len(_BY_ID[b])
+    else 0
+    for a in range(90)
+    for b in range(90)
+)
+"""``DIFF[a * 90 + b]`` for two point sequences of one length (``SEQUENCE`` ids, 0: none): the thirds
+by which ``b``'s cards outweigh ``a``'s, card by card, plus the thirds by which ``a``'s outweigh ``b``'s, times 256."""
 AMOUNTS = _table(_class_ids(lambda v: tuple(sorted(_POINTS[b] for b in range(10) if v >> b & 1))))
 """For each suit field, the class of its cards' point values regardless of order (59 classes)."""
 COMPRESS5 = _table(
@@ -170,7 +183,10 @@ SAME_AS_BELOW = _table(
 
 # Layout of the transposition table: buckets of WAYS entries in BUCKET int64 words (two cache
 # lines): first the entries' data words, lower bound | upper bound << 6 | (best lead + 1) << 12 |
-# depth << 18 | stamp << 22, then their keys, two words each (the four suits' codes, 28 bits each).
+# depth << 18 | stamp << 22, then their keys, two words each: in each word two suits' shapes (24
+# bits each, ``_suit_code``) and their point sequences (``SEQUENCE``, 7 bits each) above them.
+SHAPES = (1 << 48) - 1
+"""The shapes' bits of a key word (what the bucket and a similar position go by)."""
 WAYS = 4
 BUCKET = 16
 _KEYS = WAYS
@@ -475,36 +491,106 @@ def _estimate(H, L: int, rem: int, present: int, sure: int) -> int:
 
 @_jit_inline
 def _suit_code(p: int, a: int, b: int, c: int) -> int:
-    """A suit's cards still in play (``p``) and who holds them (``a``, ``b``, ``c``, the rest), in 28 bits.
+    """A suit's cards still in play (``p``) and who holds them (``a``, ``b``, ``c``, the rest): its shape, in 24 bits.
 
-    Two suits share a code exactly when their cards, from the highest down, have the same
-    holders and point values (so which ranks are gone does not matter); when one hand
-    holds the whole suit, exactly when the same hand holds cards of the same point values
-    (the ranks no longer matter).
+    Two suits have one shape exactly when they have as many cards and, from the highest
+    down, the same holders (which ranks are gone does not matter): the play goes the same
+    way in both, only the cards' point values (``SEQUENCE[p]``) may differ. When one hand
+    holds the whole suit, the shape is that hand and the cards' point values (the ranks
+    no longer matter, and nor does the order).
     """
     d = p & ~(a | b | c)
     if p == a:
-        return AMOUNTS[p] | 1 << 27
+        return AMOUNTS[p] << 6
     if p == b:
-        return AMOUNTS[p] | 1 << 7 | 1 << 27
+        return 1 << 4 | AMOUNTS[p] << 6
     if p == c:
-        return AMOUNTS[p] | 2 << 7 | 1 << 27
+        return 2 << 4 | AMOUNTS[p] << 6
     if p == d:
-        return AMOUNTS[p] | 3 << 7 | 1 << 27
-    # each card's holder in two bits: (b or d) and (c or d)
-    return SEQUENCE[p] | _compress(b | d, p) << 7 | _compress(c | d, p) << 17
+        return 3 << 4 | AMOUNTS[p] << 6
+    # how many, then each card's holder in two bits: (b or d) and (c or d)
+    return POP[p] | _compress(b | d, p) << 4 | _compress(c | d, p) << 14
 
 
 @_jit_inline
-def _probe(tt, ctx, k0: int, k1: int) -> int:
-    """The data word of position ``(k0, k1)`` in the table, or ``-1 - bucket`` (its first word) when it is not there."""
-    h = (k0 * 0x2545F4914F6CDD1D + k1 * 0x5851F42D4C957F2D) & ((1 << 62) - 1)
+def _key(hl: int, h1: int, h2: int, P: int):
+    """The table's key of a trick boundary: two words, each two suits' shapes and point sequences.
+
+    ``hl``, ``h1``, ``h2`` are the hands of the leader and the two seats after it (the
+    fourth holds the rest of ``P``): the holders are counted from the leader, since the
+    value is the leading team's. A suit one hand holds whole has no point sequence (its
+    shape holds its points).
+    """
+    k0 = 0
+    k1 = 0
+    for s in range(4):
+        sh = 10 * s
+        p = P >> sh & 1023
+        if p:
+            code = _suit_code(p, hl >> sh & 1023, h1 >> sh & 1023, h2 >> sh & 1023)
+            if code & 15:
+                code |= SEQUENCE[p] << (48 - 17 * (s & 1))  # at bit 48 or 55 of the word
+            if s < 2:
+                k0 |= code << (24 * s)
+            else:
+                k1 |= code << (24 * s - 48)
+    return k0, k1
+
+
+@_jit_inline
+def _similar(k0: int, k1: int, e0: int, e1: int) -> int:
+    """How far an entry's position ``(e0, e1)`` of the same shapes is from ``(k0, k1)``.
+
+    The thirds by which the entry's cards outweigh this position's, card for card, plus
+    256 times the thirds by which this position's outweigh the entry's: every play goes
+    the same way in both, so this position's value is within the entry's value minus the
+    first and plus the second.
+    """
+    return (
+        DIFF[(k0 >> 48 & 127) * 90 + (e0 >> 48 & 127)]
+        + DIFF[(k0 >> 55 & 127) * 90 + (e0 >> 55 & 127)]
+        + DIFF[(k1 >> 48 & 127) * 90 + (e1 >> 48 & 127)]
+        + DIFF[(k1 >> 55 & 127) * 90 + (e1 >> 55 & 127)]
+    )
+
+
+@_jit_inline
+def _probe(tt, ctx, k0: int, k1: int, rem: int):
+    """What the table knows of position ``(k0, k1)``: ``(slot, lo, hi, best)``.
+
+    ``slot`` is the data word of the position's own entry, or ``-1 - bucket`` (its first
+    word) when it has none; ``lo`` and ``hi`` bound its value (``0`` and ``rem`` when
+    nothing is known): its own entry's bounds, tightened by those of the entries of the
+    same shapes with other point values, moved by how far their cards' points are
+    (``_similar``; not in a horizon search, whose estimates are not bounds); ``best``
+    the lead that last cut here (-1: none).
+    """
+    s0 = k0 & SHAPES
+    s1 = k1 & SHAPES
+    h = (s0 * 0x2545F4914F6CDD1D + s1 * 0x5851F42D4C957F2D) & ((1 << 62) - 1)
     base = (((h >> 23) ^ h) & ctx[_MASK]) * BUCKET
     stamp = ctx[_STAMP]
+    similar = ctx[_STOP] == 0
+    slot = -1 - base
+    lo = 0
+    hi = rem
+    best = -1
     for j in range(WAYS):
-        if tt[base + j] >> 22 == stamp and tt[base + _KEYS + 2 * j] == k0 and tt[base + _KEYS + 2 * j + 1] == k1:
-            return base + j
-    return -1 - base
+        data = tt[base + j]
+        if data >> 22 != stamp:
+            continue
+        e0 = tt[base + _KEYS + 2 * j]
+        e1 = tt[base + _KEYS + 2 * j + 1]
+        if e0 == k0 and e1 == k1:
+            slot = base + j
+            lo = max(lo, data & 63)
+            hi = min(hi, data >> 6 & 63)
+            best = (data >> 12 & 63) - 1
+        elif similar and e0 & SHAPES == s0 and e1 & SHAPES == s1:
+            d = _similar(k0, k1, e0, e1)
+            lo = max(lo, (data & 63) - (d & 255))
+            hi = min(hi, (data >> 6 & 63) + (d >> 8))
+    return slot, lo, hi, best
 
 
 @_jit_inline
@@ -653,19 +739,12 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
             return rem
         if qb >= need:
             return qb
-    # the key: the four suits' codes, the hands counted from the leader (the value is the leader's team's)
-    k0 = 0
-    k1 = 0
-    for s in range(4):
-        sh = 10 * s
-        p = P >> sh & 1023
-        if p:
-            code = _suit_code(p, hl >> sh & 1023, h1 >> sh & 1023, h2 >> sh & 1023)
-            if s < 2:
-                k0 |= code << (28 * s)
-            else:
-                k1 |= code << (28 * s - 56)
-    slot = _probe(tt, ctx, k0, k1)
+    k0, k1 = _key(hl, h1, h2, P)
+    slot, lo, hi, best = _probe(tt, ctx, k0, k1, rem)
+    if lo >= need:
+        return lo
+    if hi < need:
+        return hi
     if slot < 0:
         if horizon:
             qb = _cash_bound(hl, h1, h2, P)
@@ -687,21 +766,10 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
             v = _estimate(H, L, rem, P, qb)
             _store(tt, ctx, slot, k0, k1, ncards, v, v, -1)
             return v
-        _store(tt, ctx, slot, k0, k1, ncards, qb, rem, -1)
-        if qb >= need:
-            return qb
-        lo = qb
-        hi = rem
-        best = -1
-    else:
-        data = tt[slot]
-        lo = data & 63
-        hi = data >> 6 & 63
-        best = (data >> 12 & 63) - 1
+        lo = max(lo, qb)
+        _store(tt, ctx, slot, k0, k1, ncards, lo, hi, -1)
         if lo >= need:
             return lo
-        if hi < need:
-            return hi
     ctx[_NODES] += 1
     if deadline < math.inf and not ctx[_NODES] & 255 and _now() > deadline:
         ctx[_TIMEOUT] = 1
@@ -826,12 +894,11 @@ def _ab(H, L: int, need: int, rem: int, P: int, tt, ctx, mv, deadline: float) ->
                 break
     if ctx[_TIMEOUT]:
         return 0
-    slot = _probe(tt, ctx, k0, k1)
+    slot, lo2, hi2, best2 = _probe(tt, ctx, k0, k1, rem)
+    lo = max(lo, lo2)
+    hi = min(hi, hi2)
     if slot >= 0:
-        data = tt[slot]
-        lo = data & 63
-        hi = data >> 6 & 63
-        best = (data >> 12 & 63) - 1
+        best = best2
     if v0 >= need:
         _store(tt, ctx, slot, k0, k1, ncards, max(lo, v0), hi, cut)
     else:

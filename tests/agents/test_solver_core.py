@@ -288,10 +288,10 @@ def test_equivalent_cards_are_the_lowest_of_each_run():
 
 def _suit_shape(p, a, b, c):
     """What a suit's shape must tell apart: how many cards and their holders from the highest down,
-    or, when one hand holds the whole suit, that hand and the points alone."""
+    or, when one hand holds the whole suit, that hand and how many cards."""
     holders = [0 if a >> x & 1 else 1 if b >> x & 1 else 2 if c >> x & 1 else 3 for x in reversed(_powers(p))]
     if len(set(holders)) == 1:
-        return ("whole", holders[0], tuple(sorted(_POINTS[x] for x in _powers(p))))
+        return ("whole", holders[0], len(holders))
     return tuple(holders)
 
 
@@ -311,11 +311,14 @@ def test_suit_shapes_are_equal_exactly_when_the_suits_are_alike():
         assert codes.setdefault(shape, code) == code, shape
         assert shapes.setdefault(code, shape) == shape, code
     assert len(codes) > 10_000
-    # the point sequences: one class for each sequence of point values by power
+    # the point sequences: one number for each sequence of point values by power, and for each
+    # multiset of point values (sorted), in one numbering
+    numbers: dict = {}
     for p in range(1, 1024):
-        for q in range(1, 1024):
-            same = [_POINTS[x] for x in _powers(p)] == [_POINTS[x] for x in _powers(q)]
-            assert (solver_core.SEQUENCE[p] == solver_core.SEQUENCE[q]) == same
+        points = [_POINTS[x] for x in _powers(p)]
+        for number, seq in ((solver_core.SEQUENCE[p], tuple(points)), (solver_core.SORTED[p], tuple(sorted(points)))):
+            assert numbers.setdefault(int(number), seq) == seq
+    assert len(set(numbers.values())) == len(numbers) < 128
 
 
 def _similar_position(H, rng):
@@ -324,10 +327,7 @@ def _similar_position(H, rng):
     out = [0, 0, 0, 0]
     for sh in range(0, 40, 10):
         cards = [(x, seat) for x in range(10) for seat in range(4) if H[seat] >> (sh + x) & 1]
-        if len({seat for _, seat in cards}) == 1:  # one hand's whole suit: its shape holds its points
-            ranks = [x for x, _ in cards]
-        else:
-            ranks = sorted(rng.sample(range(10), len(cards)))
+        ranks = sorted(rng.sample(range(10), len(cards)))
         for (_, seat), x in zip(cards, ranks, strict=True):
             out[seat] |= 1 << (sh + x)
     return out

@@ -152,20 +152,21 @@ def _class_ids(of, ids: dict | None = None) -> list[int]:
 _POINTS = [THIRDS[_TO_EXT[b]] for b in range(10)]
 _SEQUENCES: dict = {}
 SEQUENCE = _table(_class_ids(lambda v: tuple(_POINTS[b] for b in range(10) if v >> b & 1), _SEQUENCES))
-"""For each suit field, the class of its cards' point values in order of power (89 classes, ids 1 to 89)."""
-_BY_ID = {i: seq for seq, i in _SEQUENCES.items()}
-_BY_ID[0] = ()
+"""For each suit field, its cards' point values from the lowest power up, as a number (89 sequences, 1 to 89)."""
+SORTED = _table(_class_ids(lambda v: tuple(sorted(_POINTS[b] for b in range(10) if v >> b & 1)), _SEQUENCES))
+"""For each suit field, its cards' point values from the fewest up, as a number of the same numbering (99 in all)."""
+_IDS = len(_SEQUENCES) + 1
+_BY_ID = {i: seq for seq, i in _SEQUENCES.items()} | {0: ()}
 DIFF = _table(
     sum(max(0, y - x) for x, y in zip(_BY_ID[a], _BY_ID[b])) | sum(max(0, x - y) for x, y in zip(_BY_ID[a], _BY_ID[b])) << 8
     if len(_BY_ID[a]) == len(_BY_ID[b])
     else 0
-    for a in range(90)
-    for b in range(90)
+    for a in range(_IDS)
+    for b in range(_IDS)
 )
-"""``DIFF[a * 90 + b]`` for two point sequences of one length (``SEQUENCE`` ids, 0: none): the thirds
-by which ``b``'s cards outweigh ``a``'s, card by card, plus the thirds by which ``a``'s outweigh ``b``'s, times 256."""
-AMOUNTS = _table(_class_ids(lambda v: tuple(sorted(_POINTS[b] for b in range(10) if v >> b & 1))))
-"""For each suit field, the class of its cards' point values regardless of order (59 classes)."""
+"""``DIFF[a * _IDS + b]`` for two point sequences of one length (``SEQUENCE`` or ``SORTED`` numbers, 0:
+none): the thirds by which ``b``'s cards outweigh ``a``'s, card for card, plus 256 times the thirds by
+which ``a``'s outweigh ``b``'s."""
 COMPRESS5 = _table(
     sum(1 << POP[p & ((1 << b) - 1)] for b in range(5) if x >> b & p >> b & 1) for p in range(32) for x in range(32)
 )
@@ -184,7 +185,7 @@ SAME_AS_BELOW = _table(
 # Layout of the transposition table: buckets of WAYS entries in BUCKET int64 words (two cache
 # lines): first the entries' data words, lower bound | upper bound << 6 | (best lead + 1) << 12 |
 # depth << 18 | stamp << 22, then their keys, two words each: in each word two suits' shapes (24
-# bits each, ``_suit_code``) and their point sequences (``SEQUENCE``, 7 bits each) above them.
+# bits each, ``_suit_code``) and their point sequences (``SEQUENCE`` or ``SORTED``, 7 bits each) above them.
 SHAPES = (1 << 48) - 1
 """The shapes' bits of a key word (what the bucket and a similar position go by)."""
 WAYS = 4
@@ -491,23 +492,25 @@ def _estimate(H, L: int, rem: int, present: int, sure: int) -> int:
 
 @_jit_inline
 def _suit_code(p: int, a: int, b: int, c: int) -> int:
-    """A suit's cards still in play (``p``) and who holds them (``a``, ``b``, ``c``, the rest): its shape, in 24 bits.
+    """A suit's shape, in 24 bits: its cards still in play (``p``) and who holds them (``a``, ``b``, ``c``, the rest).
 
     Two suits have one shape exactly when they have as many cards and, from the highest
     down, the same holders (which ranks are gone does not matter): the play goes the same
     way in both, only the cards' point values (``SEQUENCE[p]``) may differ. When one hand
-    holds the whole suit, the shape is that hand and the cards' point values (the ranks
-    no longer matter, and nor does the order).
+    holds the whole suit, the shape is that hand and the number of cards: the ranks no
+    longer matter at all (it takes every trick it leads in the suit, and no other), so its
+    cards can be paired by point value (``SORTED[p]``). The low four bits are the number of
+    cards, or 0 when one hand holds the whole suit.
     """
     d = p & ~(a | b | c)
     if p == a:
-        return AMOUNTS[p] << 6
+        return POP[p] << 6
     if p == b:
-        return 1 << 4 | AMOUNTS[p] << 6
+        return 1 << 4 | POP[p] << 6
     if p == c:
-        return 2 << 4 | AMOUNTS[p] << 6
+        return 2 << 4 | POP[p] << 6
     if p == d:
-        return 3 << 4 | AMOUNTS[p] << 6
+        return 3 << 4 | POP[p] << 6
     # how many, then each card's holder in two bits: (b or d) and (c or d)
     return POP[p] | _compress(b | d, p) << 4 | _compress(c | d, p) << 14
 
@@ -518,8 +521,8 @@ def _key(hl: int, h1: int, h2: int, P: int):
 
     ``hl``, ``h1``, ``h2`` are the hands of the leader and the two seats after it (the
     fourth holds the rest of ``P``): the holders are counted from the leader, since the
-    value is the leading team's. A suit one hand holds whole has no point sequence (its
-    shape holds its points).
+    value is the leading team's. Two positions with the same shapes play alike; with the
+    same point sequences too, they have the same value.
     """
     k0 = 0
     k1 = 0
@@ -528,8 +531,7 @@ def _key(hl: int, h1: int, h2: int, P: int):
         p = P >> sh & 1023
         if p:
             code = _suit_code(p, hl >> sh & 1023, h1 >> sh & 1023, h2 >> sh & 1023)
-            if code & 15:
-                code |= SEQUENCE[p] << (48 - 17 * (s & 1))  # at bit 48 or 55 of the word
+            code |= (SEQUENCE[p] if code & 15 else SORTED[p]) << (48 - 17 * (s & 1))  # at bit 48 or 55 of the word
             if s < 2:
                 k0 |= code << (24 * s)
             else:
@@ -547,10 +549,10 @@ def _similar(k0: int, k1: int, e0: int, e1: int) -> int:
     first and plus the second.
     """
     return (
-        DIFF[(k0 >> 48 & 127) * 90 + (e0 >> 48 & 127)]
-        + DIFF[(k0 >> 55 & 127) * 90 + (e0 >> 55 & 127)]
-        + DIFF[(k1 >> 48 & 127) * 90 + (e1 >> 48 & 127)]
-        + DIFF[(k1 >> 55 & 127) * 90 + (e1 >> 55 & 127)]
+        DIFF[(k0 >> 48 & 127) * _IDS + (e0 >> 48 & 127)]
+        + DIFF[(k0 >> 55 & 127) * _IDS + (e0 >> 55 & 127)]
+        + DIFF[(k1 >> 48 & 127) * _IDS + (e1 >> 48 & 127)]
+        + DIFF[(k1 >> 55 & 127) * _IDS + (e1 >> 55 & 127)]
     )
 
 

@@ -22,17 +22,22 @@ How it searches:
   thirds?", failing soft (the answer is a bound, often beyond ``need``); ``_value``
   finds the exact value with a few such probes, bisecting.
 - A transposition table at trick boundaries holds a lower and an upper bound of the
-  value of the rest of the hand and the lead that last cut. Its key is the position up
-  to isomorphism (``_suit_code``): in each suit, the holders (counted from the leader:
-  the value is the leading team's, so a position and the same one turned round the
-  table share a row) and point values of the cards still in play from the highest down
-  (which cards of equal rank order are gone does not matter, nor the ranks of a suit
-  left in one hand). The table is a fixed
-  array of four-row buckets (the shallowest position goes); a stamp per solve makes a
-  reused table empty without clearing it.
-- Quick bounds (``_cash_bound``): the leading team is sure of the thirds it collects by
-  cashing the leader's masters, or by leading low to the partner's master and cashing
-  the partner's, and takes everything when the one who cashes holds only masters.
+  value of the rest of the hand and the lead that last cut. Its key (``_key``) is the
+  position up to isomorphism: in each suit, its shape (``_suit_code``: how many cards
+  and who holds them, counted from the leader, from the highest down; the value is the
+  leading team's, so a position and the same one turned round the table share a row) and
+  its point values in that order (which cards of equal rank order are gone does not
+  matter, nor the ranks of a suit left in one hand). The shapes choose the bucket, so
+  that positions of the same shapes and other point values meet there: the play goes
+  the same way in both, so each bounds the other's value, moved by how far their cards'
+  points are, card for card (``_similar``: payoff similarity, Furtak and Buro, IJCAI
+  2011; not in a horizon search, whose estimates are not values). The table is a fixed array of buckets of four entries in two cache lines (the
+  shallowest position goes); a stamp per solve makes a reused table empty without
+  clearing it.
+- Quick bounds (``_cash_bound``), before the table: the leading team is sure of the
+  thirds it collects by cashing the leader's masters, or by leading low to the partner's
+  master and cashing the partner's, and takes everything when the one who cashes holds
+  only masters.
 - Move ordering: the lead that last cut here (the table's) first, then the leads that
   cut most often in this solve (a history table, each cut weighted 8^cards in hand,
   zeroed by ``Tables.start``; on the benchmark's 100 full deals the 99th percentile of
@@ -48,6 +53,12 @@ How it searches:
   with no card between them in taking power in any hand or on the table, are
   interchangeable; only one of them is searched.
 - The last two tricks are played out by ``_exact2``, a small exhaustive search.
+
+What a position costs: the move lists, equivalent cards and suit shapes come from lookup
+tables (``LOW_PLACES``, ``SAME_AS_BELOW``, ``COMPRESS5``...) rather than loops and sorts;
+bit scans and counts compile to single instructions; numba's reference counting of the
+arrays is off (nothing here makes an array) and the small helpers are inlined
+(``_jit_inline``). docs/search.md has what each measured.
 """
 
 from __future__ import annotations

@@ -93,9 +93,12 @@ if COMPILED:
 
 
 def _jit(function):
-    """Compiled by numba when it is there. ``_nrt=False``: no function here makes an array, so
-    numba's reference counting of the arrays passed along (two atomic operations per array per
-    call, about 7% of a solve) is left out."""
+    """Compiled by numba when it is there, without numba's reference counting.
+
+    ``_nrt=False``: no function here makes an array, so the reference counting of the
+    arrays passed along (two atomic operations per array per call, about 7% of a solve) is
+    left out.
+    """
     return _nb.njit(cache=True, nogil=True, _nrt=False)(function) if COMPILED else function
 
 
@@ -154,8 +157,10 @@ PTSUM = _table(sum(THIRDS[_TO_EXT[b]] for b in range(10) if v >> b & 1) for v in
 
 
 def _class_ids(of, ids: dict | None = None) -> list[int]:
-    """For each 10-bit suit field, a number from 1 up that two fields share when ``of`` gives both the same
-    (``ids``, filled in: each class's number)."""
+    """For each 10-bit suit field, a number from 1 up that two fields share when ``of`` gives both the same.
+
+    ``ids``, when given, is filled in: each class and its number (numbers go on from its size).
+    """
     ids = {} if ids is None else ids
     return [0] + [ids.setdefault(of(v), len(ids) + 1) for v in range(1, 1024)]
 
@@ -168,13 +173,17 @@ SORTED = _table(_class_ids(lambda v: tuple(sorted(_POINTS[b] for b in range(10) 
 """For each suit field, its cards' point values from the fewest up, as a number of the same numbering (99 in all)."""
 _IDS = len(_SEQUENCES) + 1
 _BY_ID = {i: seq for seq, i in _SEQUENCES.items()} | {0: ()}
-DIFF = _table(
-    sum(max(0, y - x) for x, y in zip(_BY_ID[a], _BY_ID[b])) | sum(max(0, x - y) for x, y in zip(_BY_ID[a], _BY_ID[b])) << 8
-    if len(_BY_ID[a]) == len(_BY_ID[b])
-    else 0
-    for a in range(_IDS)
-    for b in range(_IDS)
-)
+
+
+def _distance(a: tuple, b: tuple) -> int:
+    """``DIFF``'s entry for two point sequences: 0 when their lengths differ (never compared)."""
+    if len(a) != len(b):
+        return 0
+    pairs = list(zip(a, b, strict=True))
+    return sum(max(0, y - x) for x, y in pairs) | sum(max(0, x - y) for x, y in pairs) << 8
+
+
+DIFF = _table(_distance(_BY_ID[a], _BY_ID[b]) for a in range(_IDS) for b in range(_IDS))
 """``DIFF[a * _IDS + b]`` for two point sequences of one length (``SEQUENCE`` or ``SORTED`` numbers, 0:
 none): the thirds by which ``b``'s cards outweigh ``a``'s, card for card, plus 256 times the thirds by
 which ``a``'s outweigh ``b``'s."""
@@ -183,7 +192,9 @@ COMPRESS5 = _table(
 )
 """``COMPRESS5[p * 32 + x]``: the bits of ``x`` at the places of ``p``'s bits, packed from bit 0 (5-bit fields)."""
 DEPOSIT5 = _table(
-    sum(1 << b for b in range(5) if p >> b & 1 and x >> POP[p & ((1 << b) - 1)] & 1) for p in range(32) for x in range(32)
+    sum(1 << b for b in range(5) if p >> b & 1 and x >> POP[p & ((1 << b) - 1)] & 1)
+    for p in range(32)
+    for x in range(32)
 )
 """``DEPOSIT5[p * 32 + x]``: the low bits of ``x`` moved to the places of ``p``'s bits (5-bit fields)."""
 SAME_AS_BELOW = _table(
@@ -306,8 +317,10 @@ def rep_mask(hand: int, present: int) -> int:
 
 @_jit_inline
 def _append(mv, n: int, r: int, sh: int, high: bool) -> int:
-    """The cards of the suit field ``r`` (the suit's first id ``sh``) into ``mv[n:]``, most points first
-    (``high``) or cheapest first; returns the new end."""
+    """The cards of the suit field ``r`` (the suit's first id ``sh``) into ``mv[n:]``; returns the new end.
+
+    Most points first (``high``) or cheapest first, as ``HIGH_ORDER`` and ``LOW_ORDER`` say.
+    """
     x = HIGH_PLACES[r] if high else LOW_PLACES[r]
     while x:
         i = _lowbit40(x)

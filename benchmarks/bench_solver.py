@@ -22,6 +22,9 @@ interval, and the search player's time per decision.
 
     python benchmarks/bench_solver.py search --deals 50 --opponent heuristic --player search
 
+``--core MODULE`` searches with another copy of the core (an older commit's
+``solver_core.py`` saved beside it), to time two solvers the same day in the same games.
+
 ``endings``: CPU time of the solves the search player makes at the end of a rollout and in
 the games of the family: the four-seat game with eight and seven tricks left (the shipped
 model playing the tricks before; ``solver.solve``, each from a fresh table), Calabresella with six and
@@ -236,10 +239,21 @@ def main_search(argv: list[str]) -> None:
         "--player", default="search", help="the search player's spec (default: search, its defaults; or search_v1, ...)"
     )
     parser.add_argument("--accusi", action="store_true", help="play with declarations (default: without)")
+    parser.add_argument(
+        "--core",
+        default=None,
+        help="another solver core to search with, a module importable as a copy of solver_core "
+        "(an older commit's file saved as tressette_env/agents/solver_core_<commit>.py): the same games, other times",
+    )
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
     from tressette_env.agents.registry import make_player
+
+    if args.core:
+        import importlib
+
+        solver.core = importlib.import_module(args.core)  # solver's functions look the core up at each call
 
     search = TimedPlayer(make_player(args.player))
     solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs

@@ -101,9 +101,10 @@ MISMATCH = 0.3
 ROLLOUT_TO = 7
 """Tricks left at which a rollout of the early tricks (``prior``) stops and the solver takes over.
 
-One trick short of the default ``exact_tricks``: a deal with seven tricks left solves in 5.6 ms
-on average, with eight in 28 ms (compiled, one core, ``benchmarks/bench_solver.py endings``),
-and a rollout's end is solved ``prior * samples`` times a decision."""
+One trick short of the default ``exact_tricks``: a rollout's end is solved ``prior * samples``
+times a decision. Chosen when a deal with seven tricks left solved in 5.6 ms on average and
+with eight in 28 ms; today's solver takes 1.2 ms and 5.8 ms (compiled, one core,
+``benchmarks/bench_solver.py endings``, docs/search.md)."""
 
 SignalPolicy = Callable[[SeatView, int, list[int]], int]
 """``(view, card, legal) -> action``: the action (one of ``legal``) that plays ``card``."""

@@ -6,8 +6,8 @@ runs two ways:
 
 | numba | how it runs | speed |
 | --- | --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (about 20 s, then cached on disk) | a full deal: 0.23 s at the median, 2.7 s at the 99th percentile (docs/search.md) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | about forty times slower |
+| installed (``pip install "tressette-env[fast]"``) | compiled to machine code on first use (about 20 s, then cached on disk) | a full deal: 0.06 s at the median, 0.55 s at the 99th percentile, one core (docs/search.md) |
+| absent, or ``TRESSETTE_NUMBA=0`` | the same functions as plain Python | about fifty times slower |
 
 ``COMPILED`` says which. Every function here takes and returns plain integers and flat
 integer tables (numpy arrays when compiled, Python lists otherwise), which is what lets

@@ -250,15 +250,19 @@ def main_search(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     from tressette_env.agents.registry import make_player
 
+    shipped = solver.core
     if args.core:
         import importlib
 
         solver.core = importlib.import_module(args.core)  # solver's functions look the core up at each call
-
-    search = TimedPlayer(make_player(args.player))
-    solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
-    rules = Rules(accusi=args.accusi)
-    result = duplicate(search, make_opponent(args.opponent), args.deals, rules, args.progress)
+    try:
+        search = TimedPlayer(make_player(args.player))
+        solver.solve_state(new_game(seed=10**6))  # compile (or load the compiled code) before the clock runs
+        rules = Rules(accusi=args.accusi)
+        result = duplicate(search, make_opponent(args.opponent), args.deals, rules, args.progress)
+    finally:
+        solver.core = shipped
+    result["core"] = args.core or solver_core.__name__
     times = sorted(search.times)
     result["decision_s"] = {
         "decisions": len(times),

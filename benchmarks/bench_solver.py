@@ -32,7 +32,7 @@ five, Tressette a chiamare with five and four (``open_solver.open_moves`` on the
 with its sides and face-down pile; the first seat to speak bids the lowest contract, the
 heuristic plays).
 
-    python benchmarks/bench_solver.py endings --deals 100 --json benchmarks/results/endings.json
+    python benchmarks/bench_solver.py endings --deals 100 --json benchmarks/results/endings_similar.json
 
 ``probes``: the null-window probes of the solver's bisection on full deals, one row each (the
 threshold, the fail-soft answer, the positions expanded): where the time of a hard deal goes.

@@ -362,6 +362,42 @@ def _leader_value(H, L, P):
     return play(L, [], P)
 
 
+def test_a_probe_finds_the_position_and_bounds_from_a_similar_one():
+    rng = random.Random(2)
+    for seed in range(40):
+        state = random_position(seed, 4, 6)
+        p = state.public
+        if p.trick:
+            continue
+        H, _, rem, P = solver._position(state.hands, p.leader, p.trick)
+        G = _similar_position(H, rng)
+        Q = G[0] | G[1] | G[2] | G[3]
+        rem_g = sum(int(solver_core.PTS[c]) for c in range(40) if Q >> c & 1) + solver_core.LAST
+        L = p.leader
+        k0, k1 = solver_core._key(H[L], H[(L + 1) % 4], H[(L + 2) % 4], P)
+        e0, e1 = solver_core._key(G[L], G[(L + 1) % 4], G[(L + 2) % 4], Q)
+        t = solver_core.Tables(8)
+        t.start(G, 0)
+        lo, hi = rng.randrange(rem_g + 1), rng.randrange(rem_g + 1)
+        lo, hi = min(lo, hi), max(lo, hi)
+        slot, *_ = solver_core._probe(t.tt, t.ctx, e0, e1, rem_g)
+        assert slot < 0  # an empty table
+        solver_core._store(t.tt, t.ctx, slot, e0, e1, 5, lo, hi, 7)
+        slot, got_lo, got_hi, best = solver_core._probe(t.tt, t.ctx, e0, e1, rem_g)
+        assert slot >= 0 and (got_lo, got_hi, best) == (lo, hi, 7)
+        d = solver_core._similar(k0, k1, e0, e1)
+        own = (k0, k1) == (e0, e1)
+        slot, got_lo, got_hi, best = solver_core._probe(t.tt, t.ctx, k0, k1, rem)
+        if own:
+            assert (got_lo, got_hi) == (lo, hi)
+        else:
+            assert slot < 0 and best == -1
+            assert (got_lo, got_hi) == (max(0, lo - (d & 255)), min(rem, hi + (d >> 8)))
+        t.ctx[solver_core._STOP] = 3  # a horizon search: no bound from another position
+        if not own:
+            assert solver_core._probe(t.tt, t.ctx, k0, k1, rem)[1:] == (0, rem, -1)
+
+
 def test_similar_positions_are_within_their_point_distance():
     # The bound the table uses for an entry of the same shapes with other point values:
     # the exact values of two such positions differ by at most what _similar says.
@@ -385,6 +421,48 @@ def test_similar_positions_are_within_their_point_distance():
         assert w - (d & 255) <= v <= w + (d >> 8), (seed, v, w, d & 255, d >> 8)
         checked += 1
     assert checked > 30
+
+
+def _rich(c):
+    return (-int(solver_core.PTS[c]), c)
+
+
+def _cheap(c):
+    return (int(solver_core.PTS[c]), c)
+
+
+def test_leads_and_follows_come_in_their_order():
+    rng = random.Random(4)
+    for _ in range(3000):
+        present = rng.getrandbits(40)
+        hl, hp = present & rng.getrandbits(40), present & rng.getrandbits(40)
+        hp &= ~hl
+        reps = solver_core.rep_mask(hl, present)
+        # leads: suits whose top card is the leader's (richest first), the partner's, the rest (cheapest first)
+        groups = [[], [], []]
+        for s in range(4):
+            f = present >> (10 * s) & 1023
+            if not hl >> (10 * s) & 1023:
+                continue
+            top = 10 * s + f.bit_length() - 1
+            g = 0 if hl >> top & 1 else 1 if hp >> top & 1 else 2
+            cards = [c for c in range(10 * s, 10 * s + 10) if reps >> c & 1]
+            groups[g] += sorted(cards, key=_rich if g == 0 else _cheap)
+        assert _moves(solver_core._lead_moves, hl, hp, present) == groups[0] + groups[1] + groups[2]
+        # following in suit 1: the partner's sure trick, richest first; else the cheapest card over
+        # every card that can still take the trick from this team, then the cheapest
+        p, m = present >> 10 & 1023, hl >> 10 & 1023 & present >> 10
+        if not m:
+            continue
+        win, after, ours = rng.randrange(10), rng.randrange(-1, 10), rng.random() < 0.5
+        cards = [10 + b for b in range(10) if solver_core._reps(p, m) >> b & 1]
+        if ours and win > after:
+            expected = sorted(cards, key=_rich)
+        else:
+            w = after if ours or after > win else win
+            expected = sorted((c for c in cards if c - 10 > w), key=_cheap)
+            expected += sorted((c for c in cards if c - 10 <= w), key=_cheap)
+        assert _moves(solver_core._follow_moves, p, m, 10, win, ours, after) == expected
 
 
 def _moves(fill, *args):

@@ -27,8 +27,9 @@ Hands are card masks (``engine.cards``); ``trick`` holds the card ids on the tab
 play order, the first led by ``leader``.
 
 How it searches: ``solver_core`` (null-window alpha-beta with a transposition table over
-positions up to isomorphism, where positions that play alike bound each other's value, quick cashing bounds, move ordering, equivalent cards, an
-exhaustive search of the last two tricks), compiled by numba when it is installed
+positions up to isomorphism, where positions that play alike bound each other's value,
+quick cashing bounds, move ordering, equivalent cards, an exhaustive search of the last
+two tricks), compiled by numba when it is installed
 (``pip install "tressette-env[fast]"``), plain Python otherwise: the same code, the same
 values, about fifty times slower. ``solver_core.COMPILED`` says which runs.
 

@@ -8,15 +8,25 @@ positions are the student's and drift towards the teacher's (DAgger). At every d
 more than one legal action, the observation, the legal mask, the teacher's action and the
 student's are recorded. ``--workers`` processes each play their own deals (worker ``w`` of
 ``W`` plays seeds ``seed + w``, ``seed + w + W``, ``seed + w + 2W``...) and write their labels every ``--save-every`` decisions to
-``<out>/labels_<worker>.npz``, so a long run can be stopped and its labels kept.
+``<out>/labels_<worker>.npz``, so a long run can be stopped and its labels kept. With
+``--soft`` each position the teacher searches exactly (at most ``exact_tricks`` cards in hand,
+more than one card to choose from) also records the teacher's value of every legal card (the
+average thirds its team ends the hand with, ``SearchPlayer.card_values``; NaN elsewhere), and
+the teacher's card there is the best of those values.
 
     python benchmarks/distill_search.py label --decisions 60000 --workers 2 --out /tmp/distill
+    python benchmarks/distill_search.py label --soft --decisions 100000 --workers 2 --seed 70000 --out /tmp/soft
 
 ``fit``: the shipped model's network, trained on the labels by masked cross-entropy (Adam,
 ``--lr``, ``--epochs``), 5% of the labels held out; writes the policy (``MLPPolicy``, .npz)
-and prints the agreement with the teacher on the held-out labels before and after.
+and prints the agreement with the teacher on the held-out labels before and after. With
+``--tau`` (soft labels) it fits the network's probability of each card to ``softmax(values /
+tau)`` instead, and reports on the held-out valued positions how often the network's card is
+one of the teacher's best and the thirds its card gives up to the best (``regret_thirds``);
+``--anchor`` adds the KL divergence from the shipped policy on every position.
 
     python benchmarks/distill_search.py fit --labels /tmp/distill --epochs 4 --lr 1e-4 --out /tmp/distill/student.npz
+    python benchmarks/distill_search.py fit --labels /tmp/soft --tau 1 --anchor 1 --epochs 4 --lr 1e-4 --out /tmp/soft/student.npz
 
 Then ``tressette eval /tmp/distill/student.npz ppo heuristic random --deals 1000 --seed 123``.
 """
@@ -29,33 +39,46 @@ import random
 import time
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from tressette_env.agents.registry import make_player
 from tressette_env.encoders import observation_of
-from tressette_env.engine import PLAYING, Rules, apply, legal_actions, new_game, view
+from tressette_env.engine import CALL_OUT, PLAYING, Rules, apply, legal_actions, new_game, view
 from tressette_env.learned.loading import shipped_model_path
 from tressette_env.learned.mlp import MLPPolicy
 
 
 def label(
-    worker: int, workers: int, decisions: int, seed: int, follow: float, teacher: str, out: Path, save_every: int
+    worker: int,
+    workers: int,
+    decisions: int,
+    seed: int,
+    follow: float,
+    teacher: str | Any,
+    out: Path,
+    save_every: int,
+    soft: bool = False,
 ) -> int:
     """One worker's labels (module docstring); returns how many it wrote."""
     rules = Rules()
     encoder = observation_of(rules)
-    student, master = make_player("ppo"), make_player(teacher)
+    student, master = make_player("ppo"), make_player(teacher) if isinstance(teacher, str) else teacher
+    if soft:
+        from tressette_env.agents.heuristic import club_signal
     rng = random.Random(seed + worker)
     obs = np.zeros((decisions, encoder.size), dtype=np.int8)
     masks = np.zeros((decisions, 161), dtype=bool)
     taught = np.zeros(decisions, dtype=np.int16)
     chosen = np.zeros(decisions, dtype=np.int16)
+    values = np.full((decisions, 40), np.nan, dtype=np.float32) if soft else None
     n = hand = 0
     path = out / f"labels_{worker}.npz"
 
     def save() -> None:
-        np.savez_compressed(path, obs=obs[:n], masks=masks[:n], teacher=taught[:n], student=chosen[:n])
+        extra = {} if values is None else {"values": values[:n]}
+        np.savez_compressed(path, obs=obs[:n], masks=masks[:n], teacher=taught[:n], student=chosen[:n], **extra)
 
     while n < decisions:
         state = new_game(rules, seed + worker + workers * hand)
@@ -65,10 +88,17 @@ def label(
             legal = legal_actions(state)
             seen = view(state, seat)
             mine = student.act(seen, legal, rng)
+            cards = {a % 40 for a in legal if a != CALL_OUT}
             if len(legal) == 1:
                 action = legal[0]
             else:
-                best = master.act(seen, legal, rng)
+                if soft and len(cards) > 1 and seen.hand.bit_count() <= master.exact_tricks:
+                    # The teacher's value of every legal card (its act() plays the best of them).
+                    valued, _ = master.card_values(seen, rng)
+                    values[n, list(valued)] = list(valued.values())
+                    best = club_signal(seen, max(cards, key=lambda c: (valued[c], -c)), legal)
+                else:
+                    best = master.act(seen, legal, rng)
                 obs[n], masks[n, legal], taught[n], chosen[n] = encoder.encode(seen), True, best, mine
                 n += 1
                 if n % save_every == 0:
@@ -85,11 +115,22 @@ def read_labels(folder: Path) -> dict[str, np.ndarray]:
     if not files:
         raise SystemExit(f"no labels_*.npz in {folder}")
     parts = [np.load(f, allow_pickle=False) for f in files]
-    return {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "masks", "teacher", "student")}
+    keys = ["obs", "masks", "teacher", "student"] + (["values"] if all("values" in p for p in parts) else [])
+    return {key: np.concatenate([p[key] for p in parts]) for key in keys}
 
 
-def fit(labels: dict[str, np.ndarray], epochs: int, lr: float, seed: int) -> tuple[MLPPolicy, dict]:
-    """The shipped network fine-tuned on the teacher's cards (module docstring)."""
+def fit(
+    labels: dict[str, np.ndarray], epochs: int, lr: float, seed: int, tau: float | None = None, anchor: float = 0.0
+) -> tuple[MLPPolicy, dict]:
+    """The shipped network fine-tuned on the teacher's labels (module docstring).
+
+    ``tau=None``: masked cross-entropy on the teacher's action. ``tau`` (thirds): on the
+    positions with the teacher's card values, cross-entropy of the network's probability of
+    each card (its actions playing that card, summed over the signals) against
+    ``softmax(values / tau)``; the other positions train only through ``anchor``. ``anchor``:
+    the weight of the KL divergence from the shipped network's policy on every position (it
+    holds the signals and the early tricks where the teacher gives no values).
+    """
     import torch
     import torch.nn.functional as F
 
@@ -113,13 +154,37 @@ def fit(labels: dict[str, np.ndarray], epochs: int, lr: float, seed: int) -> tup
     obs = torch.as_tensor(labels["obs"], dtype=torch.float32)
     masks = torch.as_tensor(labels["masks"])
     target = torch.as_tensor(labels["teacher"].astype(np.int64))
+    values = torch.as_tensor(labels["values"]) if tau is not None else None
+    with torch.no_grad():
+        base_logp = torch.cat(
+            [
+                F.log_softmax(logits_of(obs[i : i + 4096]).masked_fill(~masks[i : i + 4096], -1e9), 1)
+                for i in range(0, n, 4096)
+            ]
+        )
 
-    def agreement(index: np.ndarray) -> float:
+    def card_logp(out: torch.Tensor, index: np.ndarray) -> torch.Tensor:
+        """Log-probability of each card (its actions summed over the signals), -inf for an illegal card."""
+        legal = masks[index, :160].view(-1, 4, 40)
+        per_card = torch.logsumexp(out[:, :160].view(-1, 4, 40).masked_fill(~legal, -1e9), 1)
+        return F.log_softmax(per_card.masked_fill(~legal.any(1), -1e9), 1)
+
+    valued_held = held if values is None else held[np.isfinite(labels["values"][held]).any(1)]
+
+    def measure(index: np.ndarray) -> dict:
+        """Agreement with the teacher's action and, with values, its best card and the thirds given up."""
         with torch.no_grad():
             out = logits_of(obs[index]).masked_fill(~masks[index], -1e9)
-            return (out.argmax(1) == target[index]).float().mean().item()
+            figures = {"agreement": (out.argmax(1) == target[index]).float().mean().item()}
+            if values is not None:
+                v = values[valued_held]
+                card = card_logp(logits_of(obs[valued_held]), valued_held).argmax(1)
+                best = torch.nan_to_num(v, nan=-1e9).max(1).values
+                figures["card_agreement"] = (v.gather(1, card[:, None])[:, 0] == best).float().mean().item()
+                figures["regret_thirds"] = (best - v.gather(1, card[:, None])[:, 0]).mean().item()
+            return figures
 
-    before = agreement(held)
+    before = measure(held)
     optimizer = torch.optim.Adam(params, lr=lr)
     shuffle = np.random.default_rng(seed + 1)
     for _ in range(epochs):
@@ -127,20 +192,34 @@ def fit(labels: dict[str, np.ndarray], epochs: int, lr: float, seed: int) -> tup
         for start in range(0, len(train), 512):
             index = train[start : start + 512]
             out = logits_of(obs[index]).masked_fill(~masks[index], -1e9)
-            loss = F.cross_entropy(out, target[index])
+            logp = F.log_softmax(out, 1)
+            if values is None:
+                loss = F.nll_loss(logp, target[index])
+            else:
+                v = values[index]
+                valued = torch.isfinite(v).any(1)
+                soft = torch.softmax(torch.nan_to_num(v[valued] / tau, nan=-1e9), 1)
+                lp = card_logp(out[valued], index[valued.numpy()])
+                loss = -(soft * lp.clamp_min(-1e6)).sum(1).sum() / len(index)
+            if anchor:
+                p_base = base_logp[index].exp()
+                loss = loss + anchor * (p_base * (base_logp[index] - logp.clamp_min(-1e6))).sum(1).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-    after = agreement(held)
+    after = measure(held)
     layers = [(linear.weight.detach().numpy().copy(), linear.bias.detach().numpy().copy()) for linear in linears]
     figures = {
         "labels": n,
         "held_out": len(held),
+        "valued_held_out": len(valued_held),
         "student_agreement": float((labels["student"][held] == labels["teacher"][held]).mean()),
-        "agreement_before": before,
-        "agreement_after": after,
+        "before": before,
+        "after": after,
         "epochs": epochs,
         "lr": lr,
+        "tau": tau,
+        "anchor": anchor,
     }
     return MLPPolicy(layers, "tanh", {"distilled_from": "search", **figures}), figures
 
@@ -155,12 +234,19 @@ def main() -> None:
     lab.add_argument("--follow", type=float, default=0.5, help="how often the teacher's card is played")
     lab.add_argument("--teacher", default="search")
     lab.add_argument("--save-every", type=int, default=1000)
+    lab.add_argument(
+        "--soft", action="store_true", help="also record the teacher's value of every legal card (its exact tricks)"
+    )
     lab.add_argument("--out", type=Path, required=True)
     fitting = sub.add_parser("fit")
     fitting.add_argument("--labels", type=Path, required=True)
     fitting.add_argument("--epochs", type=int, default=4)
     fitting.add_argument("--lr", type=float, default=1e-4)
     fitting.add_argument("--seed", type=int, default=0)
+    fitting.add_argument(
+        "--tau", type=float, default=None, help="soft targets: softmax of the teacher's card values (thirds) / tau"
+    )
+    fitting.add_argument("--anchor", type=float, default=0.0, help="weight of the KL from the shipped policy")
     fitting.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     start = time.perf_counter()
@@ -168,7 +254,7 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         each = -(-args.decisions // args.workers)
         jobs = [
-            (w, args.workers, each, args.seed, args.follow, args.teacher, args.out, args.save_every)
+            (w, args.workers, each, args.seed, args.follow, args.teacher, args.out, args.save_every, args.soft)
             for w in range(args.workers)
         ]
         with Pool(args.workers) as pool:
@@ -178,7 +264,7 @@ def main() -> None:
         import torch
 
         torch.set_num_threads(1)
-        policy, figures = fit(read_labels(args.labels), args.epochs, args.lr, args.seed)
+        policy, figures = fit(read_labels(args.labels), args.epochs, args.lr, args.seed, args.tau, args.anchor)
         policy.save(args.out)
         print(json.dumps(figures, indent=2))
         print(f"{time.perf_counter() - start:.0f} s; policy written to {args.out}")

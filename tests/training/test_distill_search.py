@@ -37,3 +37,34 @@ def test_labels_are_the_teachers_legal_cards_and_the_fit_learns_them(tmp_path):
     fitted = policy.best_actions(labels["obs"], labels["masks"])
     base = MLPPolicy.load(script.shipped_model_path()).best_actions(labels["obs"], labels["masks"])
     assert (fitted == labels["teacher"]).mean() > (base == labels["teacher"]).mean()
+
+
+def test_soft_labels_are_the_teachers_card_values_and_the_soft_fit_moves_towards_its_best_cards(tmp_path):
+    from tressette_env.agents.search import SearchPlayer
+
+    script = _script()
+    teacher = SearchPlayer(samples=2, exact_tricks=3, prior=0)
+    assert script.label(0, 1, 80, 11, 0.5, teacher, tmp_path, 40, soft=True) == 80
+    labels = script.read_labels(tmp_path)
+    values, masks = labels["values"], labels["masks"]
+    assert values.shape == (80, 40)
+    legal_cards = masks[:, :160].reshape(80, 4, 40).any(axis=1)
+    valued = np.isfinite(values).any(axis=1)
+    assert valued.any() and not valued.all()
+    in_hand = labels["obs"][:, observation_of(Rules()).slices["hand"]].sum(axis=1)
+    # Valued exactly where the teacher searches to the end and has a choice of cards.
+    assert np.array_equal(valued, (in_hand <= teacher.exact_tricks) & (legal_cards.sum(axis=1) > 1))
+    for row in np.flatnonzero(valued):
+        # Every legal card valued, nothing else; the teacher played the best (lowest id among equals).
+        assert np.array_equal(np.isfinite(values[row]), legal_cards[row])
+        best = max(np.flatnonzero(legal_cards[row]), key=lambda c: (values[row, c], -c))
+        assert labels["teacher"][row] % 40 == best
+    policy, figures = script.fit(labels, epochs=40, lr=1e-3, seed=0, tau=0.5, anchor=0.0)
+    assert figures["tau"] == 0.5 and set(figures["after"]) == {"agreement", "card_agreement", "regret_thirds"}
+
+    def best_card_rate(p: MLPPolicy) -> float:
+        rows = np.flatnonzero(valued)
+        choice = p.best_actions(labels["obs"][rows], masks[rows]) % 40
+        return float(np.mean(values[rows, choice] == np.nanmax(values[rows], axis=1)))
+
+    assert best_card_rate(policy) > best_card_rate(MLPPolicy.load(script.shipped_model_path()))

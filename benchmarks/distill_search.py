@@ -23,7 +23,8 @@ and prints the agreement with the teacher on the held-out labels before and afte
 ``--tau`` (soft labels) it fits the network's probability of each card to ``softmax(values /
 tau)`` instead, and reports on the held-out valued positions how often the network's card is
 one of the teacher's best and the thirds its card gives up to the best (``regret_thirds``);
-``--anchor`` adds the KL divergence from the shipped policy on every position.
+``--anchor`` adds the KL divergence from the shipped policy: over the actions where the
+teacher gives no values, over the signals that go with each card where it does.
 
     python benchmarks/distill_search.py fit --labels /tmp/distill --epochs 4 --lr 1e-4 --out /tmp/distill/student.npz
     python benchmarks/distill_search.py fit --labels /tmp/soft --tau 1 --anchor 1 --epochs 4 --lr 1e-4 --out /tmp/soft/student.npz
@@ -60,6 +61,7 @@ def label(
     out: Path,
     save_every: int,
     soft: bool = False,
+    open_hands: bool = False,
 ) -> int:
     """One worker's labels (module docstring); returns how many it wrote."""
     rules = Rules()
@@ -67,6 +69,8 @@ def label(
     student, master = make_player("ppo"), make_player(teacher) if isinstance(teacher, str) else teacher
     if soft:
         from tressette_env.agents.heuristic import club_signal
+        from tressette_env.agents.solver import solve_moves
+    exact = getattr(master, "exact_tricks", 8)
     rng = random.Random(seed + worker)
     obs = np.zeros((decisions, encoder.size), dtype=np.int8)
     masks = np.zeros((decisions, 161), dtype=bool)
@@ -92,13 +96,18 @@ def label(
             if len(legal) == 1:
                 action = legal[0]
             else:
-                if soft and len(cards) > 1 and seen.hand.bit_count() <= master.exact_tricks:
-                    # The teacher's value of every legal card (its act() plays the best of them).
-                    valued, _ = master.card_values(seen, rng)
+                if soft and len(cards) > 1 and seen.hand.bit_count() <= exact:
+                    if open_hands:
+                        # The double-dummy value of every legal card in the deal as it lies.
+                        p = state.public
+                        valued = solve_moves(state.hands, p.leader, p.trick, p.thirds)
+                    else:
+                        # The teacher's value of every legal card (its act() plays the best of them).
+                        valued, _ = master.card_values(seen, rng)
                     values[n, list(valued)] = list(valued.values())
                     best = club_signal(seen, max(cards, key=lambda c: (valued[c], -c)), legal)
                 else:
-                    best = master.act(seen, legal, rng)
+                    best = mine if open_hands else master.act(seen, legal, rng)
                 obs[n], masks[n, legal], taught[n], chosen[n] = encoder.encode(seen), True, best, mine
                 n += 1
                 if n % save_every == 0:
@@ -120,7 +129,13 @@ def read_labels(folder: Path) -> dict[str, np.ndarray]:
 
 
 def fit(
-    labels: dict[str, np.ndarray], epochs: int, lr: float, seed: int, tau: float | None = None, anchor: float = 0.0
+    labels: dict[str, np.ndarray],
+    epochs: int,
+    lr: float,
+    seed: int,
+    tau: float | None = None,
+    anchor: float = 0.0,
+    regress: bool = False,
 ) -> tuple[MLPPolicy, dict]:
     """The shipped network fine-tuned on the teacher's labels (module docstring).
 
@@ -128,8 +143,13 @@ def fit(
     positions with the teacher's card values, cross-entropy of the network's probability of
     each card (its actions playing that card, summed over the signals) against
     ``softmax(values / tau)``; the other positions train only through ``anchor``. ``anchor``:
-    the weight of the KL divergence from the shipped network's policy on every position (it
-    holds the signals and the early tricks where the teacher gives no values).
+    the weight of the KL divergence from the shipped network's policy, over every action where
+    the teacher gives no values (the early tricks) and over each card's signals where it does
+    (the teacher values cards, not signals: the partner reads the shipped model's signals). ``regress``
+    (with ``tau``): the network's card logits (each card's actions' logits, log-summed over the
+    signals), less their mean over the legal cards, fitted by least squares to ``values / tau``
+    less its mean, so that the policy learns ``softmax(E[values] / tau)`` from noisy values
+    (one deal's, ``label --open-hands``).
     """
     import torch
     import torch.nn.functional as F
@@ -198,12 +218,40 @@ def fit(
             else:
                 v = values[index]
                 valued = torch.isfinite(v).any(1)
-                soft = torch.softmax(torch.nan_to_num(v[valued] / tau, nan=-1e9), 1)
-                lp = card_logp(out[valued], index[valued.numpy()])
-                loss = -(soft * lp.clamp_min(-1e6)).sum(1).sum() / len(index)
+                if regress:
+                    legal = torch.isfinite(v[valued])
+                    per_card = torch.logsumexp(
+                        out[valued, :160]
+                        .view(-1, 4, 40)
+                        .masked_fill(~masks[index[valued.numpy()], :160].view(-1, 4, 40), -1e9),
+                        1,
+                    )
+                    goal = torch.nan_to_num(v[valued] / tau)
+                    count = legal.sum(1, keepdim=True)
+                    per_card = per_card.masked_fill(~legal, 0.0)
+                    gap = (per_card - (per_card.sum(1, keepdim=True) / count)) - (
+                        goal - goal.sum(1, keepdim=True) / count
+                    )
+                    loss = (gap.masked_fill(~legal, 0.0) ** 2).sum(1).div(count[:, 0]).sum() / len(index)
+                else:
+                    soft = torch.softmax(torch.nan_to_num(v[valued] / tau, nan=-1e9), 1)
+                    lp = card_logp(out[valued], index[valued.numpy()])
+                    loss = -(soft * lp.clamp_min(-1e6)).sum(1).sum() / len(index)
             if anchor:
-                p_base = base_logp[index].exp()
-                loss = loss + anchor * (p_base * (base_logp[index] - logp.clamp_min(-1e6))).sum(1).mean()
+                # KL from the shipped policy: over the actions where the teacher gives no values,
+                # over each card's signals (weighted by the shipped card probability) where it does.
+                base, student = base_logp[index], logp.clamp_min(-1e6)
+                if values is not None:
+                    valued = torch.isfinite(values[index]).any(1, keepdim=True)
+                    base_card = torch.logsumexp(base[:, :160].view(-1, 4, 40), 1, keepdim=True)
+                    student_card = torch.logsumexp(student[:, :160].view(-1, 4, 40), 1, keepdim=True)
+                    base_signal = (base[:, :160].view(-1, 4, 40) - base_card).reshape(-1, 160)
+                    student_signal = (student[:, :160].view(-1, 4, 40) - student_card).reshape(-1, 160)
+                    split = torch.cat([base_signal - student_signal, torch.zeros_like(base[:, 160:])], 1)
+                    gap = torch.where(valued, split, base - student)
+                else:
+                    gap = base - student
+                loss = loss + anchor * (base.exp() * gap).sum(1).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -220,6 +268,7 @@ def fit(
         "lr": lr,
         "tau": tau,
         "anchor": anchor,
+        "regress": regress,
     }
     return MLPPolicy(layers, "tanh", {"distilled_from": "search", **figures}), figures
 
@@ -237,6 +286,11 @@ def main() -> None:
     lab.add_argument(
         "--soft", action="store_true", help="also record the teacher's value of every legal card (its exact tricks)"
     )
+    lab.add_argument(
+        "--open-hands",
+        action="store_true",
+        help="with --soft: the values are the open-hands solver's on the deal as it lies (one solve, no sampling)",
+    )
     lab.add_argument("--out", type=Path, required=True)
     fitting = sub.add_parser("fit")
     fitting.add_argument("--labels", type=Path, required=True)
@@ -247,6 +301,9 @@ def main() -> None:
         "--tau", type=float, default=None, help="soft targets: softmax of the teacher's card values (thirds) / tau"
     )
     fitting.add_argument("--anchor", type=float, default=0.0, help="weight of the KL from the shipped policy")
+    fitting.add_argument(
+        "--regress", action="store_true", help="with --tau: fit the card logits to values / tau by least squares"
+    )
     fitting.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     start = time.perf_counter()
@@ -254,7 +311,18 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         each = -(-args.decisions // args.workers)
         jobs = [
-            (w, args.workers, each, args.seed, args.follow, args.teacher, args.out, args.save_every, args.soft)
+            (
+                w,
+                args.workers,
+                each,
+                args.seed,
+                args.follow,
+                args.teacher,
+                args.out,
+                args.save_every,
+                args.soft,
+                args.open_hands,
+            )
             for w in range(args.workers)
         ]
         with Pool(args.workers) as pool:
@@ -264,7 +332,9 @@ def main() -> None:
         import torch
 
         torch.set_num_threads(1)
-        policy, figures = fit(read_labels(args.labels), args.epochs, args.lr, args.seed, args.tau, args.anchor)
+        policy, figures = fit(
+            read_labels(args.labels), args.epochs, args.lr, args.seed, args.tau, args.anchor, args.regress
+        )
         policy.save(args.out)
         print(json.dumps(figures, indent=2))
         print(f"{time.perf_counter() - start:.0f} s; policy written to {args.out}")

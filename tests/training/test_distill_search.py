@@ -68,3 +68,42 @@ def test_soft_labels_are_the_teachers_card_values_and_the_soft_fit_moves_towards
         return float(np.mean(values[rows, choice] == np.nanmax(values[rows], axis=1)))
 
     assert best_card_rate(policy) > best_card_rate(MLPPolicy.load(script.shipped_model_path()))
+
+
+def test_open_hands_values_are_the_solvers_on_the_deal_as_it_lies_and_the_regression_learns_them(tmp_path):
+    from tressette_env.agents.solver import solve_moves
+    from tressette_env.engine import PLAYING, apply, legal_actions
+
+    script = _script()
+    assert script.label(0, 1, 120, 5, 0.0, "heuristic", tmp_path, 60, soft=True, open_hands=True) == 120
+    labels = script.read_labels(tmp_path)
+    values, masks = labels["values"], labels["masks"]
+    # follow=0: every card is the (deterministic) student's, so the hands replay; the values are those of the deal dealt.
+    student, encoder, row, hand = make_player("ppo"), observation_of(Rules()), 0, 0
+    while row < 120:
+        state = new_game(Rules(), 5 + hand)
+        hand += 1
+        while state.public.status == PLAYING and row < 120:
+            legal = legal_actions(state)
+            seen = view(state, state.public.turn)
+            if len(legal) > 1:
+                assert np.array_equal(labels["obs"][row], encoder.encode(seen))
+                cards = {a % 40 for a in legal if a != 160}
+                if len(cards) > 1 and seen.hand.bit_count() <= 8:
+                    p = state.public
+                    expected = solve_moves(state.hands, p.leader, p.trick, p.thirds)
+                    assert {c: values[row, c] for c in np.flatnonzero(np.isfinite(values[row]))} == expected
+                else:
+                    assert not np.isfinite(values[row]).any() and labels["teacher"][row] == labels["student"][row]
+                row += 1
+            state = apply(state, student.act(seen, legal, random.Random(0)))
+    valued = np.flatnonzero(np.isfinite(values).any(axis=1))
+    assert len(valued) > 20
+    policy, figures = script.fit(labels, epochs=60, lr=1e-3, seed=0, tau=1.0, regress=True)
+    assert figures["regress"] is True
+
+    def regret(p: MLPPolicy) -> float:
+        choice = p.best_actions(labels["obs"][valued], masks[valued]) % 40
+        return float(np.mean(np.nanmax(values[valued], axis=1) - values[valued, choice]))
+
+    assert regret(policy) < regret(MLPPolicy.load(script.shipped_model_path()))

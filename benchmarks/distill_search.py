@@ -30,6 +30,10 @@ teacher gives no values, over the signals that go with each card where it does.
     python benchmarks/distill_search.py fit --labels /tmp/soft --tau 1 --anchor 1 --epochs 4 --lr 1e-4 --out /tmp/soft/student.npz
 
 Then ``tressette eval /tmp/distill/student.npz ppo heuristic random --deals 1000 --seed 123``.
+``split`` tells in which tricks a student gains or loses against ``ppo``: the student in the
+last eight tricks only (``ppo`` before), then in the first two only, each against ``ppo``.
+
+    python benchmarks/distill_search.py split /tmp/soft/student.npz --boards 2000 --seed 123
 """
 
 from __future__ import annotations
@@ -273,6 +277,30 @@ def fit(
     return MLPPolicy(layers, "tanh", {"distilled_from": "search", **figures}), figures
 
 
+class Split:
+    """Plays like ``early`` while more than ``late_from`` cards are in hand, like ``late`` after (``split``)."""
+
+    def __init__(self, early: str, late: str, late_from: int = 8) -> None:
+        self.early, self.late, self.late_from = make_player(early), make_player(late), late_from
+        self.name = f"{Path(early).stem} then {Path(late).stem}"
+
+    def act(self, view: Any, legal: list[int], rng: random.Random) -> int:
+        """The ``late`` player's action from ``late_from`` cards in hand on, the ``early`` player's before."""
+        player = self.late if view.hand.bit_count() <= self.late_from else self.early
+        return player.act(view, legal, rng)
+
+
+def split(student: str, boards: int, seed: int) -> dict[str, list[float]]:
+    """Where a student's play differs in strength: ``ppo`` then the student, and the student then ``ppo``, against ``ppo``."""
+    from tressette_env.evaluation.duplicate import duplicate
+
+    out = {}
+    for early, late in (("ppo", student), (student, "ppo")):
+        result = duplicate(Split(early, late), make_player("ppo"), boards=boards, seed=seed, progress=False)
+        out[f"{early} in the first two tricks, {late} in the last eight"] = [result.mean_points_diff, *result.ci95]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -305,6 +333,10 @@ def main() -> None:
         "--regress", action="store_true", help="with --tau: fit the card logits to values / tau by least squares"
     )
     fitting.add_argument("--out", type=Path, required=True)
+    splitting = sub.add_parser("split")
+    splitting.add_argument("student", help="a policy file (.npz)")
+    splitting.add_argument("--boards", type=int, default=2000)
+    splitting.add_argument("--seed", type=int, default=123)
     args = parser.parse_args()
     start = time.perf_counter()
     if args.command == "label":
@@ -328,6 +360,8 @@ def main() -> None:
         with Pool(args.workers) as pool:
             counts = pool.starmap(label, jobs)
         print(f"{sum(counts)} labels in {time.perf_counter() - start:.0f} s, written to {args.out}")
+    elif args.command == "split":
+        print(json.dumps(split(args.student, args.boards, args.seed), indent=2))
     else:
         import torch
 

@@ -107,3 +107,22 @@ def test_open_hands_values_are_the_solvers_on_the_deal_as_it_lies_and_the_regres
         return float(np.mean(np.nanmax(values[valued], axis=1) - values[valued, choice]))
 
     assert regret(policy) < regret(MLPPolicy.load(script.shipped_model_path()))
+
+
+def test_split_plays_the_early_player_with_more_than_eight_cards_and_the_late_one_after():
+    from tressette_env.engine import apply, legal_actions
+
+    script = _script()
+    both = script.Split("random", "heuristic")
+    heuristic, rng = make_player("heuristic"), random.Random(3)
+    state, early_differs = new_game(Rules(), 2), False
+    for _ in range(36):
+        legal = legal_actions(state)
+        seen = view(state, state.public.turn)
+        action = both.act(seen, legal, random.Random(0))
+        if seen.hand.bit_count() <= 8:
+            assert action == heuristic.act(seen, legal, random.Random(0))
+        else:
+            early_differs |= action != heuristic.act(seen, legal, random.Random(0))
+        state = apply(state, legal[rng.randrange(len(legal))])
+    assert early_differs  # the first two tricks are random's, not the heuristic's

@@ -12,22 +12,31 @@ student's are recorded. ``--workers`` processes each play their own deals (worke
 ``--soft`` each position the teacher searches exactly (at most ``exact_tricks`` cards in hand,
 more than one card to choose from) also records the teacher's value of every legal card (the
 average thirds its team ends the hand with, ``SearchPlayer.card_values``; NaN elsewhere), and
-the teacher's card there is the best of those values.
+the teacher's card there is the best of those values. ``--open-hands`` takes those values from
+the open-hands solver on the deal as it lies instead (one solve, no sampling: each value is an
+unbiased estimate of the card's expected double-dummy value, as long as the deal is a fair draw,
+so every card is the student's, ``--follow 0``); the teacher is not asked, and the recorded
+"teacher" action is the solver's best card where there are values and the student's elsewhere.
 
     python benchmarks/distill_search.py label --decisions 60000 --workers 2 --out /tmp/distill
     python benchmarks/distill_search.py label --soft --decisions 100000 --workers 2 --seed 70000 --out /tmp/soft
+    python benchmarks/distill_search.py label --open-hands --decisions 400000 --workers 2 --seed 90000 --out /tmp/open
 
 ``fit``: the shipped model's network, trained on the labels by masked cross-entropy (Adam,
 ``--lr``, ``--epochs``), 5% of the labels held out; writes the policy (``MLPPolicy``, .npz)
 and prints the agreement with the teacher on the held-out labels before and after. With
 ``--tau`` (soft labels) it fits the network's probability of each card to ``softmax(values /
 tau)`` instead, and reports on the held-out valued positions how often the network's card is
-one of the teacher's best and the thirds its card gives up to the best (``regret_thirds``);
-``--anchor`` adds the KL divergence from the shipped policy: over the actions where the
-teacher gives no values, over the signals that go with each card where it does.
+one of the teacher's best and the thirds its card gives up to the best (``card_*``: the most
+likely card over its signals; ``played_*``: the card of the most likely action, which the
+player plays). ``--regress`` (with ``--tau``) fits the card logits, less their mean, to
+``values / tau`` less its mean by least squares instead. ``--anchor`` adds the KL divergence
+from the shipped policy (``anchor_kl``): over every action where the teacher gives no values,
+over the signals that go with each card where it does.
 
     python benchmarks/distill_search.py fit --labels /tmp/distill --epochs 4 --lr 1e-4 --out /tmp/distill/student.npz
     python benchmarks/distill_search.py fit --labels /tmp/soft --tau 1 --anchor 1 --epochs 4 --lr 1e-4 --out /tmp/soft/student.npz
+    python benchmarks/distill_search.py fit --labels /tmp/open --regress --tau 1 --anchor 1 --epochs 1 --lr 1e-5 --out /tmp/open/student.npz
 
 Then ``tressette eval /tmp/distill/student.npz ppo heuristic random --deals 1000 --seed 123``.
 ``split`` tells in which tricks a student gains or loses against ``ppo``: the student in the
@@ -68,6 +77,12 @@ def label(
     open_hands: bool = False,
 ) -> int:
     """One worker's labels (module docstring); returns how many it wrote."""
+    if open_hands and follow:
+        raise ValueError(
+            f"open_hands values are taken on the deal as it lies, which the student's play alone keeps a fair draw: "
+            f"follow must be 0 (got {follow})"
+        )
+    soft = soft or open_hands
     rules = Rules()
     encoder = observation_of(rules)
     student, master = make_player("ppo"), make_player(teacher) if isinstance(teacher, str) else teacher
@@ -132,6 +147,28 @@ def read_labels(folder: Path) -> dict[str, np.ndarray]:
     return {key: np.concatenate([p[key] for p in parts]) for key in keys}
 
 
+def anchor_kl(base: Any, student: Any, valued: Any = None) -> Any:
+    """Each row's KL divergence of the ``student``'s policy from the ``base`` policy (log-probabilities, 161 actions).
+
+    On the rows where ``valued`` (a boolean per row; None: no row) the teacher values the
+    cards, only each card's signals are held: the sum over cards of the base probability of
+    the card times the KL of the student's split of that card over its four signals
+    (actions ``signal * 40 + card``) from the base's. Elsewhere, the KL over every action.
+    """
+    import torch
+
+    student = student.clamp_min(-1e6)
+    gap = base - student
+    if valued is not None:
+        base_card = torch.logsumexp(base[:, :160].view(-1, 4, 40), 1, keepdim=True)
+        student_card = torch.logsumexp(student[:, :160].view(-1, 4, 40), 1, keepdim=True)
+        base_signal = (base[:, :160].view(-1, 4, 40) - base_card).reshape(-1, 160)
+        student_signal = (student[:, :160].view(-1, 4, 40) - student_card).reshape(-1, 160)
+        split = torch.cat([base_signal - student_signal, torch.zeros_like(base[:, 160:])], 1)
+        gap = torch.where(valued[:, None], split, gap)
+    return (base.exp() * gap).sum(1)
+
+
 def fit(
     labels: dict[str, np.ndarray],
     epochs: int,
@@ -147,9 +184,10 @@ def fit(
     positions with the teacher's card values, cross-entropy of the network's probability of
     each card (its actions playing that card, summed over the signals) against
     ``softmax(values / tau)``; the other positions train only through ``anchor``. ``anchor``:
-    the weight of the KL divergence from the shipped network's policy, over every action where
-    the teacher gives no values (the early tricks) and over each card's signals where it does
-    (the teacher values cards, not signals: the partner reads the shipped model's signals). ``regress``
+    the weight of the KL divergence from the shipped network's policy (``anchor_kl``), over every
+    action where the teacher gives no values (the first two tricks, and the later positions with
+    one card to play) and over each card's signals where it does (the teacher values cards, not
+    signals: the partner reads the shipped model's signals). ``regress``
     (with ``tau``): the network's card logits (each card's actions' logits, log-summed over the
     signals), less their mean over the legal cards, fitted by least squares to ``values / tau``
     less its mean, so that the policy learns ``softmax(E[values] / tau)`` from noisy values
@@ -172,6 +210,10 @@ def fit(
             x = torch.tanh(linear(x))
         return linears[-1](x)
 
+    if regress and tau is None:
+        raise ValueError("regress fits the card logits to values / tau: give tau too")
+    if tau is not None and "values" not in labels:
+        raise ValueError("tau fits the teacher's card values, and these labels have none: label them with --soft")
     n = len(labels["teacher"])
     order = np.random.default_rng(seed).permutation(n)
     held, train = order[: n // 20], order[n // 20 :]
@@ -188,7 +230,7 @@ def fit(
         )
 
     def card_logp(out: torch.Tensor, index: np.ndarray) -> torch.Tensor:
-        """Log-probability of each card (its actions summed over the signals), -inf for an illegal card."""
+        """Log-probability of each card (its actions summed over the signals), about -1e9 for an illegal card."""
         legal = masks[index, :160].view(-1, 4, 40)
         per_card = torch.logsumexp(out[:, :160].view(-1, 4, 40).masked_fill(~legal, -1e9), 1)
         return F.log_softmax(per_card.masked_fill(~legal.any(1), -1e9), 1)
@@ -202,10 +244,16 @@ def fit(
             figures = {"agreement": (out.argmax(1) == target[index]).float().mean().item()}
             if values is not None:
                 v = values[valued_held]
-                card = card_logp(logits_of(obs[valued_held]), valued_held).argmax(1)
+                scores = logits_of(obs[valued_held])
                 best = torch.nan_to_num(v, nan=-1e9).max(1).values
-                figures["card_agreement"] = (v.gather(1, card[:, None])[:, 0] == best).float().mean().item()
-                figures["regret_thirds"] = (best - v.gather(1, card[:, None])[:, 0]).mean().item()
+                cards = {
+                    "card": card_logp(scores, valued_held).argmax(1),  # the most likely card, over its signals
+                    "played": scores.masked_fill(~masks[valued_held], -1e9).argmax(1) % 40,  # the player's card
+                }
+                for name, card in cards.items():
+                    value = v.gather(1, card[:, None])[:, 0]
+                    figures[f"{name}_agreement"] = (value == best).float().mean().item()
+                    figures[f"{name}_regret_thirds"] = (best - value).mean().item()
             return figures
 
     before = measure(held)
@@ -242,20 +290,8 @@ def fit(
                     lp = card_logp(out[valued], index[valued.numpy()])
                     loss = -(soft * lp.clamp_min(-1e6)).sum(1).sum() / len(index)
             if anchor:
-                # KL from the shipped policy: over the actions where the teacher gives no values,
-                # over each card's signals (weighted by the shipped card probability) where it does.
-                base, student = base_logp[index], logp.clamp_min(-1e6)
-                if values is not None:
-                    valued = torch.isfinite(values[index]).any(1, keepdim=True)
-                    base_card = torch.logsumexp(base[:, :160].view(-1, 4, 40), 1, keepdim=True)
-                    student_card = torch.logsumexp(student[:, :160].view(-1, 4, 40), 1, keepdim=True)
-                    base_signal = (base[:, :160].view(-1, 4, 40) - base_card).reshape(-1, 160)
-                    student_signal = (student[:, :160].view(-1, 4, 40) - student_card).reshape(-1, 160)
-                    split = torch.cat([base_signal - student_signal, torch.zeros_like(base[:, 160:])], 1)
-                    gap = torch.where(valued, split, base - student)
-                else:
-                    gap = base - student
-                loss = loss + anchor * (base.exp() * gap).sum(1).mean()
+                valued_rows = None if values is None else torch.isfinite(values[index]).any(1)
+                loss = loss + anchor * anchor_kl(base_logp[index], logp, valued_rows).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -290,11 +326,11 @@ class Split:
         return player.act(view, legal, rng)
 
 
-def split(student: str, boards: int, seed: int) -> dict[str, list[float]]:
+def split(student: str, boards: int, seed: int) -> dict[str, Any]:
     """Where a student's play differs in strength: ``ppo`` then the student, and the student then ``ppo``, against ``ppo``."""
     from tressette_env.evaluation.duplicate import duplicate
 
-    out = {}
+    out: dict[str, Any] = {"boards": boards, "seed": seed}
     for early, late in (("ppo", student), (student, "ppo")):
         result = duplicate(Split(early, late), make_player("ppo"), boards=boards, seed=seed, progress=False)
         out[f"{early} in the first two tricks, {late} in the last eight"] = [result.mean_points_diff, *result.ci95]
@@ -308,7 +344,9 @@ def main() -> None:
     lab.add_argument("--decisions", type=int, default=60_000, help="labels in all")
     lab.add_argument("--workers", type=int, default=2)
     lab.add_argument("--seed", type=int, default=50_000)
-    lab.add_argument("--follow", type=float, default=0.5, help="how often the teacher's card is played")
+    lab.add_argument(
+        "--follow", type=float, default=None, help="how often the teacher's card is played (0.5; 0 with --open-hands)"
+    )
     lab.add_argument("--teacher", default="search")
     lab.add_argument("--save-every", type=int, default=1000)
     lab.add_argument(
@@ -317,7 +355,8 @@ def main() -> None:
     lab.add_argument(
         "--open-hands",
         action="store_true",
-        help="with --soft: the values are the open-hands solver's on the deal as it lies (one solve, no sampling)",
+        help="values from the open-hands solver on the deal as it lies (one solve, no sampling; implies --soft, "
+        "needs --follow 0: every card is the student's)",
     )
     lab.add_argument("--out", type=Path, required=True)
     fitting = sub.add_parser("fit")
@@ -340,6 +379,8 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     if args.command == "label":
+        if args.follow is None:
+            args.follow = 0.0 if args.open_hands else 0.5
         args.out.mkdir(parents=True, exist_ok=True)
         each = -(-args.decisions // args.workers)
         jobs = [

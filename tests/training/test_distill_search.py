@@ -42,25 +42,47 @@ def test_labels_are_the_teachers_legal_cards_and_the_fit_learns_them(tmp_path):
 def test_soft_labels_are_the_teachers_card_values_and_the_soft_fit_moves_towards_its_best_cards(tmp_path):
     from tressette_env.agents.search import SearchPlayer
 
+    class Recording(SearchPlayer):
+        """The search player, keeping every set of card values it gives, in order."""
+
+        given: list = []
+
+        def card_values(self, view, rng):
+            valued, deals = super().card_values(view, rng)
+            self.given.append(valued)
+            return valued, deals
+
     script = _script()
-    teacher = SearchPlayer(samples=2, exact_tricks=3, prior=0)
-    assert script.label(0, 1, 80, 11, 0.5, teacher, tmp_path, 40, soft=True) == 80
+    teacher = Recording(samples=2, exact_tricks=3, prior=0)
+    assert script.label(0, 1, 200, 11, 0.5, teacher, tmp_path, 100, soft=True) == 200
     labels = script.read_labels(tmp_path)
     values, masks = labels["values"], labels["masks"]
-    assert values.shape == (80, 40)
-    legal_cards = masks[:, :160].reshape(80, 4, 40).any(axis=1)
+    assert values.shape == (200, 40)
+    legal_cards = masks[:, :160].reshape(200, 4, 40).any(axis=1)
     valued = np.isfinite(values).any(axis=1)
     assert valued.any() and not valued.all()
     in_hand = labels["obs"][:, observation_of(Rules()).slices["hand"]].sum(axis=1)
     # Valued exactly where the teacher searches to the end and has a choice of cards.
     assert np.array_equal(valued, (in_hand <= teacher.exact_tricks) & (legal_cards.sum(axis=1) > 1))
+    # Each valued row holds the values the teacher gave there, in order.
+    assert len(teacher.given) == valued.sum()
+    for row, given in zip(np.flatnonzero(valued), teacher.given, strict=True):
+        assert {int(c): float(values[row, c]) for c in np.flatnonzero(np.isfinite(values[row]))} == pytest.approx(given)
     for row in np.flatnonzero(valued):
         # Every legal card valued, nothing else; the teacher played the best (lowest id among equals).
         assert np.array_equal(np.isfinite(values[row]), legal_cards[row])
         best = max(np.flatnonzero(legal_cards[row]), key=lambda c: (values[row, c], -c))
         assert labels["teacher"][row] % 40 == best
     policy, figures = script.fit(labels, epochs=40, lr=1e-3, seed=0, tau=0.5, anchor=0.0)
-    assert figures["tau"] == 0.5 and set(figures["after"]) == {"agreement", "card_agreement", "regret_thirds"}
+    assert figures["tau"] == 0.5
+    # The held-out figures of the card the player plays, computed again here.
+    held = np.random.default_rng(0).permutation(200)[:10]
+    held = held[valued[held]]
+    assert figures["valued_held_out"] == len(held) > 0
+    played = policy.best_actions(labels["obs"][held], masks[held]) % 40
+    best = np.nanmax(values[held], axis=1)
+    assert figures["after"]["played_agreement"] == pytest.approx(np.mean(values[held, played] == best))
+    assert figures["after"]["played_regret_thirds"] == pytest.approx(np.mean(best - values[held, played]))
 
     def best_card_rate(p: MLPPolicy) -> float:
         rows = np.flatnonzero(valued)
@@ -126,3 +148,40 @@ def test_split_plays_the_early_player_with_more_than_eight_cards_and_the_late_on
             early_differs |= action != heuristic.act(seen, legal, random.Random(0))
         state = apply(state, legal[rng.randrange(len(legal))])
     assert early_differs  # the first two tricks are random's, not the heuristic's
+
+
+def test_the_anchor_holds_every_action_without_values_and_only_the_signals_with_them():
+    import torch
+
+    script = _script()
+    rng = np.random.default_rng(0)
+    base = torch.log_softmax(torch.as_tensor(rng.normal(size=(2, 161))), 1)
+    # The same split of each card over its signals, other card probabilities.
+    reweighted = base.clone()
+    reweighted[:, :160] += torch.as_tensor(rng.normal(size=(2, 1, 40))).expand(2, 4, 40).reshape(2, 160)
+    reweighted = torch.log_softmax(reweighted, 1)
+    # The same card probabilities, another split over the signals.
+    resplit = base[:, :160].view(2, 4, 40).flip(1).reshape(2, 160)
+    resplit = torch.cat([resplit, base[:, 160:]], 1)
+    valued = torch.tensor([True, False])
+    assert torch.allclose(script.anchor_kl(base, base, valued), torch.zeros(2, dtype=base.dtype), atol=1e-9)
+    kl = script.anchor_kl(base, reweighted, valued)
+    assert abs(kl[0].item()) < 1e-9 and kl[1].item() > 0.01  # cards free where valued, held elsewhere
+    kl = script.anchor_kl(base, resplit, valued)
+    assert kl[0].item() > 0.01 and kl[1].item() > 0.01  # signals held everywhere
+    full = script.anchor_kl(base, reweighted)
+    expected = (base.exp() * (base - reweighted)).sum(1)
+    assert torch.allclose(full, expected)
+
+
+def test_bad_settings_are_refused(tmp_path):
+    script = _script()
+    with pytest.raises(ValueError, match="follow must be 0"):
+        script.label(0, 1, 10, 1, 0.5, "heuristic", tmp_path, 10, open_hands=True)
+    assert not list(tmp_path.iterdir())
+    script.label(0, 1, 10, 1, 0.5, "heuristic", tmp_path, 10)
+    labels = script.read_labels(tmp_path)
+    with pytest.raises(ValueError, match="label them with --soft"):
+        script.fit(labels, epochs=1, lr=1e-4, seed=0, tau=1.0)
+    with pytest.raises(ValueError, match="give tau too"):
+        script.fit(labels, epochs=1, lr=1e-4, seed=0, regress=True)

@@ -87,9 +87,9 @@ def label(
     encoder = observation_of(rules)
     student, master = make_player("ppo"), make_player(teacher) if isinstance(teacher, str) else teacher
     if soft:
-        from tressette_env.agents.heuristic import club_signal
         from tressette_env.agents.solver import solve_moves
-    exact = getattr(master, "exact_tricks", 8)
+
+        exact = master.exact_tricks  # the positions the search player solves to the end
     rng = random.Random(seed + worker)
     obs = np.zeros((decisions, encoder.size), dtype=np.int8)
     masks = np.zeros((decisions, 161), dtype=bool)
@@ -124,7 +124,7 @@ def label(
                         # The teacher's value of every legal card (its act() plays the best of them).
                         valued, _ = master.card_values(seen, rng)
                     values[n, list(valued)] = list(valued.values())
-                    best = club_signal(seen, max(cards, key=lambda c: (valued[c], -c)), legal)
+                    best = master.action_for(seen, legal, valued)
                 else:
                     best = mine if open_hands else master.act(seen, legal, rng)
                 obs[n], masks[n, legal], taught[n], chosen[n] = encoder.encode(seen), True, best, mine
@@ -229,26 +229,31 @@ def fit(
             ]
         )
 
+    def card_logits(out: torch.Tensor, index: np.ndarray) -> torch.Tensor:
+        """Each card's logit: its legal actions' logits log-summed over the signals (about -1e9 for an illegal card)."""
+        legal = masks[index, :160].view(-1, 4, 40)
+        return torch.logsumexp(out[:, :160].view(-1, 4, 40).masked_fill(~legal, -1e9), 1)
+
     def card_logp(out: torch.Tensor, index: np.ndarray) -> torch.Tensor:
         """Log-probability of each card (its actions summed over the signals), about -1e9 for an illegal card."""
-        legal = masks[index, :160].view(-1, 4, 40)
-        per_card = torch.logsumexp(out[:, :160].view(-1, 4, 40).masked_fill(~legal, -1e9), 1)
-        return F.log_softmax(per_card.masked_fill(~legal.any(1), -1e9), 1)
+        per_card = card_logits(out, index)
+        return F.log_softmax(per_card.masked_fill(~masks[index, :160].view(-1, 4, 40).any(1), -1e9), 1)
 
-    valued_held = held if values is None else held[np.isfinite(labels["values"][held]).any(1)]
+    valued_rows = None if values is None else np.isfinite(labels["values"][held]).any(1)  # of the held-out
+    valued_held = held if values is None else held[valued_rows]
 
-    def measure(index: np.ndarray) -> dict:
-        """Agreement with the teacher's action and, with values, its best card and the thirds given up."""
+    def measure() -> dict:
+        """On the held-out labels: agreement with the teacher's action and, with values, its best card and the thirds given up."""
         with torch.no_grad():
-            out = logits_of(obs[index]).masked_fill(~masks[index], -1e9)
-            figures = {"agreement": (out.argmax(1) == target[index]).float().mean().item()}
+            out = logits_of(obs[held]).masked_fill(~masks[held], -1e9)
+            figures = {"agreement": (out.argmax(1) == target[held]).float().mean().item()}
             if values is not None:
+                rows = torch.as_tensor(valued_rows)
                 v = values[valued_held]
-                scores = logits_of(obs[valued_held])
                 best = torch.nan_to_num(v, nan=-1e9).max(1).values
                 cards = {
-                    "card": card_logp(scores, valued_held).argmax(1),  # the most likely card, over its signals
-                    "played": scores.masked_fill(~masks[valued_held], -1e9).argmax(1) % 40,  # the player's card
+                    "card": card_logp(out[rows], valued_held).argmax(1),  # the most likely card, over its signals
+                    "played": out[rows].argmax(1) % 40,  # the card of the most likely action: the player's
                 }
                 for name, card in cards.items():
                     value = v.gather(1, card[:, None])[:, 0]
@@ -256,7 +261,7 @@ def fit(
                     figures[f"{name}_regret_thirds"] = (best - value).mean().item()
             return figures
 
-    before = measure(held)
+    before = measure()
     optimizer = torch.optim.Adam(params, lr=lr)
     shuffle = np.random.default_rng(seed + 1)
     for _ in range(epochs):
@@ -272,12 +277,7 @@ def fit(
                 valued = torch.isfinite(v).any(1)
                 if regress:
                     legal = torch.isfinite(v[valued])
-                    per_card = torch.logsumexp(
-                        out[valued, :160]
-                        .view(-1, 4, 40)
-                        .masked_fill(~masks[index[valued.numpy()], :160].view(-1, 4, 40), -1e9),
-                        1,
-                    )
+                    per_card = card_logits(out[valued], index[valued.numpy()])
                     goal = torch.nan_to_num(v[valued] / tau)
                     count = legal.sum(1, keepdim=True)
                     per_card = per_card.masked_fill(~legal, 0.0)
@@ -290,12 +290,11 @@ def fit(
                     lp = card_logp(out[valued], index[valued.numpy()])
                     loss = -(soft * lp.clamp_min(-1e6)).sum(1).sum() / len(index)
             if anchor:
-                valued_rows = None if values is None else torch.isfinite(values[index]).any(1)
-                loss = loss + anchor * anchor_kl(base_logp[index], logp, valued_rows).mean()
+                loss = loss + anchor * anchor_kl(base_logp[index], logp, None if values is None else valued).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-    after = measure(held)
+    after = measure()
     layers = [(linear.weight.detach().numpy().copy(), linear.bias.detach().numpy().copy()) for linear in linears]
     figures = {
         "labels": n,

@@ -362,20 +362,33 @@ def _leader_value(H, L, P):
     return play(L, [], P)
 
 
+def _similar_pair(state, rng):
+    """The solver's view of ``state`` at a trick's start and a position like it with other point values.
+
+    Returns None when a trick is under way; else ``(H, rem, P, G, Q, (k0, k1), (e0, e1))``:
+    the hands, the points left and the cards in play, the like position's hands and cards
+    (``_similar_position``), and the table keys of both, counted from the leader.
+    """
+    p = state.public
+    if p.trick:
+        return None
+    L = p.leader
+    H, _, rem, P = solver._position(state.hands, L, p.trick)
+    G = _similar_position(H, rng)
+    Q = G[0] | G[1] | G[2] | G[3]
+    key = solver_core._key(H[L], H[(L + 1) % 4], H[(L + 2) % 4], P)
+    other = solver_core._key(G[L], G[(L + 1) % 4], G[(L + 2) % 4], Q)
+    return H, rem, P, G, Q, key, other
+
+
 def test_a_probe_finds_the_position_and_bounds_from_a_similar_one():
     rng = random.Random(2)
     for seed in range(40):
-        state = random_position(seed, 4, 6)
-        p = state.public
-        if p.trick:
+        pair = _similar_pair(random_position(seed, 4, 6), rng)
+        if pair is None:
             continue
-        H, _, rem, P = solver._position(state.hands, p.leader, p.trick)
-        G = _similar_position(H, rng)
-        Q = G[0] | G[1] | G[2] | G[3]
+        H, rem, P, G, Q, (k0, k1), (e0, e1) = pair
         rem_g = sum(int(solver_core.PTS[c]) for c in range(40) if Q >> c & 1) + solver_core.LAST
-        L = p.leader
-        k0, k1 = solver_core._key(H[L], H[(L + 1) % 4], H[(L + 2) % 4], P)
-        e0, e1 = solver_core._key(G[L], G[(L + 1) % 4], G[(L + 2) % 4], Q)
         t = solver_core.Tables(8)
         t.start(G, 0)
         lo, hi = rng.randrange(rem_g + 1), rng.randrange(rem_g + 1)
@@ -405,19 +418,14 @@ def test_similar_positions_are_within_their_point_distance():
     checked = 0
     for seed in range(200 if solver_core.COMPILED else 60):
         state = random_position(seed, 3, 3)
-        p = state.public
-        if p.trick:
+        pair = _similar_pair(state, rng)
+        if pair is None:
             continue
-        H, _, _, P = solver._position(state.hands, p.leader, p.trick)
-        G = _similar_position(H, rng)
-        Q = G[0] | G[1] | G[2] | G[3]
-        L = p.leader
-        k0, k1 = solver_core._key(H[L], H[(L + 1) % 4], H[(L + 2) % 4], P)
-        e0, e1 = solver_core._key(G[L], G[(L + 1) % 4], G[(L + 2) % 4], Q)
+        H, _, P, G, Q, (k0, k1), (e0, e1) = pair
         assert k0 & solver_core.SHAPES == e0 & solver_core.SHAPES and k1 & solver_core.SHAPES == e1 & solver_core.SHAPES
         d = solver_core._similar(k0, k1, e0, e1)
-        v = _leader_value(H, p.leader, P)
-        w = _leader_value(G, p.leader, Q)
+        v = _leader_value(H, state.public.leader, P)
+        w = _leader_value(G, state.public.leader, Q)
         assert w - (d & 255) <= v <= w + (d >> 8), (seed, v, w, d & 255, d >> 8)
         checked += 1
     assert checked > 30

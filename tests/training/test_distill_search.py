@@ -97,7 +97,7 @@ def test_open_hands_values_are_the_solvers_on_the_deal_as_it_lies_and_the_regres
     from tressette_env.engine import PLAYING, apply, legal_actions
 
     script = _script()
-    assert script.label(0, 1, 120, 5, 0.0, "heuristic", tmp_path, 60, soft=True, open_hands=True) == 120
+    assert script.label(0, 1, 120, 5, 0.0, "search", tmp_path, 60, soft=True, open_hands=True) == 120
     labels = script.read_labels(tmp_path)
     values, masks = labels["values"], labels["masks"]
     # follow=0: every card is the (deterministic) student's, so the hands replay; the values are those of the deal dealt.

@@ -368,15 +368,16 @@ class SearchPlayer:
             if self.prior and game.name == "tressette" and hasattr(early, "ranked"):
                 return self._early_search(view, legal, rng, early)
             return early.act(view, legal, rng)
-        cards = sorted({a % 40 for a in legal if a != CALL_OUT})
+        cards = {a % 40 for a in legal if a != CALL_OUT}
         if not cards:
             raise ValueError(f"no card to play among the legal actions {legal!r}")
-        if len(cards) == 1:
-            card = cards[0]
-        else:
-            values, _ = self.card_values(view, rng)
-            # The legal cards are those solve_moves values; ties go to the lowest id.
-            card = max(cards, key=lambda c: (values[c], -c))
+        values = dict.fromkeys(cards, 0.0) if len(cards) == 1 else self.card_values(view, rng)[0]
+        return self.action_for(view, legal, values)
+
+    def action_for(self, view: SeatView, legal: list[int], values: dict[int, float]) -> int:
+        """The action ``act`` plays given each legal card's value: the best card (equal values: the lowest id), with its signal."""
+        # The legal cards are those solve_moves values.
+        card = max(values, key=lambda c: (values[c], -c))
         action = self.signal_policy(view, card, legal)
         if action not in legal or action == CALL_OUT or action % 40 != card:
             raise ValueError(f"signal_policy returned {action!r} for card {card}: not a legal action playing it")

@@ -23,14 +23,43 @@ from ..encoders.observation import unpack
 from ..engine.game import legal_actions_mask, new_game, next_hand, private_of, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .playing import action_id, check_render_mode, hand_info, reset_options, take_action
+from .playing import action_id, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
 
 
+class ActionSpaceError(ValueError, TypeError, AssertionError):
+    """An action outside the action space sent to ``env()``; nothing changes.
+
+    The message names the value and the allowed ids. It is a ``ValueError`` (out of range) and
+    a ``TypeError`` (not an integer), as ``raw_env`` raises, and an ``AssertionError``, as
+    PettingZoo's ``AssertOutOfBoundsWrapper`` raises, so code written for either catches it.
+    """
+
+
+class ActionChecks(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds check, with an error that names the action and the allowed ids.
+
+    PettingZoo's own check says only "action is not in action space", and an int past int64
+    (``10**30``, ``2**63``) can fail inside it with an ``OverflowError``.
+    """
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is None and (self.terminations[agent] or self.truncations[agent]):
+            super(wrappers.AssertOutOfBoundsWrapper, self).step(action)  # a finished agent's None
+            return
+        space = self.action_space(agent)
+        try:
+            action_id(action, int(space.n))
+        except (TypeError, ValueError) as error:
+            raise ActionSpaceError(f"{agent}: {error} (the action space is {space})") from None
+        super(wrappers.AssertOutOfBoundsWrapper, self).step(action)
+
+
 def wrap(env: AECEnv) -> AECEnv:
     """PettingZoo's classic wrappers: actions checked against the space, calls checked for order."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+    return wrappers.OrderEnforcingWrapper(ActionChecks(env))
 
 
 class FamilyEnv(AECEnv, EzPickle):
@@ -98,6 +127,7 @@ class FamilyEnv(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)  # a bad seed changes nothing
         game = self.rules.game
         options = reset_options(options, game.deal_options)
         deal = {key: value for key, value in options.items() if key in game.deal_options}

@@ -4,6 +4,7 @@
 - ``take_action``: applies a legal action, or the ``illegal_action`` rule to an illegal one
   (``"renuncio"``: the hand is lost 11-0 with a ``RenuncioWarning``; ``"raise"``: an error, nothing changes).
 - ``hand_info``: the info every agent receives when a hand ends (``Game.hand_info`` and how it ended).
+- ``check_seed``: a ``reset`` seed, checked (a non-negative Python or NumPy integer, or None).
 """
 
 from __future__ import annotations
@@ -40,6 +41,36 @@ PETTINGZOO_PROBE = "options"
 with ``options={"options": 1}`` to check that ``reset`` takes the argument."""
 
 
+def check_seed(seed: object) -> int | None:
+    """A ``reset`` seed as a Python int (or None): a non-negative Python or NumPy integer.
+
+    NumPy integers (``np.int64(5)``, what ``rng.integers`` returns) are taken as their value;
+    a bool is refused, since ``seed=True`` would silently play as seed 1.
+
+    Raises:
+        TypeError: the seed is a bool or not an integer.
+        ValueError: the seed is negative.
+
+    >>> check_seed(np.int64(5)), check_seed(None)
+    (5, None)
+    >>> check_seed(True)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed is None or a non-negative integer (int or NumPy integer); got True (bool)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        shown = repr(seed)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise TypeError(
+            f"seed is None or a non-negative integer (int or NumPy integer); got {shown} ({type(seed).__name__})"
+        )
+    if seed < 0:
+        raise ValueError(f"seed is None or a non-negative integer; got {int(seed)}")
+    return int(seed)
+
+
 def reset_options(options: object, allowed: tuple[str, ...]) -> dict:
     """``reset``'s ``options``, checked: None or a dict whose keys are among ``allowed``.
 
@@ -73,23 +104,39 @@ def check_render_mode(render_mode: object, modes: list[str]) -> None:
         raise RenderModeError(f"render_mode={render_mode!r} is not supported: None or one of {modes}")
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about values a caller sent.
+
+    >>> shown(10**100, 20), shown("a long string of text", 12)
+    ('an int of about 101 digits', "'a long s...")
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        # str() of a huge int is slow, and refused past 4,300 digits: say about how many digits it has.
+        return f"an int of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails must not hide the error being reported
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def action_id(action: Any, num_actions: int = NUM_ACTIONS) -> int:
     """The int action id of ``action`` (an int, NumPy integer or 0-d integer array).
 
     Raises:
         TypeError: it is not an integer.
-        ValueError: it is outside 0..num_actions-1.
+        ValueError: it is outside 0..num_actions-1 (the message names the value, cut to 60 characters).
     """
     if type(action) is not int:
         if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
             action = action.item()
         elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(
-                f"an action is an integer id 0..{num_actions - 1}; got {action!r} ({type(action).__name__})"
+                f"an action is an integer id 0..{num_actions - 1}; got {shown(action)} ({type(action).__name__})"
             )
         action = int(action)
     if not 0 <= action < num_actions:
-        raise ValueError(f"action {action} is out of range: action ids are 0..{num_actions - 1}")
+        raise ValueError(f"action {shown(action)} is out of range: action ids are 0..{num_actions - 1}")
     return action
 
 

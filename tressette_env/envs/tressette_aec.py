@@ -67,9 +67,10 @@ penalty, the offending team loses the hand and the opponents score 11, with a
 `RenuncioWarning` naming the agent, the action and the legal actions;
 `"raise"` raises `IllegalActionError` (a ValueError) and changes nothing. In
 `raw_env()` a non-integer or out-of-range action is always an error, and so is a
-step after every agent is done; `env()`'s PettingZoo wrappers answer those first
-(an `AssertionError` for an action outside the space, a logged warning for a
-step after the end).
+step after every agent is done; `env()`'s wrappers answer those first
+(an `ActionSpaceError`, a ValueError and an AssertionError naming the value and
+the allowed ids, for an action outside the space; a logged warning for a step
+after the end).
 
 ### Rewards
 

@@ -68,6 +68,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.game import IllegalActionError
 from ..engine.rules import make_rules
 from ..engine.scoring import RENUNCIO_POINTS
+from ..envs.playing import check_seed
 from . import _tables as tb
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
 
@@ -120,7 +121,10 @@ class StepResult(NamedTuple):
 
 
 def _as_generator(seed: SeedLike) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    """A Generator from a seed (a Generator is used as it is; an int is checked by ``check_seed``)."""
+    if isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    return np.random.default_rng(check_seed(seed))
 
 
 _H, _P, _SV, _S0 = 0, 1, 2, 3

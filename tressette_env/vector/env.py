@@ -63,7 +63,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..engine.actions import NUM_ACTIONS
-from ..envs.playing import check_render_mode, reset_options
+from ..envs.playing import check_render_mode, check_seed, reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
 
@@ -132,7 +132,7 @@ class TressetteVectorEnv(VectorEnv):
         history: bool = False,
         **rules: Any,
     ):
-        self._np_random, self._np_random_seed = seeding.np_random(seed)
+        self._np_random, self._np_random_seed = seeding.np_random(check_seed(seed))
         # The deals get their own stream, so that they and the random seats and opponents are independent.
         deals_seed = np.random.default_rng(self._np_random.integers(2**63))
         self.batch = TressetteBatch(num_envs, seed=deals_seed, history=history, **rules)
@@ -170,6 +170,7 @@ class TressetteVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """Deal new episodes everywhere; ``options`` may hold ``"hands"`` and ``"dealer"`` (as ``TressetteBatch.reset``)."""
+        seed = check_seed(seed)
         options = reset_options(options, ("hands", "dealer"))
         super().reset(seed=seed, options=options)
         rng = self.np_random

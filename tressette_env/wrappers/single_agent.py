@@ -54,6 +54,7 @@ from ..envs.playing import (
     UnmaskedPolicyWarning,
     action_id,
     check_render_mode,
+    check_seed,
     hand_info,
     reset_options,
     take_action,
@@ -134,6 +135,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.others = tuple(as_player(p) for p in others)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        seed = check_seed(seed)  # a bad seed changes nothing
         deal_keys = self.rules.game.deal_options
         options = reset_options(options, (*deal_keys, self._agent_option))
         deal = {key: value for key, value in options.items() if key in deal_keys}

@@ -1,0 +1,110 @@
+"""Bad actions through ``env()`` and bad seeds in every environment: a clear error that changes nothing (issue 31)."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import tressette_env  # noqa: F401  (registers the Gymnasium ids)
+from tressette_env import GAMES
+from tressette_env.envs.aec import ActionSpaceError
+from tressette_env.envs.playing import check_seed, shown
+from tressette_env.vector.engine import TressetteBatch
+from tressette_env.vector.env import TressetteVectorEnv
+
+from ..games.family import MODULES
+
+HUGE = [10**30, 2**63, -1, np.int64(2**62), 10**5000]
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+@pytest.mark.parametrize("action", HUGE, ids=["1e30", "2**63", "-1", "int64", "5000 digits"])
+def test_env_names_an_out_of_range_action_and_the_range(game, action):
+    env = MODULES[game].env()
+    env.reset(seed=3)
+    agent, state = env.agent_selection, env.unwrapped.game
+    n = env.action_space(agent).n
+    with pytest.raises(ActionSpaceError) as caught:
+        env.step(action)
+    message = str(caught.value)
+    assert f"0..{n - 1}" in message and agent in message and len(message) < 200
+    assert shown(int(action)) in message  # the value, or how many digits it has
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, AssertionError)
+    assert env.agent_selection == agent and env.unwrapped.game is state  # nothing changed
+
+
+@pytest.mark.parametrize("action", [1.5, None, "3", True])
+def test_env_names_a_non_integer_action(action):
+    env = MODULES["tressette"].env()
+    env.reset(seed=3)
+    with pytest.raises(
+        ActionSpaceError, match=r"an action is an integer id 0\.\.160; got .*the action space is Discrete\(161\)"
+    ):
+        env.step(action)
+    with pytest.raises(TypeError):  # as raw_env answers
+        env.step(action)
+
+
+def test_a_finished_agent_still_steps_none():
+    env = MODULES["tressette"].env()
+    env.reset(seed=0)
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert not env.agents
+
+
+def test_check_seed():
+    assert check_seed(np.int64(5)) == 5 and type(check_seed(np.uint8(5))) is int
+    assert check_seed(None) is None and check_seed(0) == 0
+    for bad in (True, np.True_, 1.0, "1", [1]):
+        with pytest.raises(TypeError, match="seed is None or a non-negative integer"):
+            check_seed(bad)
+    with pytest.raises(ValueError, match="non-negative"):
+        check_seed(-1)
+
+
+def _aec_first(game, seed):
+    env = MODULES[game].env()
+    env.reset(seed=seed)
+    return env.unwrapped.game
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_aec_and_parallel_take_numpy_seeds_and_refuse_bools(game):
+    assert _aec_first(game, np.int64(5)) == _aec_first(game, 5)
+    env = MODULES[game].env()
+    env.reset(seed=1)
+    before = env.unwrapped.game
+    with pytest.raises(TypeError, match="got True"):
+        env.reset(seed=True)
+    assert env.unwrapped.game is before  # a bad seed changes nothing
+    parallel = MODULES[game].parallel_env()
+    a, _ = parallel.reset(seed=np.int32(5))
+    b, _ = parallel.reset(seed=5)
+    assert all((a[k]["observation"] == b[k]["observation"]).all() for k in a)
+    with pytest.raises(TypeError, match="got False"):
+        parallel.reset(seed=False)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_gymnasium_envs_take_numpy_seeds_and_refuse_bools(game):
+    gym_id = GAMES[game][0]
+    env = gym.make(gym_id)
+    a, _ = env.reset(seed=np.int64(5))
+    b, _ = env.reset(seed=5)
+    assert (a == b).all()
+    with pytest.raises(TypeError, match="got True"):
+        env.reset(seed=True)
+
+
+def test_vector_env_and_batch_take_numpy_seeds_and_refuse_bools():
+    a, _ = TressetteVectorEnv(3, seed=np.int64(7)).reset(seed=np.int64(5))
+    b, _ = TressetteVectorEnv(3, seed=7).reset(seed=5)
+    assert (a == b).all()
+    with pytest.raises(TypeError, match="got True"):
+        TressetteVectorEnv(3, seed=True)
+    with pytest.raises(TypeError, match="got True"):
+        TressetteVectorEnv(3).reset(seed=True)
+    with pytest.raises(TypeError, match="got True"):
+        TressetteBatch(2, seed=True)
+    assert (TressetteBatch(2, seed=np.int64(4)).observe() == TressetteBatch(2, seed=4).observe()).all()

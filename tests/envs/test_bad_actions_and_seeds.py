@@ -108,3 +108,16 @@ def test_vector_env_and_batch_take_numpy_seeds_and_refuse_bools():
     with pytest.raises(TypeError, match="got True"):
         TressetteBatch(2, seed=True)
     assert (TressetteBatch(2, seed=np.int64(4)).observe() == TressetteBatch(2, seed=4).observe()).all()
+
+
+def test_duplicate_takes_numpy_seeds_and_refuses_bools():
+    from tressette_env.agents import HeuristicPlayer, RandomPlayer
+    from tressette_env.evaluation.duplicate import duplicate
+
+    def run(seed):
+        return duplicate(HeuristicPlayer(), RandomPlayer(), boards=4, seed=seed, workers=1, progress=False)
+
+    assert run(np.int64(5)).mean_points_diff == run(5).mean_points_diff
+    for bad in (True, -1):
+        with pytest.raises((TypeError, ValueError), match="seed is None or a non-negative integer"):
+            run(bad)

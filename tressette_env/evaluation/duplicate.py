@@ -36,6 +36,7 @@ from ..agents.base import Player
 from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
+from ..envs.playing import check_seed
 from ..records import Recorder
 from .stats import mean_ci95
 
@@ -319,13 +320,17 @@ def duplicate(
         player_a: plays team A; ``mean_points_diff`` is from its side.
         player_b: plays team B.
         boards: the number of boards (each deal, or match, played twice).
-        seed: the evaluation's seed: the same seed gives the same deals and result.
+        seed: the evaluation's seed, a non-negative int or NumPy integer: the same seed gives the same
+            deals and result.
         rules: the rule set (default ``Rules()``); its type names the game.
         workers: processes to play in (default: the CPU count); players must pickle.
         progress: show a tqdm progress bar (when tqdm is installed).
         names: the players' names for the report (default: their ``name`` attribute).
         record: keep a game record of every play (``result.game_records()``; ``tressette eval --record``).
     """
+    if check_seed(seed) is None:  # boards need a seed to be replayed
+        raise TypeError("seed is a non-negative integer (int or NumPy integer); got None")
+    seed = int(seed)
     rules = rules or Rules()
     check_duplicate(rules)
     if boards < 2:

@@ -127,7 +127,9 @@ class SeatRows:
         self.num_rows = int(learns.sum())
         self.deal_of_row, self.seat_of_row = np.nonzero(learns)
         self.set_opponent(opponent)
-        self._rng = np.random.default_rng(seed if isinstance(seed, int) else None)
+        self._rng = np.random.default_rng(
+            seed if isinstance(seed, (int, np.integer)) else None
+        )  # TressetteBatch checked it
 
     def set_opponent(self, opponent: str | Callable | Sequence[str | Callable], slot: int | None = None) -> None:
         """Who plays the seats that do not learn (``learners="team"``), from the next card on.

@@ -185,6 +185,15 @@ def test_eval_help_shows_a_single_percent_sign(capsys):
     assert "with a 95% CI" in out and "%%" not in out
 
 
+def test_eval_help_lists_model_files_as_players(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", "--help"])
+    assert exit_.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "player specs: random, heuristic, search, search_v1, ppo, human" in out
+    assert "or a trained model's path ending in .npz or .zip" in out
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [

@@ -17,13 +17,17 @@ Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of 
 ``pip install -e ".[train]"`` from a clone, or ``pip install "tressette-env[train]"``).
 
 Exit status: 0 done; 2 a mistake on the command line (argparse's usage errors, a bad value, an
-unknown player, a missing package), found before any work; 1 a model file that cannot be read
-(damaged, or not a model), with one line ``tressette <command>: error: <file>: <problem>``.
+unknown player, a missing package, a record file that does not exist), found before any work; 1
+a model file that cannot be read (damaged, or not a model), with one line ``tressette <command>:
+error: <file>: <problem>``, or a record file that cannot be read or replayed (damaged, not
+UTF-8, past the bounds of ``tressette_env.records``), with one line ``tressette replay: error:
+<file>, line <n>: <problem>``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import difflib
 import json
@@ -32,9 +36,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
-from .agents.registry import PLAYERS, make_player, parse_spec
+from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec
 from .engine.rules import Rules
 from .envs.spec import GAME_NAMES, game_spec
 from .learned.mlp import ModelFileError
@@ -288,22 +293,32 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """A record file that cannot be read or replayed: one line, ``<file>, line <n>: <problem>``, and status 1."""
+    parser.exit(1, f"{parser.prog}: error: {message.replace(chr(10), ' ')}\n")
+
+
 def _replay(args: argparse.Namespace) -> int:
     """``tressette replay``."""
     from .engine.actions import action_to_string
     from .engine.render import render_state
-    from .records import RecordError, read_records, replay
+    from .records import RecordError, numbered_records, replay
 
     try:
-        records = list(read_records(args.file))
+        with contextlib.closing(numbered_records(args.file)) as records:
+            count, found = 0, None
+            for line, record in records:  # a line at a time, up to the episode asked for
+                count += 1
+                if count == args.episode:
+                    found = line, record
+                    break
     except OSError as error:
         args.parser.error(f"{args.file}: {error.strerror}")
     except RecordError as error:
-        print(f"tressette replay: error: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
-    if args.episode > len(records):
-        args.parser.error(f"--episode {args.episode}: {args.file} holds {len(records)} record(s)")
-    record = records[args.episode - 1]
+        _record_error(args.parser, str(error))
+    if found is None:
+        args.parser.error(f"--episode {args.episode}: {args.file} holds {count} record(s)")
+    line, record = found
     frames: list = []
     if args.gif is not None:
         try:
@@ -324,9 +339,10 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         state = replay(record, show)
     except RecordError as error:
-        print(f"tressette replay: error: {args.file}, record {args.episode}: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
+        _record_error(args.parser, f"{args.file}, line {line}: {error}")
     if args.gif is not None:
+        if not frames:
+            _record_error(args.parser, f"{args.file}, line {line}: the record has no actions, so --gif has no frame")
         from PIL import Image
 
         images = [Image.fromarray(frame) for frame in frames]
@@ -351,7 +367,10 @@ def build_parser() -> argparse.ArgumentParser:
         "per hand with a 95% CI. Two players: one pair; more: a round robin of every pair.",
     )
     evaluate.add_argument(
-        "players", nargs="+", help=f"player specs: {', '.join(PLAYERS)}, with options as name:key=value,..."
+        "players",
+        nargs="+",
+        help=f"player specs: {', '.join(PLAYERS)}, with options as name:key=value,...; or a trained model's path "
+        f"ending in {' or '.join(MODEL_SUFFIXES)} (a NumPy policy, or an SB3 MaskablePPO model, which needs torch)",
     )
     evaluate.add_argument(
         "--deals",
@@ -455,7 +474,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     A mistake in the arguments (a bad value, an unknown player, a missing package) is found
     before any work: like argparse, it prints ``tressette <command>: error: ...`` with that
     command's usage and raises ``SystemExit(2)``. A model file that cannot be read prints one
-    line, ``tressette <command>: error: <file>: <problem>``, and raises ``SystemExit(1)``.
+    line, ``tressette <command>: error: <file>: <problem>``, and raises ``SystemExit(1)``; so
+    does a record file that ``tressette replay`` cannot read or replay, with
+    ``tressette replay: error: <file>, line <n>: <problem>``.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()

@@ -21,7 +21,11 @@ environment built with ``record=FILE`` (AEC, parallel, single-seat).
 ``replay(record)`` deals from the seed, checks each hand's dealt cards, plays the actions
 (checking each seat and that each action is legal) and checks each result; it reads JSON
 only, so a record cannot run code. ``read_records(path)`` reads a file of records, one per
-line, with an error naming the line of a damaged one.
+line, with an error naming the line of a damaged one. Whatever is damaged (a line that is
+not UTF-8 text or not JSON, a missing or mistyped key, a hand cut short, an action out of
+turn), the error is ``RecordError``, and what is read is bounded: a line holds at most
+``MAX_LINE_BYTES`` bytes and nests lists and objects at most ``MAX_DEPTH`` deep, and a file
+is read a line at a time.
 
 Example:
     >>> from tressette_env.engine import apply, legal_actions, new_game
@@ -40,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,8 +60,32 @@ RENUNCIO = "renuncio"
 """The fourth entry of an illegal action an environment played as a renuncio."""
 
 
+MAX_LINE_BYTES = 8 * 2**20
+"""The longest line ``read_records`` reads, in bytes (8 MiB). A record takes about 1 kB a hand:
+a match of Tressette a chiamare over 41 rounds (205 hands) is 0.2 MB, so this holds some
+8,000 hands."""
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects on a line that ``read_records`` reads (a record
+nests at most 6 deep)."""
+
+# A JSON string (its closing quote optional, so an unclosed one is one token, not a rescan) or a bracket.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+
+
 class RecordError(ValueError):
     """A record that cannot be read or does not replay (says what is wrong, and where)."""
+
+
+def _brief(value: Any, most: int = 60) -> str:
+    """``repr(value)``, cut to ``most`` characters (a damaged record's values go into messages)."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _cut(error: Exception, most: int = 300) -> str:
+    """An error's message, cut to ``most`` characters."""
+    text = str(error)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _jsonable(value: Any) -> Any:
@@ -162,16 +191,59 @@ def write_record(path: str | Path, record: dict[str, Any]) -> None:
 
 def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
     """The records of a file, one per line (``RecordError`` names a damaged line)."""
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    for _, record in numbered_records(path):
+        yield record
+
+
+def numbered_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each record of a file with the number of its line (1 first; blank lines are skipped).
+
+    Reads a line at a time, so only one line is held at once.
+
+    Raises:
+        RecordError: ``"<path>, line <n>: <what is wrong>"``: a line longer than
+            ``MAX_LINE_BYTES``, not UTF-8 text, nested deeper than ``MAX_DEPTH``, not JSON,
+            or not the keys and types of a record.
+        OSError: the file cannot be opened or read.
+    """
+    with open(path, "rb") as lines:
+        number = 0
+        while raw := lines.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            where = f"{path}, line {number}"
+            if len(raw.rstrip(b"\n")) > MAX_LINE_BYTES:
+                raise RecordError(f"{where}: longer than {MAX_LINE_BYTES} bytes, the most a record's line may hold")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                utf16 = " (this looks like UTF-16)" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+                raise RecordError(
+                    f"{where}: not UTF-8 text: byte {raw[error.start]:#04x} at byte {error.start + 1}; "
+                    f"records are written in UTF-8{utf16}"
+                ) from None
             if not line.strip():
                 continue
+            if _too_deep(line):
+                raise RecordError(f"{where}: lists and objects nested over {MAX_DEPTH} deep; a record nests at most 6")
             try:
                 record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise RecordError(f"{path}, line {number}: not JSON ({error.msg})") from None
-            check_record(record, f"{path}, line {number}")
-            yield record
+            except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
+                raise RecordError(f"{where}: not JSON ({getattr(error, 'msg', None) or _brief(str(error))})") from None
+            check_record(record, where)
+            yield number, record
+
+
+def _too_deep(line: str) -> bool:
+    """Whether ``line`` nests lists and objects over ``MAX_DEPTH`` deep (brackets in strings do not count)."""
+    depth = 0
+    for token in _TOKENS.findall(line):
+        if token == "[" or token == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token == "]" or token == "}":
+            depth -= 1
+    return False
 
 
 def check_record(record: Any, where: str = "the record") -> None:
@@ -179,9 +251,9 @@ def check_record(record: Any, where: str = "the record") -> None:
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object; got {type(record).__name__}")
     if record.get("version") != VERSION:
-        raise RecordError(f"{where}: version {record.get('version')!r}; this package reads version {VERSION}")
+        raise RecordError(f"{where}: version {_brief(record.get('version'))}; this package reads version {VERSION}")
     if record.get("game") not in GAME_NAMES:
-        raise RecordError(f"{where}: unknown game {record.get('game')!r}; the games are {', '.join(GAME_NAMES)}")
+        raise RecordError(f"{where}: unknown game {_brief(record.get('game'))}; the games are {', '.join(GAME_NAMES)}")
     for key, kind in (("rules", dict), ("seed", int), ("hands", list)):
         if not isinstance(record.get(key), kind):
             raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")
@@ -201,15 +273,15 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
     try:
         rules = _rules_of(record["game"], record["rules"])
     except (TypeError, ValueError) as error:
-        raise RecordError(f"the record's rules: {error}") from None
+        raise RecordError(f"the record's rules: {_cut(error)}") from None
     rng = random.Random(record["seed"])
     deal = record.get("deal", {})
     if not isinstance(deal, dict):
-        raise RecordError(f"'deal' must be a JSON object of new_game's deal keywords; got {deal!r}")
+        raise RecordError(f"'deal' must be a JSON object of new_game's deal keywords; got {_brief(deal)}")
     try:
         state = new_game(rules, rng, **deal)
     except (TypeError, ValueError) as error:
-        raise RecordError(f"the record's deal: {error}") from None
+        raise RecordError(f"the record's deal: {_cut(error)}") from None
     for k, hand in enumerate(record["hands"]):
         if k:
             if state.public.status != HAND_OVER:
@@ -219,7 +291,7 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
             raise RecordError(f"hand {k}: the seed deals other cards than the record's (another version's shuffle?)")
         for n, step in enumerate(hand["actions"]):
             if not (isinstance(step, list) and len(step) >= 2 and all(type(x) is int for x in step[:2])):
-                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {step!r}")
+                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {_brief(step)}")
             seat, action = step[0], step[1]
             p = state.public
             if p.status != PLAYING:
@@ -234,8 +306,14 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
                 state = apply(state, action)
             if on_action is not None:
                 on_action(state, seat, action)
-        if "result" in hand and _jsonable(rules.game.hand_info(state.public)) != hand["result"]:
-            raise RecordError(f"hand {k}: the replay's result differs from the record's")
+        if "result" in hand:
+            if state.public.status == PLAYING:
+                raise RecordError(
+                    f"hand {k}: the record gives the hand's result, but its {len(hand['actions'])} action(s) "
+                    "end before the hand is over (a record cut short?)"
+                )
+            if _jsonable(rules.game.hand_info(state.public)) != hand["result"]:
+                raise RecordError(f"hand {k}: the replay's result differs from the record's")
     if state.public.status == PLAYING and record.get("truncated") is not True:
         raise RecordError("the record ends in the middle of a hand")
     if "returns" in record and list(rules.game.returns(state.public)) != record["returns"]:

@@ -5,6 +5,7 @@ ray pins its own gymnasium); skipped elsewhere.
 """
 
 import random
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.games.family import MODULES  # noqa: E402
 from tressette_env.envs.playing import RenuncioWarning  # noqa: E402
 from tressette_env.integrations.rllib import (  # noqa: E402
     TressetteMultiAgentEnv,
+    check_env_config,
     policy_mapping,
     teams_of,
 )
@@ -178,16 +180,81 @@ def test_rllibs_environment_check_passes(game):
 
 
 @pytest.mark.parametrize("config, message", [
-    ({"opponents": "random"}, "unknown env_config key"),
+    ({"opponents": "random"}, r"unknown env_config key\(s\) \['opponents'\]; the keys are \['game', 'rules', 'learners'"),
+    (["learners"], "env_config is None or a dict"),
     ({"learners": ["player_9"]}, "learners must be distinct agents among"),
-    ({"learners": ["player_0"], "others": {"player_1": "random"}}, "one for each of"),
+    ({"learners": ["player_0", "player_0"]}, "learners must be distinct agents among"),
+    ({"learners": []}, r"'learners'\] is empty: list at least one agent .* or omit the key \(or give None\) for every agent"),
+    ({"learners": "player_0"}, r"'learners'\] is None \(every agent\) or a list of agents"),
+    ({"learners": ["player_0"], "others": {"player_1": "random"}}, "one player spec for each agent RLlib does not act for"),
     ({"others": "grandmaster", "learners": ["player_0"]}, "grandmaster"),
+    ({"others": "grandmaster"}, "unknown player 'grandmaster'"),  # every agent learns: others unused, still checked
+    ({"others": "random:speed=3"}, "bad options for player 'random'"),
+    ({"others": {"player_1": "random"}}, r"one player spec for each agent RLlib does not act for, \[\]"),
+    ({"others": 5}, r"'others'\] is one player spec"),
+    ({"learners": ["player_0"], "others": {"player_1": "random", "player_2": 7, "player_3": "random"}},
+     r"'others'\]\['player_2'\] is one player spec"),
+    ({"dense_reward": "yes"}, r"'dense_reward'\] is True or False; got 'yes' \(str\)"),
+    ({"dense_reward": 1}, r"'dense_reward'\] is True or False; got 1 \(int\)"),
+    ({"history": "no"}, r"'history'\] is True or False"),
+    ({"max_cycles": 0}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
+    ({"max_cycles": True}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
+    ({"record": "/no/such/folder/r.jsonl"}, "does not exist"),
     ({"game": "poker"}, "poker"),
+    ({"game": ["tressette"]}, r"'game'\] is a game's name"),
     ({"rules": {"accusi": "maybe"}}, "accusi"),
+    ({"rules": {"max_cycles": 3}}, "unknown rule switch 'max_cycles'"),
+    ({"rules": ["episode", "match"]}, r"'rules'\] is None or a dict of the game's rule switches"),
 ])  # fmt: skip
 def test_a_bad_env_config_is_named(config, message):
-    with pytest.raises((ValueError, TypeError), match=message):
+    with pytest.raises((ValueError, TypeError), match=message) as raised:
         TressetteMultiAgentEnv(config)
+    assert "\n" not in str(raised.value)  # one line: what was wrong and what is allowed
+
+
+def test_the_whole_env_config_is_checked_before_anything_is_built(tmp_path):
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(ValueError, match="grandmaster"):  # others checked, though no agent needs it
+        TressetteMultiAgentEnv({"record": path, "others": "grandmaster"})
+    with pytest.raises(TypeError, match="dense_reward"):
+        TressetteMultiAgentEnv({"record": path, "dense_reward": "yes", "others": "random", "learners": ["player_0"]})
+    assert not path.exists()
+    checked = check_env_config({"learners": ("player_0",), "others": "random", "rules": None})
+    assert checked["learners"] == ["player_0"] and sorted(checked["others"]) == ["player_1", "player_2", "player_3"]
+    assert checked["rules"] == {} and checked["dense_reward"] is False and checked["history"] is False
+    assert check_env_config(None)["learners"] == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_an_action_for_an_agent_not_on_turn_is_refused_and_nothing_is_played():
+    env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})
+    obs, _ = env.reset(seed=0)
+    turn = env.agent_on_turn
+    other = next(a for a in env.learners if a != turn)
+    legal = int(obs[turn]["action_mask"].nonzero()[0][0])
+    game = env.aec.game
+    for actions in ({turn: legal, other: legal}, {other: legal}, {turn: legal, "player_1": legal}):
+        stranger = re.escape(str(sorted(set(actions) - {turn})))
+        with pytest.raises(ValueError, match=rf"actions for {stranger}, not on turn: only {turn} is on turn"):
+            env.step(actions)
+        assert env.aec.game is game and env.agent_on_turn == turn  # nothing played
+    with pytest.raises(TypeError, match="action_dict is a dict"):
+        env.step(legal)
+    env.step({turn: legal})
+    assert env.aec.game is not game
+
+
+def test_reset_takes_a_numpy_seed_and_refuses_a_bool():
+    env = TressetteMultiAgentEnv({"others": "random"})
+    first, _ = env.reset(seed=np.int64(7))
+    again, _ = env.reset(seed=7)
+    turn = env.agent_on_turn
+    assert list(first) == list(again) == [turn]
+    assert np.array_equal(first[turn]["observations"], again[turn]["observations"])
+    game = env.aec.game
+    for seed, error in ((True, TypeError), (-1, ValueError), (1.0, TypeError)):
+        with pytest.raises(error, match="seed is None or a non-negative integer"):
+            env.reset(seed=seed)
+        assert env.aec.game is game and env.agent_on_turn == turn  # a bad seed changes nothing
 
 
 def test_policy_mappings():

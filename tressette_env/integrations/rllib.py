@@ -16,18 +16,26 @@ So one shared policy (all learners on one module), one per team or one per seat 
 of ``policy_mapping_fn`` (``policy_mapping``); opponents or partners that do not learn are
 the environment's ``"others"``.
 
-``config`` (RLlib's ``env_config``):
+``config`` (RLlib's ``env_config``) is checked whole before anything is built (``check_env_config``):
+a key not in this table, a value of the wrong type (a bool is a real ``True``/``False``, not
+``"yes"`` or 1) or out of range raises an error that names it and what is allowed, and changes nothing.
 
-| key | default | meaning |
-| --- | --- | --- |
-| ``"game"`` | ``"tressette"`` | the game (``tressette``, ``tressette_in_due``, ``calabresella``...) |
-| ``"rules"`` | ``{}`` | the game's rule switches (e.g. ``{"episode": "match"}``) |
-| ``"learners"`` | every agent | the agents RLlib acts for (``["player_0", "player_2"]``: one team) |
-| ``"others"`` | ``"heuristic"`` | who plays the other agents: one player spec, or a dict agent -> spec |
-| ``"dense_reward"`` | False | pay each learner, at each of its turns, the thirds its side took minus the other side's since its last turn, as points (``Game.lead``), the last reward settling the difference with the hand's result (``episode="hand"``) |
-| ``"max_cycles"`` | None | truncate the episode after this many turns per agent (as the AEC environment) |
-| ``"record"`` | None | a file to append each episode's game record to |
-| ``"history"`` | False | the history observation (``encoders.history``: the order of play too) |
+| key | default | allowed | meaning |
+| --- | --- | --- | --- |
+| ``"game"`` | ``"tressette"`` | a game's name (``envs.spec.GAME_NAMES``) | the game (``tressette``, ``tressette_in_due``, ``calabresella``...) |
+| ``"rules"`` | ``{}`` | None or a dict of the game's rule switches, checked by the game's rules record | the game's rule switches (e.g. ``{"episode": "match"}``) |
+| ``"learners"`` | None: every agent | None, or a non-empty list of distinct agent names of the game (``[]`` is refused: omit the key for every agent) | the agents RLlib acts for (``["player_0", "player_2"]``: one team) |
+| ``"others"`` | ``"heuristic"`` | one player spec (``agents.registry``) or ``Player``, or a dict with one for each agent not among the learners; checked even when every agent learns | who plays the other agents |
+| ``"dense_reward"`` | False | a bool; True needs ``episode="hand"`` | pay each learner, at each of its turns, the thirds its side took minus the other side's since its last turn, as points (``Game.lead``), the last reward settling the difference with the hand's result |
+| ``"max_cycles"`` | None | None or an int >= 1 | truncate the episode after this many turns per agent (as the AEC environment) |
+| ``"record"`` | None | None or a file's path in an existing folder | a file to append each episode's game record to |
+| ``"history"`` | False | a bool | the history observation (``encoders.history``: the order of play too) |
+
+``step``'s action dict holds exactly one action: the agent on turn's (``agent_on_turn``, the only
+agent whose observation the last step returned without ending its episode). RLlib sends actions
+only for those agents (``MultiAgentEpisode.get_agents_to_act``), so an action for any other agent
+is a caller's mistake: a ValueError naming it and the agent on turn, and nothing is played.
+``reset``'s seed is None or a non-negative Python or NumPy integer (``envs.playing.check_seed``).
 
 Rewards are the AEC environment's: a hand's points (its side's minus the other's) or a
 match's result, paid to each learner with its last observation. An illegal action is a
@@ -54,46 +62,135 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ..agents.base import Player
 from ..encoders.family import observation_of
 from ..engine.game import new_game
-from ..envs.spec import game_spec
+from ..envs.playing import check_seed
+from ..envs.recording import check_record_path
+from ..envs.spec import GAME_NAMES, game_spec
 from ..wrappers.single_agent import as_player
 
 MAPPINGS = ("shared", "team", "seat")
 """``policy_mapping``'s kinds: one module for every learner, one per team, one per seat."""
 
 CONFIG_KEYS = ("game", "rules", "learners", "others", "dense_reward", "max_cycles", "record", "history")
+"""The ``env_config`` keys (the module docstring's table)."""
+
+
+def _bool(config: Mapping[str, Any], key: str) -> bool:
+    value = config.get(key, False)
+    if not isinstance(value, bool):
+        raise TypeError(f"env_config[{key!r}] is True or False; got {value!r} ({type(value).__name__})")
+    return value
+
+
+def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Player]:
+    """``others`` as agent -> ``Player``: every spec made (so checked), whether or not an agent uses it."""
+    allowed = "one player spec (a name, e.g. 'heuristic', or a model's path) or Player"
+    if isinstance(others, Player):  # one player for all
+        return dict.fromkeys(agents, others)
+    if isinstance(others, str):  # one spec for all: a player each
+        if not agents:  # every agent learns: made all the same, so that a bad spec is named now
+            as_player(others)
+        return {agent: as_player(others) for agent in agents}
+    if not isinstance(others, Mapping):
+        raise TypeError(f"env_config['others'] is {allowed}, or a dict agent -> spec; got {others!r}")
+    if sorted(others, key=str) != sorted(agents):
+        raise ValueError(
+            f"env_config['others'] as a dict has one player spec for each agent RLlib does not act for, "
+            f"{agents} (the learners are {learners}); got one for each of {sorted(others, key=str)}"
+        )
+    for agent, spec in others.items():
+        if not isinstance(spec, (str, Player)):
+            raise TypeError(f"env_config['others'][{agent!r}] is {allowed}; got {spec!r}")
+    return {agent: as_player(others[agent]) for agent in agents}
+
+
+def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """RLlib's ``env_config`` checked whole (the module docstring's table), with the defaults filled in.
+
+    Returns a dict with every key of ``CONFIG_KEYS``: ``"rules"`` the rule switches as given (the
+    game's rules record has checked them), ``"learners"`` a list of agents, ``"others"`` agent ->
+    ``Player`` for every agent that is not a learner, ``"record"`` a ``Path`` or None.
+
+    Raises:
+        TypeError: a value of the wrong type (``"yes"`` for a bool, a string for the list of
+            learners, a number for a player spec...).
+        ValueError: an unknown key, an unknown game, rule switch value or player, a learner that is
+            not an agent of the game (or ``learners=[]``), ``others`` that do not match the agents
+            RLlib does not act for, ``max_cycles`` that is not an int >= 1, ``dense_reward`` in a
+            match, a record's folder that does not exist.
+    """
+    if config is None:
+        config = {}
+    if not isinstance(config, Mapping):
+        raise TypeError(f"env_config is None or a dict with keys among {list(CONFIG_KEYS)}; got {config!r}")
+    unknown = [key for key in config if key not in CONFIG_KEYS]
+    if unknown:
+        raise ValueError(f"unknown env_config key(s) {unknown}; the keys are {list(CONFIG_KEYS)}")
+    name = config.get("game", "tressette")
+    if not isinstance(name, str):
+        raise TypeError(f"env_config['game'] is a game's name, one of {list(GAME_NAMES)}; got {name!r}")
+    spec = game_spec(name)
+    rules = config.get("rules")
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, Mapping) or not all(isinstance(key, str) for key in rules):
+        raise TypeError(
+            f"env_config['rules'] is None or a dict of the game's rule switches (name -> value); got {rules!r}"
+        )
+    rules = dict(rules)
+    made = spec.make_rules(**rules)  # the rules record checks every switch and its value
+    every = list(spec.agent_names(made))
+    learners = config.get("learners")
+    if learners is None:
+        learners = every
+    elif not isinstance(learners, (list, tuple)):
+        raise TypeError(
+            f"env_config['learners'] is None (every agent) or a list of agents among {every}; got {learners!r}"
+        )
+    elif not learners:
+        raise ValueError(
+            f"env_config['learners'] is empty: list at least one agent among {every}, "
+            "or omit the key (or give None) for every agent"
+        )
+    learners = list(learners)
+    strangers = [a for a in learners if not isinstance(a, str) or a not in every]
+    if strangers or len(set(learners)) != len(learners):
+        raise ValueError(f"env_config['learners']: learners must be distinct agents among {every}; got {learners}")
+    dense_reward = _bool(config, "dense_reward")
+    if dense_reward and made.episode != "hand":
+        raise ValueError('dense_reward needs episode="hand": a match pays only its result')
+    max_cycles = config.get("max_cycles")
+    if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+        raise ValueError(f"env_config['max_cycles'] is None (no limit) or an int >= 1; got {max_cycles!r}")
+    checked = {
+        "game": name,
+        "rules": rules,
+        "learners": learners,
+        "dense_reward": dense_reward,
+        "max_cycles": max_cycles,
+        "record": check_record_path(config.get("record")),
+        "history": _bool(config, "history"),
+    }
+    # Last, since making a player may load a model: checked whether or not an agent needs it.
+    checked["others"] = _others(config.get("others", "heuristic"), [a for a in every if a not in learners], learners)
+    return checked
 
 
 class TressetteMultiAgentEnv(MultiAgentEnv):
     """One game of the family for RLlib (see the module docstring for ``config``)."""
 
     def __init__(self, config: Mapping[str, Any] | None = None):
+        config = check_env_config(config)  # a bad env_config changes nothing
         super().__init__()
-        config = dict(config or {})
-        unknown = [key for key in config if key not in CONFIG_KEYS]
-        if unknown:
-            raise ValueError(f"unknown env_config key(s) {unknown}; the keys are {list(CONFIG_KEYS)}")
-        self.game_name = config.get("game", "tressette")
-        spec = game_spec(self.game_name)
-        module = importlib.import_module(f"tressette_env.{spec.env_name}")
-        rules = dict(config.get("rules") or {})
+        self.game_name = config["game"]
+        module = importlib.import_module(f"tressette_env.{game_spec(self.game_name).env_name}")
         self.aec = module.raw_env(
-            max_cycles=config.get("max_cycles"),
-            record=config.get("record"),
-            history=config.get("history", False),
-            **rules,
+            max_cycles=config["max_cycles"], record=config["record"], history=config["history"], **config["rules"]
         )
         """The AEC environment underneath (its ``game`` is the engine state)."""
         self.rules = self.aec.rules
-        self.dense_reward = bool(config.get("dense_reward", False))
-        if self.dense_reward and self.rules.episode != "hand":
-            raise ValueError('dense_reward needs episode="hand": a match pays only its result')
-        every = list(self.aec.possible_agents)
-        learners = list(config.get("learners") or every)
-        strangers = [a for a in learners if a not in every]
-        if strangers or len(set(learners)) != len(learners):
-            raise ValueError(f"learners must be distinct agents among {every}; got {learners}")
-        self.learners = learners
-        self.others = self._others_of(config.get("others", "heuristic"), [a for a in every if a not in learners])
+        self.dense_reward = config["dense_reward"]
+        learners = self.learners = config["learners"]
+        self.others = config["others"]
         """Agent -> the ``Player`` that plays it inside the environment."""
         self.possible_agents = list(learners)
         self.agents = list(learners)
@@ -113,15 +210,8 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         self.agent_on_turn: str | None = None
         """The learner whose action the next ``step`` plays (None once the episode is over)."""
 
-    @staticmethod
-    def _others_of(others: Any, agents: list[str]) -> dict[str, Player]:
-        if isinstance(others, (str, Player)):  # one spec or player for all
-            return {agent: as_player(others) for agent in agents}
-        if not isinstance(others, Mapping) or sorted(others) != sorted(agents):
-            raise ValueError(f"others is one player spec, or a dict with one for each of {agents}; got {others!r}")
-        return {agent: as_player(others[agent]) for agent in agents}
-
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        seed = check_seed(seed)  # a bad seed changes nothing
         aec = self.aec
         aec.reset(seed=seed, options=options)
         if seed is not None or self._rng is None:
@@ -136,6 +226,14 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         turn = self.agent_on_turn
         if turn is None:
             raise RuntimeError("step() after the episode ended: call reset()")
+        if not isinstance(action_dict, Mapping):
+            raise TypeError(f"action_dict is a dict {{agent: action}} with {turn}'s action only; got {action_dict!r}")
+        strangers = sorted(str(agent) for agent in action_dict if agent != turn)
+        if strangers:  # RLlib sends actions only for the agents it observed to act (get_agents_to_act)
+            raise ValueError(
+                f"action_dict holds actions for {strangers}, not on turn: only {turn} is on turn "
+                f"(the agent whose observation the last step returned), so action_dict is {{{turn!r}: action}}"
+            )
         if turn not in action_dict:
             raise ValueError(f"{turn} is on turn: action_dict must hold its action; got {sorted(action_dict)}")
         self.aec.step(action_dict[turn])

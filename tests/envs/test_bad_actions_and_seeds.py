@@ -121,3 +121,23 @@ def test_duplicate_takes_numpy_seeds_and_refuses_bools():
     for bad in (True, -1):
         with pytest.raises((TypeError, ValueError), match="seed is None or a non-negative integer"):
             run(bad)
+
+
+def test_train_config_takes_numpy_integers_and_refuses_bools():
+    pytest.importorskip("sb3_contrib")
+    from tressette_env.training.train import TrainConfig
+
+    config = TrainConfig(seed=np.int64(3), total_timesteps=np.int32(64))
+    config.check()
+    assert type(config.seed) is int and config.seed == 3
+    with pytest.raises(ValueError, match="seed=True: must be an integer >= 0"):
+        TrainConfig(seed=True).check()
+
+
+def test_the_commands_refuse_a_negative_seed(capsys):
+    from tressette_env.cli import main
+
+    for command in (["eval", "random", "heuristic", "--seed", "-1"], ["play", "--seed", "-2"]):
+        with pytest.raises(SystemExit) as caught:
+            main(command)
+        assert caught.value.code == 2 and "must be an integer >= 0" in capsys.readouterr().err

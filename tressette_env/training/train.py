@@ -58,6 +58,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..envs.spec import GAME_NAMES, game_spec
 from ..learned.loading import TRAIN_HINT
 from ..learned.mlp import ModelFileError, _reason
@@ -228,8 +230,9 @@ class TrainConfig:
             if isinstance(f.default, int) and not isinstance(f.default, bool):
                 value = getattr(self, f.name)
                 least, why = _LEAST.get(f.name, (1, ""))
-                if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < least:
                     raise ValueError(f"{f.name}={value!r}: must be an integer >= {least}{why}")
+                setattr(self, f.name, int(value))  # a NumPy integer (a seed drawn by rng.integers) as its value
         for name, ok, allowed in (
             ("learning_rate", lambda x: x > 0, "> 0"),
             ("gamma", lambda x: 0 < x <= 1, "in (0, 1]"),
@@ -482,7 +485,6 @@ def _env_seeds(seed: int, count: int, resumed_at: int | None) -> list[int]:
     """
     if resumed_at is None:
         return [seed + i for i in range(count)]
-    import numpy as np
 
     return [int(x) for x in np.random.SeedSequence([seed, resumed_at]).generate_state(count, np.uint32)]
 
@@ -518,7 +520,6 @@ def _restore_envs(venv, batched: bool, saved, pool) -> None:
 def _rng_states() -> dict:
     import random
 
-    import numpy as np
     import torch
 
     return {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()}
@@ -527,7 +528,6 @@ def _rng_states() -> dict:
 def _set_rng_states(states: dict) -> None:
     import random
 
-    import numpy as np
     import torch
 
     torch.set_rng_state(states["torch"])

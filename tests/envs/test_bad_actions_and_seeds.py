@@ -141,3 +141,17 @@ def test_the_commands_refuse_a_negative_seed(capsys):
         with pytest.raises(SystemExit) as caught:
             main(command)
         assert caught.value.code == 2 and "must be an integer >= 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_on_off_settings_are_bools(value):
+    with pytest.raises(TypeError, match="history is True or False"):
+        MODULES["tressette_in_due"].env(history=value)
+    for setting in ("history", "dense_reward"):
+        with pytest.raises(TypeError, match=f"{setting} is True or False"):
+            gym.make("tressette_env/Calabresella-v0", **{setting: value})
+        with pytest.raises(TypeError, match=f"{setting} is True or False"):
+            gym.make("tressette_env/Tressette-v0", **{setting: value})
+        with pytest.raises(TypeError, match=f"{setting} is True or False"):
+            TressetteVectorEnv(2, **{setting: value})
+    assert TressetteVectorEnv(2, history=np.True_, dense_reward=False).history is True

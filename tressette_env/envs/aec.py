@@ -23,7 +23,7 @@ from ..encoders.observation import unpack
 from ..engine.game import legal_actions_mask, new_game, next_hand, private_of, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .playing import action_id, check_render_mode, check_seed, hand_info, reset_options, take_action
+from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
 
@@ -89,7 +89,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._recording = None if path is None else EpisodeRecording(path, spec.name, self.rules)
         """Where each episode's record goes (``record=FILE``; see ``envs.recording``), or None."""
         self.render_mode = render_mode
-        self.history = history
+        self.history = check_flag("history", history)
         """The observation keeps the order of play (``encoders.history``); False: the default observation."""
         self._encoder = spec.observation_for(self.rules, history)
         self._state_encoder = spec.state(self.rules)

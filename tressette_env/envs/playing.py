@@ -4,6 +4,7 @@
 - ``take_action``: applies a legal action, or the ``illegal_action`` rule to an illegal one
   (``"renuncio"``: the hand is lost 11-0 with a ``RenuncioWarning``; ``"raise"``: an error, nothing changes).
 - ``hand_info``: the info every agent receives when a hand ends (``Game.hand_info`` and how it ended).
+- ``check_flag``: an on/off setting (``history``, ``dense_reward``), checked to be a bool.
 - ``check_seed``: a ``reset`` seed, checked (a non-negative Python or NumPy integer, or None).
 """
 
@@ -69,6 +70,17 @@ def check_seed(seed: object) -> int | None:
     if seed < 0:
         raise ValueError(f"seed is None or a non-negative integer; got {int(seed)}")
     return int(seed)
+
+
+def check_flag(name: str, value: object) -> bool:
+    """An environment's on/off setting (``history``, ``dense_reward``): True or False, nothing else.
+
+    Raises:
+        TypeError: ``value`` is not a bool (``"yes"`` or ``1`` would silently mean True).
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} is True or False; got {shown(value)} ({type(value).__name__})")
+    return bool(value)
 
 
 def reset_options(options: object, allowed: tuple[str, ...]) -> dict:

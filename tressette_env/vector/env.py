@@ -63,7 +63,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..engine.actions import NUM_ACTIONS
-from ..envs.playing import check_render_mode, check_seed, reset_options
+from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
 
@@ -132,6 +132,7 @@ class TressetteVectorEnv(VectorEnv):
         history: bool = False,
         **rules: Any,
     ):
+        dense_reward, history = check_flag("dense_reward", dense_reward), check_flag("history", history)
         self._np_random, self._np_random_seed = seeding.np_random(check_seed(seed))
         # The deals get their own stream, so that they and the random seats and opponents are independent.
         deals_seed = np.random.default_rng(self._np_random.integers(2**63))

@@ -53,6 +53,7 @@ from ..envs.playing import (
     UNMASKED_HANDS,
     UnmaskedPolicyWarning,
     action_id,
+    check_flag,
     check_render_mode,
     check_seed,
     hand_info,
@@ -100,6 +101,7 @@ class SingleAgentEnv(gymnasium.Env):
         **rules: Any,
     ):
         self.game_spec = game_spec(game) if isinstance(game, str) else game
+        dense_reward, history = check_flag("dense_reward", dense_reward), check_flag("history", history)
         self.rules = self.game_spec.make_rules(**rules)
         path = check_record_path(record)
         self._recording = None if path is None else EpisodeRecording(path, self.game_spec.name, self.rules)

@@ -34,11 +34,13 @@ def test_a_whole_episode_is_played_by_keystrokes_and_its_record_replays(game, tm
         "play", "--game", game, "--seed", "4", "--opponents", "random", "--no-confirm", "--record", str(record)
     )
     typed = 0
-    while child.expect([r"your action \(number", "episode over: ([^\r\n]*)\r\n"]) == 0:
+    while child.expect([r"your action \(", "episode over: ([^\r\n]*)\r\n"]) == 0:
         child.sendline("1")
         typed += 1
     returns = child.match.group(1)
     child.expect(f"recorded in {record}")
+    child.expect(r"(Enter|q) leaves")  # the last screen stays until the person leaves
+    child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and typed >= 1 and returns.startswith("you ")
@@ -53,7 +55,7 @@ def test_a_whole_episode_is_played_by_keystrokes_and_its_record_replays(game, tm
 
 def test_typing_mistakes_hints_and_undo_in_the_terminal():
     child = spawn("play", "--seed", "1", "--opponents", "random")
-    child.expect(r"your actions: 1\) (\S+)")
+    child.expect(r"your actions: play a card:\r\n +\w+ +1\) (\S+)")
     first = child.match.group(1)
     child.expect(r"your action \(number")
     child.sendline("99")
@@ -63,15 +65,15 @@ def test_typing_mistakes_hints_and_undo_in_the_terminal():
     child.sendline("?")
     child.expect("hint: heuristic would play")
     child.sendline("1")
-    child.expect(f"{first}: Enter to play it, u to take it back")
+    child.expect(f"{first}: Enter to confirm, u to take it back")
     child.sendline("u")  # taken back: asked again
     child.expect(r"your action \(number")
     child.sendline(first)
-    child.expect(f"{first}: Enter to play it")
+    child.expect(f"{first}: Enter to confirm")
     child.sendline("")
-    child.expect(r"player_\d plays|trick 1 to")
+    child.expect(r"player \d plays|trick 1 to")
     child.sendline("q")
-    child.expect("stopped: nothing recorded")
+    child.expect("stopped: this deal is not recorded")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

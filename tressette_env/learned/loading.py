@@ -11,7 +11,12 @@ whatever a crafted file holds, so nothing here calls it (``tressette train --res
 on our own checkpoints only: see ``tressette_env.training.checkpoint``).
 
 Everything that cannot be read this way raises ``ModelFileError`` (a ``ValueError``), one
-line that names the file and what is wrong.
+line that names the file and what is wrong. What a file claims is bounded before anything it
+claims is allocated (``tressette_env.learned.files``): the file's size, the zip's directory
+and members, the unpacked sizes of ``data`` and ``policy.pth`` and of the records inside
+``policy.pth`` (torch unpacks a compressed record whole), the number of tensors, and each
+actor tensor's shape before it is converted (a tensor can be a view of many more numbers than
+its file holds).
 """
 
 from __future__ import annotations
@@ -19,12 +24,23 @@ from __future__ import annotations
 import io
 import json
 import re
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _reason, family_shapes
+from .files import (
+    MAX_ENTRIES,
+    MAX_ENTRY_BYTES,
+    MAX_JSON_BYTES,
+    MAX_LAYERS,
+    MAX_PARAMETERS,
+    checked_file_size,
+    checked_member,
+    checked_zip,
+    cut,
+    shown,
+)
+from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _layer_problem, _reason, _too_many_parameters, family_shapes
 
 SHIPPED_MODEL = "ppo_v0.npz"
 """The file, in ``tressette_env/models``, that the player name ``ppo`` loads."""
@@ -34,7 +50,7 @@ TRAIN_HINT = 'pip install -e ".[train]" (from a clone) or pip install "tressette
 
 # The activations SB3's MlpExtractor can be given that MLPPolicy plays, by torch class name.
 _SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
-_HIDDEN = re.compile(r"mlp_extractor\.policy_net\.(\d+)\.(weight|bias)")
+_HIDDEN = re.compile(r"mlp_extractor\.policy_net\.(\d{1,6})\.(weight|bias)")
 
 
 def shipped_model_path() -> Path:
@@ -86,35 +102,64 @@ def policy_from_sb3_zip(path: str | Path) -> MLPPolicy:
     except ImportError as error:
         raise ImportError(f"reading the weights in {path} needs torch, in the training extras: {TRAIN_HINT}") from error
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            for entry in ("data", "policy.pth"):
-                if entry not in names:
-                    raise ModelFileError(path, f"no {entry!r} entry: not a model saved by stable-baselines3")
-            raw_data, raw_weights = archive.read("data"), archive.read("policy.pth")
+        with open(path, "rb") as stream:
+            checked_file_size(path, stream)
+            with checked_zip(path, stream) as archive:
+                names = set(archive.namelist())
+                for entry in ("data", "policy.pth"):
+                    if entry not in names:
+                        raise ModelFileError(path, f"no {entry!r} entry: not a model saved by stable-baselines3")
+                raw_data = checked_member(path, archive, "data", MAX_JSON_BYTES)
+                raw_weights = checked_member(path, archive, "policy.pth", MAX_ENTRY_BYTES)
     except ModelFileError:
         raise
     except Exception as error:  # BadZipFile, a truncated member (EOFError, zlib.error), OSError
         raise ModelFileError(path, f"not a readable zip archive ({_reason(error)})") from None
     activation = _activation(path, raw_data)
+    _check_torch_records(path, raw_weights)
     try:
         state = torch.load(io.BytesIO(raw_weights), map_location="cpu", weights_only=True)
     except Exception as error:  # weights_only refuses anything but tensors and plain containers
         # torch's message advises loading with weights_only=False, the very thing never to do here: name the object only.
         found = re.search(r"Unsupported global: GLOBAL (\S+)", str(error))
-        what = f"it holds a pickled {found.group(1)}, refused unread" if found else "torch.load refused it"
+        what = f"it holds a pickled {shown(found.group(1))}, refused unread" if found else "torch.load refused it"
         raise ModelFileError(path, f"policy.pth is not a plain state dict of tensors ({what})") from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise ModelFileError(path, "policy.pth is not a state dict of tensors")
-    arrays = {str(k): v.detach().to(torch.float32).cpu().numpy() for k, v in state.items()}
-    return _policy_from_state(path, arrays, activation)
+    if not all(isinstance(k, str) for k in state):
+        raise ModelFileError(path, "policy.pth is not a state dict of tensors (its keys are not all names)")
+    if len(state) > MAX_ENTRIES:
+        raise ModelFileError(
+            path, f"policy.pth holds {len(state)} tensors: a policy's state dict has at most {MAX_ENTRIES}"
+        )
+    return _policy_from_state(path, state, activation)
+
+
+def _check_torch_records(path: Path, raw: bytes) -> None:
+    """Refuse a ``policy.pth`` whose records would unpack past ``MAX_ENTRY_BYTES``, before torch unpacks them.
+
+    ``torch.save`` writes a zip of records (the pickle, one record per storage), uncompressed;
+    ``torch.load`` would unpack a compressed record whole, however large it claims to be. Torch's
+    older format (not a zip) is refused: SB3 has written the zip format since torch 1.6.
+    """
+    try:
+        with checked_zip(path, io.BytesIO(raw), what="policy.pth: ") as records:
+            unpacked = sum(record.file_size for record in records.infolist())
+    except ModelFileError:
+        raise
+    except Exception:  # BadZipFile, ValueError
+        raise ModelFileError(
+            path, "policy.pth is not a plain state dict of tensors (not in torch's zip format)"
+        ) from None
+    if unpacked > MAX_ENTRY_BYTES:
+        raise ModelFileError(path, f"policy.pth: its records unpack to {unpacked} bytes: at most {MAX_ENTRY_BYTES}")
 
 
 def _activation(path: Path, raw: bytes) -> str:
     """The hidden layers' activation, from the plain JSON of SB3's ``data`` entry (its pickles are left alone)."""
     try:
         data = json.loads(raw)
-    except ValueError as error:  # also UnicodeDecodeError
+    except (ValueError, RecursionError) as error:  # also UnicodeDecodeError; RecursionError: nested too deep
         raise ModelFileError(path, f"its 'data' entry is not JSON ({_reason(error)})") from None
     if not isinstance(data, dict):
         raise ModelFileError(path, "its 'data' entry is not a JSON object")
@@ -125,41 +170,61 @@ def _activation(path: Path, raw: bytes) -> str:
     # beside the pickle ("<class 'torch.nn.modules.activation.ReLU'>"): read that text, never the pickle.
     extractor = kwargs.get("features_extractor_class")
     if extractor is not None and "FlattenExtractor" not in str(extractor):
-        raise ModelFileError(path, f"its features extractor {extractor} is not the flat observation (FlattenExtractor)")
+        raise ModelFileError(
+            path, f"its features extractor {cut(str(extractor))} is not the flat observation (FlattenExtractor)"
+        )
     given = kwargs.get("activation_fn")
     if given is None:
         return "tanh"  # ActorCriticPolicy's default
     name = re.sub(r"['>]", "", str(given)).rsplit(".", 1)[-1]
     if name not in _SB3_ACTIVATIONS:
-        raise ModelFileError(path, f"activation {given}: only {', '.join(_SB3_ACTIVATIONS)} can be played")
+        raise ModelFileError(path, f"activation {cut(str(given))}: only {', '.join(_SB3_ACTIVATIONS)} can be played")
     return _SB3_ACTIVATIONS[name]
 
 
-def _policy_from_state(path: Path, arrays: dict[str, np.ndarray], activation: str) -> MLPPolicy:
-    """The actor layers of an ActorCriticPolicy state dict: ``mlp_extractor.policy_net.<i>`` then ``action_net``."""
-    if "action_net.weight" not in arrays or "action_net.bias" not in arrays:
+def _policy_from_state(path: Path, state: dict, activation: str) -> MLPPolicy:
+    """The actor layers of an ActorCriticPolicy state dict: ``mlp_extractor.policy_net.<i>`` then ``action_net``.
+
+    ``state`` maps names to torch tensors; only the actor's are converted, once their shapes are within bounds.
+    """
+    import torch
+
+    if "action_net.weight" not in state or "action_net.bias" not in state:
         raise ModelFileError(path, "its weights have no action_net: not an actor-critic policy")
-    learned_extractor = [k for k in arrays if "features_extractor." in k]
+    learned_extractor = [k for k in state if "features_extractor." in k]
     if learned_extractor:
         raise ModelFileError(
-            path, f"its features extractor has weights ({learned_extractor[0]}): only a flat-observation MLP is played"
+            path,
+            f"its features extractor has weights ({shown(learned_extractor[0])}): only a flat-observation MLP is played",
         )
-    hidden: dict[int, dict[str, np.ndarray]] = {}
-    for key, array in arrays.items():
+    hidden: dict[int, dict[str, torch.Tensor]] = {}
+    for key, tensor in state.items():
         match = _HIDDEN.fullmatch(key)
         if match:
-            hidden.setdefault(int(match.group(1)), {})[match.group(2)] = array
+            hidden.setdefault(int(match.group(1)), {})[match.group(2)] = tensor
         elif key.startswith("mlp_extractor.policy_net."):
-            raise ModelFileError(path, f"its policy network has a {key} entry: only Linear layers can be played")
-    layers = []
+            raise ModelFileError(path, f"its policy network has a {shown(key)} entry: only Linear layers can be played")
+    if len(hidden) + 1 > MAX_LAYERS:
+        raise ModelFileError(path, f"its policy has {len(hidden) + 1} layers: at most {MAX_LAYERS}")
+    tensors = []
     for index in sorted(hidden):
         if set(hidden[index]) != {"weight", "bias"}:
             raise ModelFileError(path, f"layer mlp_extractor.policy_net.{index} lacks its weight or its bias")
-        layers.append((hidden[index]["weight"], hidden[index]["bias"]))
-    layers.append((arrays["action_net.weight"], arrays["action_net.bias"]))
+        tensors.append((hidden[index]["weight"], hidden[index]["bias"]))
+    tensors.append((state["action_net.weight"], state["action_net.bias"]))
+    parameters = 0
+    for i, pair in enumerate(tensors):  # shapes first: a view can claim far more numbers than its storage holds
+        for name, tensor in zip(("weight", "bias"), pair, strict=True):
+            problem = _layer_problem(i, name, tuple(tensor.shape), np.dtype(np.float32))
+            if problem:
+                raise ModelFileError(path, problem)
+            parameters += tensor.numel()
+            if parameters > MAX_PARAMETERS:
+                raise ModelFileError(path, _too_many_parameters(parameters))
+    layers = [tuple(t.detach().to(torch.float32).cpu().numpy() for t in pair) for pair in tensors]
     # The zip does not say which observation its policy reads: the four-seat game's history
     # observation is told by its size (a family game's input sizes are checked when it plays).
-    shape = (np.shape(layers[0][0])[-1], np.shape(layers[-1][0])[0])
+    shape = (layers[0][0].shape[1], layers[-1][0].shape[0])
     observation = "history" if shape in family_shapes(True) and shape not in family_shapes(False) else "default"
     try:
         return MLPPolicy(layers, activation, observation=observation)

@@ -5,7 +5,10 @@ MaskablePPO model, the hidden layers and the action head, to an ``.npz`` file: t
 weights, the activation and a note of how it was trained. Playing then needs only
 NumPy: ``MLPPlayer("model.npz")``, or ``make_player("ppo")`` for the model shipped
 with the package. ``MLPPolicy.load`` reads arrays and a JSON string only (no pickle) and
-checks every layer; a file that is not such a policy raises ``ModelFileError``.
+checks every layer; a file that is not such a policy raises ``ModelFileError``. What a file
+may claim (layers, widths, sizes) is bounded, and checked before anything is allocated
+(``tressette_env.learned.files``); every policy keeps to the same bounds, so what ``save``
+writes, ``load`` reads.
 
 Example:
     >>> import random
@@ -19,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +33,21 @@ import numpy as np
 
 from ..engine.actions import FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.state import SeatView
+from .files import (
+    MAX_JSON_BYTES,
+    MAX_LAYERS,
+    MAX_PARAMETERS,
+    MAX_WIDTH,
+    ModelFileError,
+    _reason,
+    checked_file_size,
+    checked_zip,
+    cut,
+    listed,
+    npy_array,
+    npy_header,
+    shown,
+)
 
 ACTIVATIONS = {
     "tanh": np.tanh,
@@ -36,38 +55,12 @@ ACTIVATIONS = {
 }
 
 
-class ModelFileError(ValueError):
-    """A model file that cannot be played: damaged, of another kind, or not a policy of the right shape.
-
-    The message is one line, ``<path>: <what is wrong>``; ``tressette eval`` prints it and exits with status 1.
-    """
-
-    def __init__(self, path: str | Path, problem: str):
-        self.path = Path(path)
-        self.problem = problem
-        super().__init__(f"{path}: {problem}")
-
-    def __reduce__(self):  # pickles (to and from worker processes) with both arguments
-        return type(self), (self.path, self.problem)
-
-
-def _reason(error: BaseException) -> str:
-    """An exception as one short line (library messages can span paragraphs)."""
-    lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def _entry(path: Path, data, name: str) -> np.ndarray:
-    """One array of an ``.npz``; an object array (a pickle) is refused unread."""
-    try:
-        return data[name]
-    except ValueError as error:
-        if "allow_pickle" not in str(error):
-            raise
-        raise ModelFileError(
-            path, f"entry {name!r} holds pickled objects, refused unread (a policy is numbers)"
-        ) from None
+def _entry_header(path: Path, archive, name: str) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype the ``.npz`` entry ``name`` declares; an object array (a pickle) is refused unread."""
+    shape, dtype = npy_header(archive, f"{name}.npy")
+    if dtype.hasobject:
+        raise ModelFileError(path, f"entry {name!r} holds pickled objects, refused unread (a policy is numbers)")
+    return shape, dtype
 
 
 OBSERVATIONS = ("default", "history")
@@ -107,27 +100,54 @@ def family_shapes(history: bool = False) -> dict[tuple[int, int], str]:
     return shapes
 
 
+def _layer_problem(i: int, name: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+    """What is wrong with layer ``i``'s ``name`` (``"weight"`` or ``"bias"``) of this shape and dtype, or None.
+
+    Asked of a policy's arrays, and of an ``.npz``'s entries from their headers, before their data is read.
+    """
+    ndim = 2 if name == "weight" else 1
+    if dtype.kind not in "fiu":
+        return f"layer {i}: the {name} holds {cut(str(dtype))} values, not numbers"
+    if len(shape) != ndim:
+        return f"layer {i}: the {name} must have {ndim} dimension(s), has shape {shown(tuple(shape))}"
+    if not all(1 <= n <= MAX_WIDTH for n in shape):
+        return f"layer {i}: the {name} has shape {tuple(shape)}: every width is from 1 to {MAX_WIDTH}"
+    return None
+
+
+def _too_many_parameters(count: int) -> str:
+    """The error for a policy of ``count`` numbers or more, past ``MAX_PARAMETERS``."""
+    return f"its layers hold {count} numbers or more: a policy has at most {MAX_PARAMETERS}"
+
+
 def _checked_layers(layers, history: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
     """``layers`` as float arrays, after checking that every layer feeds the next: a bad file fails here, not in play.
 
     The first layer takes a game's observation and the last gives its action logits: the
     four-seat game's 790 entries (1460 with ``history``) and 161 actions, or a family game's 255 actions from an
     observation whose size depends on the game's switches (checked when it plays, by
-    ``MLPPlayer.check_game``; ``family_shapes`` names the games of the usual sizes).
+    ``MLPPlayer.check_game``; ``family_shapes`` names the games of the usual sizes). A policy has
+    at most ``MAX_LAYERS`` layers, widths from 1 to ``MAX_WIDTH`` and at most ``MAX_PARAMETERS``
+    numbers (``tressette_env.learned.files`` says why).
     """
     if not isinstance(layers, (list, tuple)) or not layers:
         raise ValueError("a policy has at least one layer (weight, bias)")
+    if len(layers) > MAX_LAYERS:
+        raise ValueError(f"{len(layers)} layers: a policy has at most {MAX_LAYERS}")
     checked = []
     arrays = []
+    parameters = 0
     for i, layer in enumerate(layers):
         if not isinstance(layer, (list, tuple)) or len(layer) != 2:
             raise ValueError(f"layer {i}: must be a pair (weight, bias)")
         w, b = (np.asarray(a) for a in layer)
-        for name, array, ndim in (("weight", w, 2), ("bias", b, 1)):
-            if array.dtype.kind not in "fiu":
-                raise ValueError(f"layer {i}: the {name} holds {array.dtype} values, not numbers")
-            if array.ndim != ndim:
-                raise ValueError(f"layer {i}: the {name} must have {ndim} dimension(s), has shape {array.shape}")
+        for name, array in (("weight", w), ("bias", b)):
+            problem = _layer_problem(i, name, array.shape, array.dtype)
+            if problem:
+                raise ValueError(problem)
+            parameters += array.size
+            if parameters > MAX_PARAMETERS:
+                raise ValueError(_too_many_parameters(parameters))
             if not np.isfinite(array).all():
                 raise ValueError(f"layer {i}: the {name} holds NaN or infinite values")
         arrays.append((w, b))
@@ -176,10 +196,10 @@ class MLPPolicy:
     """Its input: ``"default"``, the default observation, or ``"history"``, the history observation."""
 
     def __post_init__(self) -> None:
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation {self.activation!r}: must be one of {', '.join(ACTIVATIONS)}")
-        if self.observation not in OBSERVATIONS:
-            raise ValueError(f"observation {self.observation!r}: must be one of {', '.join(OBSERVATIONS)}")
+        if not isinstance(self.activation, str) or self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation {shown(self.activation)}: must be one of {', '.join(ACTIVATIONS)}")
+        if not isinstance(self.observation, str) or self.observation not in OBSERVATIONS:
+            raise ValueError(f"observation {shown(self.observation)}: must be one of {', '.join(OBSERVATIONS)}")
         self.layers = _checked_layers(self.layers, self.observation == "history")
         # Transposed float32 copies for fast row-vector products.
         self._matrices = [(np.ascontiguousarray(w.T, dtype=np.float32), b.astype(np.float32)) for w, b in self.layers]
@@ -204,14 +224,23 @@ class MLPPolicy:
         return np.where(np.asarray(masks) != 0, logits, -np.inf).argmax(axis=-1)
 
     def save(self, path: str | Path) -> Path:
-        """Write the policy to an ``.npz`` file."""
+        """Write the policy to an ``.npz`` file, which ``load`` reads back.
+
+        Raises:
+            ValueError: ``info`` is too long to be read back (``MAX_JSON_BYTES``: a million characters as JSON).
+        """
         arrays = {}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
         meta = {"activation": self.activation, "layers": len(self.layers), "info": self.info}
         meta["observation"] = self.observation
+        text = json.dumps(meta)
+        if len(text) > MAX_JSON_BYTES // 4:  # NumPy stores 4 bytes a character
+            raise ValueError(
+                f"its info has {len(text)} characters as JSON: a model file holds at most {MAX_JSON_BYTES // 4}"
+            )
         path = Path(path)
-        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+        np.savez_compressed(path, meta=np.array(text), **arrays)
         return path
 
     @classmethod
@@ -219,57 +248,86 @@ class MLPPolicy:
         """Read a policy written by ``save``, checking every entry before it is used.
 
         Only arrays and a JSON string are read (``allow_pickle=False``): a file cannot run code.
+        What the file claims (its size, its members, the number of layers, each entry's shape
+        and type) is checked against the bounds of ``tressette_env.learned.files`` before
+        anything it claims is allocated: a file that claims a billion layers, or an entry of a
+        billion numbers, is refused at once, unread.
 
         Raises:
             ModelFileError: the file is not such a policy (it says which entry is wrong and how).
         """
         path = Path(path)
         try:
-            with open(path, "rb") as f:
-                head = f.read(4)
+            stream = open(path, "rb")  # closed by the with below, which cannot word an OSError of its own
         except OSError as error:
             raise ModelFileError(path, f"cannot be read ({_reason(error)})") from None
-        if head != b"PK\x03\x04":  # NumPy would take anything else for a pickle, and refuse it with unsafe advice
-            raise ModelFileError(
-                path, "an empty file" if not head else "not an .npz archive (it does not start as a zip)"
-            )
-        try:
-            data = np.load(path, allow_pickle=False)
-        except Exception as error:  # BadZipFile, EOFError, OSError, ValueError (pickled data): all "unreadable"
-            raise ModelFileError(path, f"not a readable .npz archive ({_reason(error)})") from None
-        try:
-            with data:
-                return cls._from_arrays(path, data)
-        except ModelFileError:
-            raise
-        except Exception as error:  # a damaged member (CRC, truncated entry) surfaces while reading it
-            raise ModelFileError(path, f"a damaged entry ({_reason(error)})") from None
+        with stream:
+            try:
+                checked_file_size(path, stream)
+                head = stream.read(4)
+            except OSError as error:
+                raise ModelFileError(path, f"cannot be read ({_reason(error)})") from None
+            if head != b"PK\x03\x04":  # not a zip: no use asking NumPy, which takes anything else for a pickle
+                raise ModelFileError(
+                    path, "an empty file" if not head else "not an .npz archive (it does not start as a zip)"
+                )
+            try:
+                archive = checked_zip(path, stream)
+            except ModelFileError:
+                raise
+            except Exception as error:  # BadZipFile, EOFError, OSError, ValueError: all "unreadable"
+                raise ModelFileError(path, f"not a readable .npz archive ({_reason(error)})") from None
+            try:
+                with archive:
+                    return cls._from_archive(path, archive)
+            except ModelFileError:
+                raise
+            except Exception as error:  # a damaged member (CRC, truncated entry, bad header) surfaces while reading it
+                raise ModelFileError(path, f"a damaged entry ({_reason(error)})") from None
 
     @classmethod
-    def _from_arrays(cls, path: Path, data) -> MLPPolicy:
-        if "meta" not in data.files:
+    def _from_archive(cls, path: Path, archive) -> MLPPolicy:
+        """The policy in the ``.npz`` ``archive``: every claim checked against the bounds, then the data read."""
+        names = set(archive.namelist())
+        if "meta.npy" not in names:
             raise ModelFileError(path, "no 'meta' entry (a policy file holds meta, w0, b0, w1, b1, ...)")
-        meta_array = _entry(path, data, "meta")
-        if meta_array.shape != () or meta_array.dtype.kind != "U":
+        shape, dtype = _entry_header(path, archive, "meta")
+        if shape != () or dtype.kind != "U":
             raise ModelFileError(path, "'meta' must be one JSON string")
+        if dtype.itemsize > MAX_JSON_BYTES:
+            raise ModelFileError(
+                path, f"'meta' holds {dtype.itemsize // 4} characters: at most {MAX_JSON_BYTES // 4} (a note in JSON)"
+            )
         try:
-            meta = json.loads(str(meta_array))
-        except ValueError as error:
+            meta = json.loads(str(npy_array(archive, "meta.npy")))
+        except (ValueError, RecursionError) as error:
             raise ModelFileError(path, f"'meta' is not JSON ({_reason(error)})") from None
         if not isinstance(meta, dict):
             raise ModelFileError(path, "'meta' must be a JSON object with 'layers' and 'activation'")
         count, activation, info = meta.get("layers"), meta.get("activation", "tanh"), meta.get("info", {})
         observation = meta.get("observation", "default")  # files written before the history observation: default
-        if observation not in OBSERVATIONS:
-            raise ModelFileError(path, f"meta 'observation'={observation!r}: must be one of {', '.join(OBSERVATIONS)}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ModelFileError(path, f"meta 'layers'={count!r}: must be an integer >= 1")
+        if not isinstance(observation, str) or observation not in OBSERVATIONS:
+            raise ModelFileError(
+                path, f"meta 'observation'={shown(observation)}: must be one of {', '.join(OBSERVATIONS)}"
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_LAYERS:
+            raise ModelFileError(path, f"meta 'layers'={shown(count)}: must be an integer from 1 to {MAX_LAYERS}")
         if not isinstance(info, dict):
             raise ModelFileError(path, "meta 'info' must be a JSON object")
-        missing = [name for i in range(count) for name in (f"w{i}", f"b{i}") if name not in data.files]
+        entries = [(i, kind, f"{kind[0]}{i}") for i in range(count) for kind in ("weight", "bias")]
+        missing = [name for _, _, name in entries if f"{name}.npy" not in names]
         if missing:
-            raise ModelFileError(path, f"meta says {count} layers but entries {', '.join(missing)} are missing")
-        layers = [(_entry(path, data, f"w{i}"), _entry(path, data, f"b{i}")) for i in range(count)]
+            raise ModelFileError(path, f"meta says {count} layers but entries {listed(missing)} are missing")
+        parameters = 0
+        for i, kind, name in entries:  # every header first: no data is read while a bound may still refuse the file
+            shape, dtype = _entry_header(path, archive, name)
+            problem = _layer_problem(i, kind, shape, dtype)
+            if problem:
+                raise ModelFileError(path, problem)
+            parameters += math.prod(shape)
+            if parameters > MAX_PARAMETERS:
+                raise ModelFileError(path, _too_many_parameters(parameters))
+        layers = [(npy_array(archive, f"w{i}.npy"), npy_array(archive, f"b{i}.npy")) for i in range(count)]
         try:
             return cls(layers, activation, info, observation)
         except ValueError as error:

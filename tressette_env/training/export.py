@@ -13,7 +13,9 @@ def policy_from_sb3(model, info: dict | None = None, history: bool | None = None
     attribute (every environment of the package has one), False when neither says.
 
     Raises:
-        ValueError: the policy is not a plain MLP over the flat observation.
+        ValueError: the policy is not a plain MLP over the flat observation, or it is past the
+            bounds every policy keeps to, so that its file can be read back (at most 16 layers,
+            widths up to 4096: ``tressette_env.learned.files``).
     """
     import torch.nn as nn
 

@@ -54,6 +54,7 @@ from .engine.cards import card_code, cards_of
 from .engine.game import apply, legal_actions_mask, new_game, next_hand, renuncio
 from .engine.state import HAND_OVER, PLAYING, GameState
 from .envs.spec import GAME_NAMES, game_spec
+from .messages import cut, shown
 
 VERSION = 1
 RENUNCIO = "renuncio"
@@ -74,18 +75,6 @@ _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
 
 class RecordError(ValueError):
     """A record that cannot be read or does not replay (says what is wrong, and where)."""
-
-
-def _brief(value: Any, most: int = 60) -> str:
-    """``repr(value)``, cut to ``most`` characters (a damaged record's values go into messages)."""
-    text = repr(value)
-    return text if len(text) <= most else text[: most - 3] + "..."
-
-
-def _cut(error: Exception, most: int = 300) -> str:
-    """An error's message, cut to ``most`` characters."""
-    text = str(error)
-    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _jsonable(value: Any) -> Any:
@@ -228,7 +217,7 @@ def numbered_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 record = json.loads(line)
             except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
-                raise RecordError(f"{where}: not JSON ({getattr(error, 'msg', None) or _brief(str(error))})") from None
+                raise RecordError(f"{where}: not JSON ({getattr(error, 'msg', None) or shown(str(error))})") from None
             check_record(record, where)
             yield number, record
 
@@ -251,9 +240,9 @@ def check_record(record: Any, where: str = "the record") -> None:
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object; got {type(record).__name__}")
     if record.get("version") != VERSION:
-        raise RecordError(f"{where}: version {_brief(record.get('version'))}; this package reads version {VERSION}")
+        raise RecordError(f"{where}: version {shown(record.get('version'))}; this package reads version {VERSION}")
     if record.get("game") not in GAME_NAMES:
-        raise RecordError(f"{where}: unknown game {_brief(record.get('game'))}; the games are {', '.join(GAME_NAMES)}")
+        raise RecordError(f"{where}: unknown game {shown(record.get('game'))}; the games are {', '.join(GAME_NAMES)}")
     for key, kind in (("rules", dict), ("seed", int), ("hands", list)):
         if not isinstance(record.get(key), kind):
             raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")
@@ -273,15 +262,15 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
     try:
         rules = _rules_of(record["game"], record["rules"])
     except (TypeError, ValueError) as error:
-        raise RecordError(f"the record's rules: {_cut(error)}") from None
+        raise RecordError(f"the record's rules: {cut(str(error), 300)}") from None
     rng = random.Random(record["seed"])
     deal = record.get("deal", {})
     if not isinstance(deal, dict):
-        raise RecordError(f"'deal' must be a JSON object of new_game's deal keywords; got {_brief(deal)}")
+        raise RecordError(f"'deal' must be a JSON object of new_game's deal keywords; got {shown(deal)}")
     try:
         state = new_game(rules, rng, **deal)
     except (TypeError, ValueError) as error:
-        raise RecordError(f"the record's deal: {_cut(error)}") from None
+        raise RecordError(f"the record's deal: {cut(str(error), 300)}") from None
     for k, hand in enumerate(record["hands"]):
         if k:
             if state.public.status != HAND_OVER:
@@ -291,7 +280,7 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
             raise RecordError(f"hand {k}: the seed deals other cards than the record's (another version's shuffle?)")
         for n, step in enumerate(hand["actions"]):
             if not (isinstance(step, list) and len(step) >= 2 and all(type(x) is int for x in step[:2])):
-                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {_brief(step)}")
+                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {shown(step)}")
             seat, action = step[0], step[1]
             p = state.public
             if p.status != PLAYING:

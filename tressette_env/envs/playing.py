@@ -18,6 +18,7 @@ import numpy as np
 from ..engine.actions import NUM_ACTIONS, action_to_string, actions_of
 from ..engine.game import IllegalActionError, apply, renuncio
 from ..engine.state import GameState, PublicState
+from ..messages import shown
 
 
 class RenuncioWarning(UserWarning):
@@ -114,22 +115,6 @@ def check_render_mode(render_mode: object, modes: list[str]) -> None:
     """Raise ``RenderModeError`` unless ``render_mode`` is None or one of ``modes``."""
     if render_mode is not None and render_mode not in modes:
         raise RenderModeError(f"render_mode={render_mode!r} is not supported: None or one of {modes}")
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages about values a caller sent.
-
-    >>> shown(10**100, 20), shown("a long string of text", 12)
-    ('an int of about 101 digits', "'a long s...")
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
-        # str() of a huge int is slow, and refused past 4,300 digits: say about how many digits it has.
-        return f"an int of about {int(value.bit_length() * 0.30103) + 1} digits"
-    try:
-        text = repr(value)
-    except Exception:  # a repr that fails must not hide the error being reported
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def action_id(action: Any, num_actions: int = NUM_ACTIONS) -> int:

@@ -67,24 +67,6 @@ class ModelFileError(ValueError):
         return type(self), (self.path, self.problem)
 
 
-def _reason(error: BaseException) -> str:
-    """An exception as one short line (library messages can span paragraphs)."""
-    lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def cut(text: str, limit: int = 60) -> str:
-    """``text`` on one line and at most ``limit`` characters: what a file says, quoted in a one-line error."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)``, cut as ``cut`` does."""
-    return cut(repr(value), limit)
-
-
 def listed(names: Sequence[str], limit: int = 6) -> str:
     """``names`` joined by commas: the first ``limit`` of them, then how many more."""
     if len(names) <= limit:

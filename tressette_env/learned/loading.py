@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..messages import cut, reason, shown
 from .files import (
     MAX_ENTRIES,
     MAX_ENTRY_BYTES,
@@ -37,10 +38,8 @@ from .files import (
     checked_file_size,
     checked_member,
     checked_zip,
-    cut,
-    shown,
 )
-from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _layer_problem, _reason, _too_many_parameters, family_shapes
+from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _layer_problem, _too_many_parameters, family_shapes
 
 SHIPPED_MODEL = "ppo_v0.npz"
 """The file, in ``tressette_env/models``, that the player name ``ppo`` loads."""
@@ -114,7 +113,7 @@ def policy_from_sb3_zip(path: str | Path) -> MLPPolicy:
     except ModelFileError:
         raise
     except Exception as error:  # BadZipFile, a truncated member (EOFError, zlib.error), OSError
-        raise ModelFileError(path, f"not a readable zip archive ({_reason(error)})") from None
+        raise ModelFileError(path, f"not a readable zip archive ({reason(error)})") from None
     activation = _activation(path, raw_data)
     _check_torch_records(path, raw_weights)
     try:
@@ -160,7 +159,7 @@ def _activation(path: Path, raw: bytes) -> str:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as error:  # also UnicodeDecodeError; RecursionError: nested too deep
-        raise ModelFileError(path, f"its 'data' entry is not JSON ({_reason(error)})") from None
+        raise ModelFileError(path, f"its 'data' entry is not JSON ({reason(error)})") from None
     if not isinstance(data, dict):
         raise ModelFileError(path, "its 'data' entry is not a JSON object")
     kwargs = data.get("policy_kwargs", {})

@@ -33,20 +33,18 @@ import numpy as np
 
 from ..engine.actions import FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.state import SeatView
+from ..messages import cut, reason, shown
 from .files import (
     MAX_JSON_BYTES,
     MAX_LAYERS,
     MAX_PARAMETERS,
     MAX_WIDTH,
     ModelFileError,
-    _reason,
     checked_file_size,
     checked_zip,
-    cut,
     listed,
     npy_array,
     npy_header,
-    shown,
 )
 
 ACTIVATIONS = {
@@ -260,13 +258,13 @@ class MLPPolicy:
         try:
             stream = open(path, "rb")  # closed by the with below, which cannot word an OSError of its own
         except OSError as error:
-            raise ModelFileError(path, f"cannot be read ({_reason(error)})") from None
+            raise ModelFileError(path, f"cannot be read ({reason(error)})") from None
         with stream:
             try:
                 checked_file_size(path, stream)
                 head = stream.read(4)
             except OSError as error:
-                raise ModelFileError(path, f"cannot be read ({_reason(error)})") from None
+                raise ModelFileError(path, f"cannot be read ({reason(error)})") from None
             if head != b"PK\x03\x04":  # not a zip: no use asking NumPy, which takes anything else for a pickle
                 raise ModelFileError(
                     path, "an empty file" if not head else "not an .npz archive (it does not start as a zip)"
@@ -276,14 +274,14 @@ class MLPPolicy:
             except ModelFileError:
                 raise
             except Exception as error:  # BadZipFile, EOFError, OSError, ValueError: all "unreadable"
-                raise ModelFileError(path, f"not a readable .npz archive ({_reason(error)})") from None
+                raise ModelFileError(path, f"not a readable .npz archive ({reason(error)})") from None
             try:
                 with archive:
                     return cls._from_archive(path, archive)
             except ModelFileError:
                 raise
             except Exception as error:  # a damaged member (CRC, truncated entry, bad header) surfaces while reading it
-                raise ModelFileError(path, f"a damaged entry ({_reason(error)})") from None
+                raise ModelFileError(path, f"a damaged entry ({reason(error)})") from None
 
     @classmethod
     def _from_archive(cls, path: Path, archive) -> MLPPolicy:
@@ -301,7 +299,7 @@ class MLPPolicy:
         try:
             meta = json.loads(str(npy_array(archive, "meta.npy")))
         except (ValueError, RecursionError) as error:
-            raise ModelFileError(path, f"'meta' is not JSON ({_reason(error)})") from None
+            raise ModelFileError(path, f"'meta' is not JSON ({reason(error)})") from None
         if not isinstance(meta, dict):
             raise ModelFileError(path, "'meta' must be a JSON object with 'layers' and 'activation'")
         count, activation, info = meta.get("layers"), meta.get("activation", "tanh"), meta.get("info", {})

@@ -32,7 +32,8 @@ from typing import Any
 
 import gymnasium
 
-from ..learned.mlp import MLPPlayer, ModelFileError, _reason
+from ..learned.mlp import MLPPlayer, ModelFileError
+from ..messages import reason
 
 FORMAT = "tressette_env training checkpoint"
 VERSION = 1
@@ -86,11 +87,11 @@ def read_info(path: Path) -> dict:
     except ModelFileError:
         raise
     except Exception as error:  # BadZipFile, truncated members, OSError
-        raise ModelFileError(path, f"not a readable checkpoint zip ({_reason(error)})") from None
+        raise ModelFileError(path, f"not a readable checkpoint zip ({reason(error)})") from None
     try:
         info = json.loads(raw)
     except ValueError as error:
-        raise ModelFileError(path, f"a damaged checkpoint: {INFO_ENTRY} is not JSON ({_reason(error)})") from None
+        raise ModelFileError(path, f"a damaged checkpoint: {INFO_ENTRY} is not JSON ({reason(error)})") from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise ModelFileError(path, f"{INFO_ENTRY} is not of a tressette train checkpoint")
     if info.get("version") != VERSION:
@@ -120,7 +121,7 @@ def read_state(path: Path) -> dict:
             state = pickle.loads(archive.read(STATE_ENTRY))
     except Exception as error:
         raise ModelFileError(
-            path, f"a damaged checkpoint: its {STATE_ENTRY} cannot be read ({_reason(error)})"
+            path, f"a damaged checkpoint: its {STATE_ENTRY} cannot be read ({reason(error)})"
         ) from None
     if not isinstance(state, dict):
         raise ModelFileError(path, f"a damaged checkpoint: its {STATE_ENTRY} is not a dict")

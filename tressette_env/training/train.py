@@ -62,7 +62,8 @@ import numpy as np
 
 from ..envs.spec import GAME_NAMES, game_spec
 from ..learned.loading import TRAIN_HINT
-from ..learned.mlp import ModelFileError, _reason
+from ..learned.mlp import ModelFileError
+from ..messages import reason
 from .checkpoint import checkpoint_game, checkpoint_path, read_info
 from .imitation import one_hand
 
@@ -629,7 +630,7 @@ def train(config: TrainConfig) -> TrainResult:
             venv.close()
             if isinstance(error, ModelFileError):
                 raise
-            raise ModelFileError(resume_path, f"a damaged checkpoint ({_reason(error)})") from None
+            raise ModelFileError(resume_path, f"a damaged checkpoint ({reason(error)})") from None
         config = replace(config, **_model_settings(model), imitate=None)
         settings = ", ".join(f"{k}={getattr(config, k)}" for k in MODEL_SETTINGS)
         print(f"resuming {resume_path} at step {model.num_timesteps}, in {run}: the model settings come from the "

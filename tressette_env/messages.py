@@ -1,0 +1,48 @@
+"""Values a caller or a file sent, quoted in one-line error messages: cut short, whatever they are.
+
+Every bad input gets an error of one bounded line (a hostile file can hold a million-character
+string or a 5,000-digit integer); these are the one home of that cutting:
+
+- ``cut(text)``: text on one line, at most ``limit`` characters.
+- ``shown(value)``: ``repr(value)``, cut; a huge int by its number of digits (``str()`` of
+  one is slow, and refused past 4,300 digits).
+- ``reason(error)``: an exception as one short line (library messages can span paragraphs).
+"""
+
+from __future__ import annotations
+
+
+def cut(text: str, limit: int = 60) -> str:
+    """``text`` on one line and at most ``limit`` characters.
+
+    >>> cut("a long   string of text", 12)
+    'a long st...'
+    """
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a huge int by about how many digits it has.
+
+    >>> shown(10**100, 20), shown("a long string of text", 12)
+    ('an int of about 101 digits', "'a long s...")
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"an int of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails must not hide the error being reported
+        text = f"<{type(value).__name__}>"
+    return cut(text, limit)
+
+
+def reason(error: BaseException, limit: int = 160) -> str:
+    """An exception as one short line: its type and the first line of its message.
+
+    >>> reason(ValueError(chr(10).join(["bad value", "more detail"])))
+    'ValueError: bad value'
+    """
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    return cut(text, limit)

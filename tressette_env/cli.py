@@ -421,7 +421,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the other agents' player specs, given to them in turn (default heuristic)")  # fmt: skip
     playing.add_argument("--partner", default=None, help="the four-seat game's partner (default: as --opponents)")
     playing.add_argument(
-        "--seed", type=_at_least(0), default=None, help="the deal's seed, an integer >= 0, to play a deal again (default: random)"
+        "--seed",
+        type=_at_least(0),
+        default=None,
+        help="the deal's seed, an integer >= 0, to play a deal again (default: random)",
     )
     playing.add_argument("--hint", default="heuristic", help="the player whose choice ? shows (default heuristic)")
     playing.add_argument("--no-confirm", action="store_true", help="play an action as soon as it is typed")

@@ -61,9 +61,10 @@ from typing import Any
 import numpy as np
 
 from ..envs.spec import GAME_NAMES, game_spec
+from ..learned.files import MAX_LAYERS, MAX_WIDTH
 from ..learned.loading import TRAIN_HINT
 from ..learned.mlp import ModelFileError
-from ..messages import reason
+from ..messages import reason, shown
 from .checkpoint import checkpoint_game, checkpoint_path, read_info
 from .imitation import one_hand
 
@@ -244,8 +245,15 @@ class TrainConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not ok(value):
                 raise ValueError(f"{name}={value!r}: must be a number {allowed}")
-        if not self.net_arch or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in self.net_arch):
-            raise ValueError(f"net_arch={self.net_arch!r}: hidden layer widths, one or more integers >= 1")
+        if (
+            not self.net_arch
+            or len(self.net_arch) >= MAX_LAYERS
+            or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_WIDTH for w in self.net_arch)
+        ):
+            raise ValueError(
+                f"net_arch={shown(self.net_arch)}: hidden layer widths, 1 to {MAX_LAYERS - 1} integers from 1 to "
+                f"{MAX_WIDTH} (what a model file may hold: learned.files)"
+            )
         if not isinstance(self.game, str) or self.game not in GAME_NAMES:
             raise ValueError(f"game={self.game!r}: must be one of {', '.join(GAME_NAMES)}")
         rules = self.game_rules()

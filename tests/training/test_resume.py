@@ -202,15 +202,12 @@ def damage(kind, good, path):
         path.write_bytes(raw[: len(raw) // 2])
     elif kind == "random bytes":
         path.write_bytes(np.random.default_rng(0).bytes(4000))
-    elif kind in ("marker not JSON", "sb3 data damaged", "state damaged"):
-        entry = {
-            "marker not JSON": INFO_ENTRY,
-            "sb3 data damaged": "data",
-            "state damaged": STATE_ENTRY,
-        }[kind]
-        with zipfile.ZipFile(good) as src, zipfile.ZipFile(path, "w") as dst:
+    elif kind in ("marker not JSON", "marker nested deep", "marker too large", "sb3 data damaged", "state damaged"):
+        entry = STATE_ENTRY if kind == "state damaged" else "data" if kind == "sb3 data damaged" else INFO_ENTRY
+        bad = {"marker nested deep": b"[" * 200_000, "marker too large": b" " * (2**22 + 1)}.get(kind, b"{broken")
+        with zipfile.ZipFile(good) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
             for item in src.infolist():
-                dst.writestr(item, b"{broken" if item.filename == entry else src.read(item.filename))
+                dst.writestr(item, bad if item.filename == entry else src.read(item.filename))
 
 
 @pytest.mark.parametrize(
@@ -219,6 +216,8 @@ def damage(kind, good, path):
         ("truncated", "not a readable checkpoint zip"),
         ("random bytes", "not a readable checkpoint zip"),
         ("marker not JSON", f"a damaged checkpoint: {INFO_ENTRY} is not JSON"),
+        ("marker nested deep", f"a damaged checkpoint: {INFO_ENTRY} is not JSON (RecursionError"),
+        ("marker too large", f"its '{INFO_ENTRY}' entry unpacks to 4194305 bytes: at most 4194304"),
         ("sb3 data damaged", "a damaged checkpoint ("),
         ("state damaged", f"a damaged checkpoint: its {STATE_ENTRY} cannot be read"),
     ],

@@ -32,8 +32,9 @@ from typing import Any
 
 import gymnasium
 
+from ..learned.files import MAX_JSON_BYTES, checked_file_size, checked_member, checked_zip
 from ..learned.mlp import MLPPlayer, ModelFileError
-from ..messages import reason
+from ..messages import reason, shown
 
 FORMAT = "tressette_env training checkpoint"
 VERSION = 1
@@ -67,42 +68,54 @@ def write(path: Path, info: dict, state: dict) -> None:
 def read_info(path: Path) -> dict:
     """The JSON part of a checkpoint of ours, read without unpickling anything.
 
+    Bounded as model files are (``learned.files``): the file's size, its zip directory and
+    members, and the JSON entry's size are checked before anything is read whole.
+
     Raises:
         ModelFileError: the file is not a readable zip, or not a checkpoint written by ``tressette train``.
     """
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            if INFO_ENTRY not in names or STATE_ENTRY not in names:
-                raise ModelFileError(
-                    path,
-                    f"not a checkpoint written by tressette train (no {INFO_ENTRY} entry): --resume loads the "
-                    "whole file with stable-baselines3, which unpickles it and so can run code stored in it; it takes only this "
-                    "package's own checkpoints (checkpoints/model_<steps>_steps.zip or model.zip of a run)",
-                )
-            for entry in ("data", "policy.pth"):
-                if entry not in names:
-                    raise ModelFileError(path, f"a damaged checkpoint: no {entry!r} entry")
-            raw = archive.read(INFO_ENTRY)
+        with open(path, "rb") as stream:
+            checked_file_size(path, stream)
+            with checked_zip(path, stream) as archive:
+                raw = _info_entry(path, archive)
     except ModelFileError:
         raise
     except Exception as error:  # BadZipFile, truncated members, OSError
         raise ModelFileError(path, f"not a readable checkpoint zip ({reason(error)})") from None
     try:
         info = json.loads(raw)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         raise ModelFileError(path, f"a damaged checkpoint: {INFO_ENTRY} is not JSON ({reason(error)})") from None
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise ModelFileError(path, f"{INFO_ENTRY} is not of a tressette train checkpoint")
     if info.get("version") != VERSION:
-        raise ModelFileError(path, f"a checkpoint of version {info.get('version')!r}; this version reads {VERSION}")
+        raise ModelFileError(
+            path, f"a checkpoint of version {shown(info.get('version'))}; this version reads {VERSION}"
+        )
     steps = info.get("num_timesteps")
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-        raise ModelFileError(path, f"a damaged checkpoint: num_timesteps={steps!r}")
+        raise ModelFileError(path, f"a damaged checkpoint: num_timesteps={shown(steps)}")
     for key, kind in (("config", dict), ("history", list), ("clocks", dict)):
         if not isinstance(info.get(key), kind):
             raise ModelFileError(path, f"a damaged checkpoint: no {key} in {INFO_ENTRY}")
     return info
+
+
+def _info_entry(path: Path, archive: zipfile.ZipFile) -> bytes:
+    """The checkpoint's JSON entry, unpacked once its size is known to be at most ``MAX_JSON_BYTES``."""
+    names = set(archive.namelist())
+    if INFO_ENTRY not in names or STATE_ENTRY not in names:
+        raise ModelFileError(
+            path,
+            f"not a checkpoint written by tressette train (no {INFO_ENTRY} entry): --resume loads the "
+            "whole file with stable-baselines3, which unpickles it and so can run code stored in it; it takes only this "
+            "package's own checkpoints (checkpoints/model_<steps>_steps.zip or model.zip of a run)",
+        )
+    for entry in ("data", "policy.pth"):
+        if entry not in names:
+            raise ModelFileError(path, f"a damaged checkpoint: no {entry!r} entry")
+    return checked_member(path, archive, INFO_ENTRY, MAX_JSON_BYTES)
 
 
 def checkpoint_game(info: dict) -> str:

@@ -1,5 +1,6 @@
 """``render_mode="rgb_array"``: a picture of the table for every game, that changes as cards are played; the GIF example."""
 
+import re
 import runpy
 import sys
 from pathlib import Path
@@ -64,3 +65,28 @@ def test_the_gif_example_writes_an_animation(tmp_path, monkeypatch, capsys):
     with Image.open(out) as gif:
         assert gif.n_frames == 41 and gif.size == (WIDTH, HEIGHT)  # the deal before the first card, then 40 cards
     assert "41 frames of tressette" in capsys.readouterr().out
+
+
+def test_the_text_picture_keeps_scores_apart_from_names_and_counts_one_card():
+    # issue 31: "this hand: team 0 1 2/3" ran the team's number into its score; "1 cards";
+    # a chiamare's hand score named the declarer's side and the others "player 0" and "player 1".
+    from tressette_env import tressette_a_chiamare_v0
+    from tressette_env.engine import legal_actions
+    from tressette_env.engine.game import view
+    from tressette_env.engine.render import cards_text, render_view
+
+    assert (cards_text(1), cards_text(0), cards_text(3)) == ("1 card", "0 cards", "3 cards")
+    env = tressette_a_chiamare_v0.raw_env(render_mode="ansi")
+    env.reset(seed=4)
+    seen_one = False
+    while env.game.public.result is None:
+        game = env.game
+        if game.public.turn >= 0 and any(h.bit_count() == 1 for h in game.hands):
+            text = render_view(view(game, game.public.turn))
+            assert "1 cards" not in text
+            seen_one = seen_one or "  1 card" in text
+        env.step(legal_actions(game)[-1])  # the last legal action: the highest bid in the auction
+    text = env.render()
+    assert seen_one and "1 cards" not in text
+    assert re.search(r"this hand: player 0: [\d /]+ · player 1: [\d /]+ · player 2: ", text)
+    assert re.search(r"hand score: the declarer's side: -?\d+ · the others: -?\d+", text), text

@@ -37,8 +37,8 @@ def test_new_game_takes_an_int_seed_a_random_or_none(seed):
 
 
 def test_numpy_ints_are_rule_values():
-    rules = Rules(target_score=np.int64(31), cappotto_bonus=np.int32(11))
-    assert rules == Rules(target_score=31, cappotto_bonus=11)
+    rules = Rules(episode="match", target_score=np.int64(31), cappotto_bonus=np.int32(11))
+    assert rules == Rules(episode="match", target_score=31, cappotto_bonus=11)
     assert type(rules.target_score) is int and type(rules.cappotto_bonus) is int
     assert isinstance(new_game(rules, seed=0), GameState)
     with pytest.raises(ValueError, match="target_score=np.float64"):

@@ -20,9 +20,10 @@ from tressette_env.engine import (
 )
 from tressette_env.engine.cards import FULL_DECK
 from tressette_env.engine.game import legal_actions_mask, legal_mask_for
+from tressette_env.engine.switches import make_effective
 
 rules_strategy = st.builds(
-    Rules,
+    lambda **switches: make_effective(Rules, **switches),  # a switch with no effect left at its default
     target_score=st.sampled_from([11, 21, 31]),
     episode=st.sampled_from(["hand", "match"]),
     accusi=st.booleans(),

@@ -276,7 +276,7 @@ def test_render_ansi_and_human(capsys):
     env.reset(options={"hands": fill(seat_1="3d Ac 2c", seat_2="Rd"), "dealer": 0})
     env.step(action("3d"))
     text = env.render()
-    assert "player_1 3 di denari" in text and "player_2 to play" in text and "this hand: team 0 0" in text
+    assert "player_1 3 di denari" in text and "player_2 to play" in text and "this hand: team 0: 0 · team 1: 0" in text
     human = tressette_v0.env(render_mode="human")
     human.reset(seed=0)
     human.step(legal_actions(human.unwrapped.game)[0])

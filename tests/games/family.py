@@ -31,9 +31,15 @@ RULE_SETS = {
     "tressette_col_morto": [
         {},
         {"players": 2},
-        {"dummy_exposed": "after_first_card", "first_lead": "four_of_denari", "episode": "match", "target_score": 11},
+        {
+            "dummy_exposed": "after_first_card",
+            "first_lead": "four_of_denari",
+            "striscio": "no_honours",
+            "episode": "match",
+            "target_score": 11,
+        },
         {"dummy_holder": "fixed", "signals": False, "accusi": False, "episode": "match", "target_score": 11},
-        {"players": 2, "dummy_exposed": "after_first_card", "striscio": "no_honours"},
+        {"players": 2, "dummy_exposed": "after_first_card"},
     ],
     "tressette_a_perdere": [
         {},

@@ -34,6 +34,7 @@ from tressette_env.engine import (
     view,
 )
 from tressette_env.engine.actions import GIVE
+from tressette_env.engine.switches import make_effective
 from tressette_env.games.a_perdere import DISCARD, APerdereRules, make_rules
 
 FULL = (1 << 40) - 1
@@ -138,16 +139,15 @@ def test_the_removed_cards_follow_from_chosen_hands():
 
 
 @pytest.mark.parametrize("players", [4, 5, 8])
-def test_reduce_changes_nothing_when_the_deck_divides_evenly(players):
+def test_reduce_is_refused_when_the_deck_divides_evenly(players):
     for seed in range(3):
-        states = [
-            new_game(APerdereRules(players=players, reduce=r), seed) for r in ("remove", "dealer_discard", "monte")
-        ]
-        assert len({s.hands for s in states}) == 1
-        for s in states:
-            extra = s.public.table.extra
-            assert extra.removed == 0 and extra.set_aside == 0 and s.public.table.phase == 0
-            assert s.public.turn == (s.public.dealer + 1) % players
+        s = new_game(APerdereRules(players=players), seed)
+        extra = s.public.table.extra
+        assert extra.removed == 0 and extra.set_aside == 0 and s.public.table.phase == 0
+        assert s.public.turn == (s.public.dealer + 1) % players
+    for r in ("dealer_discard", "monte"):  # no card left over: it would change nothing
+        with pytest.raises(ValueError, match=f"reduce='{r}' has no effect with players={players}"):
+            APerdereRules(players=players, reduce=r)
 
 
 # ------------------------------------------------------------------ the dealer's discards
@@ -285,8 +285,8 @@ def test_cappotto_wins_match_ends_the_match_at_once_for_its_maker():
     plain = APerdereRules(episode="match", target_score=21)
     p = play_tricks(new_game(plain, hands=by_seat(CAPPOTTO), dealer=3), CAPPOTTO).public
     assert p.status == HAND_OVER and p.winner is None  # others_charged: the match goes on
-    one_hand = charges(APerdereRules(cappotto="wins_match"), CAPPOTTO)
-    assert one_hand.points == (11, 11, 11, 0) and one_hand.cappotto == 3
+    with pytest.raises(ValueError, match="cappotto='wins_match' has no effect with episode='hand'"):
+        APerdereRules(cappotto="wins_match")  # a single hand: charged as "others_charged"
 
 
 def test_cappotto_wins_match_in_an_elimination_match_goes_to_its_maker():
@@ -351,7 +351,8 @@ def test_zero_point_charge_charges_each_player_with_no_point():
     # Not in a hand with cappotto; with cappotto="none" the three players with 0 points pay it.
     assert charges(APerdereRules(zero_point_charge=10), CAPPOTTO).points == (11, 11, 11, 0)
     assert charges(APerdereRules(zero_point_charge=10, cappotto="none"), CAPPOTTO).points == (10, 10, 10, 11)
-    assert charges(APerdereRules(zero_point_charge=10, objective="take")).points == (3, 2, 0, 6)
+    with pytest.raises(ValueError, match="zero_point_charge=10 has no effect with objective='take'"):
+        APerdereRules(zero_point_charge=10, objective="take")
 
 
 def test_objective_take_counts_the_points_won_without_the_cappotto_inversion():
@@ -401,10 +402,12 @@ def test_a_tie_for_the_lowest_total_plays_on(switches):
     assert rules.game.returns(p) == pytest.approx((-1 / 3, -1 / 3, -1 / 3, 1))  # three tied for ranks 1-3
 
 
-def test_a_match_of_a_fixed_number_of_hands_ignores_the_target():
-    rules = APerdereRules(episode="match", match_end="hands", hands=2, target_score=5)
+def test_a_match_of_a_fixed_number_of_hands_has_no_target():
+    with pytest.raises(ValueError, match="target_score=5 has no effect with match_end='hands'"):
+        APerdereRules(episode="match", match_end="hands", hands=2, target_score=5)
+    rules = APerdereRules(episode="match", match_end="hands", hands=2)
     state = play_tricks(new_game(rules, hands=by_seat(WORKED), dealer=3), WORKED)
-    assert state.public.match_score == (3, 2, 0, 6) and state.public.status == HAND_OVER  # 6 >= 5, one hand
+    assert state.public.match_score == (3, 2, 0, 6) and state.public.status == HAND_OVER  # one hand of two
     p = renuncio(next_hand(state, seed=0)).public  # dealer 0: player 1 renounces, 13
     assert p.status == GAME_OVER and p.match_score == (3, 13, 0, 6) and p.winner == 2
     assert rules.game.returns(p) == pytest.approx((1 / 3, -1, 1, -1 / 3))  # ranks 1, 3, 0, 2
@@ -649,10 +652,13 @@ def test_bad_rule_switches_are_named():
 
 
 def individual(**switches):
-    """``APerdereRules(**switches)``; an elimination match avoids points (``objective="take"`` would be refused)."""
+    """``APerdereRules(**switches)``; an elimination match avoids points (``objective="take"`` would be refused).
+
+    A switch with no effect under the others is left at its default.
+    """
     if switches["match_end"] == "elimination":
         switches["objective"] = "avoid"
-    return APerdereRules(**switches)
+    return make_effective(APerdereRules, **switches)
 
 
 RULES = st.one_of(
@@ -671,7 +677,7 @@ RULES = st.one_of(
         episode=st.sampled_from(["hand", "match"]),
     ),
     st.builds(
-        APerdereRules,
+        lambda **switches: make_effective(APerdereRules, **switches),
         teams=st.just(True),
         last_trick=st.sampled_from(["remainder", "plus_one"]),
         asso_bastoni_value=st.sampled_from([1, 11, 18]),

@@ -40,6 +40,7 @@ from tressette_env.engine import (
     view,
 )
 from tressette_env.engine.actions import CALL, CHIAMO, DIVIDETE, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
+from tressette_env.engine.switches import make_effective
 from tressette_env.games.calabresella import (
     AUCTION,
     CALL_PHASE,
@@ -1147,7 +1148,8 @@ def rule_sets(draw):
     contracts = None if chosen is None else tuple(c for c in ALL_CONTRACTS if c in chosen)
     enabled = contracts or (("chiamo", "solo") if all_play else ("chiamo", "solo", "solissimo"))
     all_pass = draw(st.sampled_from(["void", "solo_only_redeal"])) if set(enabled) != {"chiamo"} else "void"
-    return CalabresellaRules(
+    return make_effective(  # a switch with no effect under the others left at its default
+        CalabresellaRules,
         players=players,
         four_player=four_player,
         auction=draw(st.sampled_from(["ascending", "first_taker"])),

@@ -6,13 +6,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tressette_env.engine import HAND_OVER, PLAYING, apply, legal_actions, legal_mask_for, new_game, next_hand
+from tressette_env.engine.switches import make_effective
 from tressette_env.games.col_morto import ColMortoRules
 from tressette_env.games.in_due import InDueRules
 
 FULL = (1 << 40) - 1
 
+
+def effective(rules_type):
+    """Build ``rules_type``, leaving at its default a switch with no effect under the others."""
+    return lambda **switches: make_effective(rules_type, **switches)
+
+
 in_due_stock = st.builds(
-    InDueRules,
+    effective(InDueRules),
     follow_suit_with_stock=st.booleans(),
     show_drawn=st.booleans(),
     accusi=st.sampled_from(["none", "dealt", "dealt_and_drawn"]),
@@ -22,7 +29,7 @@ in_due_stock = st.builds(
     cappotto_bonus=st.sampled_from([0, 11]),
 )
 in_due_packets = st.builds(
-    InDueRules,
+    effective(InDueRules),
     deal=st.just("packets"),
     packet_deal=st.sampled_from(["dealt", "choose"]),
     pizzichi_pickup=st.booleans(),
@@ -30,7 +37,7 @@ in_due_packets = st.builds(
     target_score=st.sampled_from([11, 21]),
 )
 col_morto = st.builds(
-    ColMortoRules,
+    effective(ColMortoRules),
     players=st.sampled_from([2, 3]),
     dummy_exposed=st.sampled_from(["deal", "after_first_card"]),
     signals=st.booleans(),

@@ -39,6 +39,11 @@ def suits_text(mask: int) -> str:
     return "   ".join(parts)
 
 
+def cards_text(count: int) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def points_text(thirds: int) -> str:
     """Thirds as points: ``5 2/3``."""
     whole, rest = divmod(thirds, 3)
@@ -87,13 +92,13 @@ def _public_lines(p: PublicState, names: Sequence[str]) -> list[str]:
     if accusi:
         lines.append("accusi: " + "; ".join(accusi))
     lines += game.render_lines(p, names)
-    score = "this hand: " + " · ".join(f"{game.side_name(p, s)} {points_text(t)}" for s, t in enumerate(p.thirds))
+    score = "this hand: " + " · ".join(f"{game.side_name(p, s)}: {points_text(t)}" for s, t in enumerate(p.thirds))
     if p.rules.episode == "match":
         score += f"   match to {p.rules.target_score}: " + " - ".join(map(str, p.match_score))
     lines.append(score)
     if p.result is not None:
         r = p.result
-        line = "hand score: " + " · ".join(f"{game.side_name(p, s)} {pts}" for s, pts in enumerate(r.points))
+        line = "hand score: " + " · ".join(f"{game.result_side_name(p, s)}: {pts}" for s, pts in enumerate(r.points))
         if r.renuncio is not None:
             line += f" (renuncio by {names[r.renuncio]})"
         if r.called_out is not None:
@@ -128,7 +133,7 @@ def render_view(view: SeatView, names: Sequence[str] | None = None) -> str:
             lines.append(f"{label}  {suits_text(view.hand)}")
             continue
         face_up = p.exposed_by(s)
-        line = f"{label}  {game.hand_size(p, s)} cards"
+        line = f"{label}  {cards_text(game.hand_size(p, s))}"
         if face_up:
             line += f", face up: {suits_text(face_up)}"
         lines.append(line)

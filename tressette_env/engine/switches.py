@@ -1,46 +1,130 @@
 """Rule switches as data: each game's switches are declared once, with what is allowed and what they mean.
 
 A game's rules record is a frozen dataclass whose fields carry a ``Switch`` in their
-metadata (``switch(default, allowed, meaning)``); ``check_switches`` validates a record
+metadata (``switch(default, allowed, meaning, needs)``); ``check_switches`` validates a record
 (raising ``ValueError`` with the bad value and what is allowed), ``switch_table`` writes
 the table the docs show, ``make_switches`` builds a record from keywords and names an
 unknown switch (``TypeError``). The four-seat game's ``Rules`` keeps its own, older checks
 with the same messages.
+
+A switch whose value matters only under other switches says so with ``needs``
+(``when(episode="match")``, or a ``Needs`` with a test): a value other than its default
+where a need does not hold would change nothing, and is refused (``InertSwitchError``, a
+``ValueError``), naming both switches. The default is never refused (it cannot be told apart
+from a switch not given). ``make_effective`` builds a record leaving such switches at their
+defaults, for sweeps over the switch space.
 
 Example:
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
     ... class R:
     ...     episode: str = switch("hand", ("hand", "match"), "one deal, or a match")
+    ...     target: int = switch(21, ("int", 1), "match target", needs=when(episode="match"))
     ...     def __post_init__(self):
     ...         check_switches(self)
     >>> R(episode="game")
     Traceback (most recent call last):
     ...
     ValueError: rule switch episode='game': must be one of 'hand', 'match'
+    >>> R(target=31)
+    Traceback (most recent call last):
+    ...
+    tressette_env.engine.switches.InertSwitchError: rule switch target=31 has no effect with episode='hand': it needs episode="match" (leave target at its default 21)
+    >>> R(episode="match", target=31).target
+    31
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 
-class Switch(NamedTuple):
-    """What a switch allows.
+class InertSwitchError(ValueError):
+    """A switch set to a value (not its default) that has no effect with the other switches' values.
 
-    A tuple of values, ``bool``, ``("int", least)``, ``("int|None", least)``, ``("subset|None",
-    values)`` (some of ``values``, in their order, as a tuple) or ``("mapping|None", keys)``
-    (whole numbers >= 1 for some of ``keys``, kept as a tuple of pairs).
+    ``switch``: its name; ``others``: the switches whose values keep it from having an effect.
+    """
+
+    def __init__(self, message: str, switch: str, others: tuple[str, ...]):
+        super().__init__(message)
+        self.switch = switch
+        self.others = others
+
+
+class Needs(NamedTuple):
+    """What a switch's value other than its default needs to have an effect (``when`` builds the usual ones).
+
+    Either ``pairs``, ``((switch, allowed values), ...)``: every named switch holds one of its
+    values; or ``test``, a function of the rules record, with ``text`` saying what it asks
+    (Markdown, as the docs' table shows it) and ``reads`` naming the switches the refusal names
+    (a tuple, or a function of the rules record that gives one).
+    ``values``: the values of the switch this need is for (None: every value but the default).
+    """
+
+    pairs: tuple[tuple[str, tuple], ...] = ()
+    test: Callable[[Any], bool] | None = None
+    text: str = ""
+    reads: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ()
+    values: tuple | None = None
+
+    def failing(self, rules: Any) -> tuple[str, ...]:
+        """The switches that keep this need from holding (their names), or () when it holds."""
+        if self.test is not None:
+            if self.test(rules):
+                return ()
+            return self.reads(rules) if callable(self.reads) else self.reads
+        return tuple(name for name, allowed in self.pairs if getattr(rules, name) not in allowed)
+
+    def markdown(self) -> str:
+        """What the need asks, as the docs' table says it: ``episode="match"``, in backquotes."""
+        if self.test is not None:
+            return self.text
+        return " and ".join(_pair_text(name, allowed, "`") for name, allowed in self.pairs)
+
+
+def _value_text(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def _pair_text(name: str, allowed: tuple, quote: str = "") -> str:
+    first = f"{quote}{name}={_value_text(allowed[0])}{quote}"
+    return " or ".join([first, *(f"{quote}{_value_text(v)}{quote}" for v in allowed[1:])])
+
+
+def when(*, values: tuple | None = None, **switches: Any) -> Needs:
+    """A need as data: each named switch holds this value (or one of this tuple of values).
+
+    ``values``: the values of the switch the need is for (default: every value but its default).
+
+    Example:
+        >>> when(episode="match", match_end="target").markdown()
+        '`episode="match"` and `match_end="target"`'
+    """
+    pairs = tuple((name, v if isinstance(v, tuple) else (v,)) for name, v in switches.items())
+    return Needs(pairs=pairs, values=values)
+
+
+class Switch(NamedTuple):
+    """What a switch allows, what it means, and what its other values need to have an effect.
+
+    ``allowed``: a tuple of values, ``bool``, ``("int", least)``, ``("int|None", least)``,
+    ``("subset|None", values)`` (some of ``values``, in their order, as a tuple) or
+    ``("mapping|None", keys)`` (whole numbers >= 1 for some of ``keys``, kept as a tuple of pairs).
+    ``needs``: ``Needs`` that must all hold for a value other than the default (see ``check_switches``).
     """
 
     allowed: Any
     meaning: str
+    needs: tuple[Needs, ...] = ()
 
 
-def switch(default: Any, allowed: Any, meaning: str) -> Any:
-    """A dataclass field that is a rule switch."""
-    return dataclasses.field(default=default, metadata={"switch": Switch(allowed, meaning)})
+def switch(default: Any, allowed: Any, meaning: str, needs: Needs | tuple[Needs, ...] = ()) -> Any:
+    """A dataclass field that is a rule switch; ``needs``: when a value other than ``default`` has an effect."""
+    if isinstance(needs, Needs):
+        needs = (needs,)
+    return dataclasses.field(default=default, metadata={"switch": Switch(allowed, meaning, needs)})
 
 
 def _allowed_text(allowed: Any) -> str:
@@ -58,7 +142,53 @@ def _allowed_text(allowed: Any) -> str:
 
 
 def check_switches(rules: Any) -> None:
-    """Validate every switch of a rules record; NumPy ints become plain ints.
+    """Validate every switch of a rules record (``check_values``), then what their values need (``check_needs``).
+
+    Raises:
+        ValueError: a switch has a value it does not allow, or one that has no effect with the
+            other switches' values (the message names both switches and what is allowed).
+    """
+    check_values(rules)
+    check_needs(rules)
+
+
+def check_needs(rules: Any) -> None:
+    """Refuse a switch whose value (not its default) has no effect with the other switches' values.
+
+    A game with checks of its own between the switches' values runs them before this one.
+
+    Raises:
+        ValueError: ``rule switch X=v has no effect with Y=w: it needs ... (leave X at its default d)``.
+    """
+    for f in dataclasses.fields(rules):
+        spec = f.metadata.get("switch")
+        if spec is None or not spec.needs:
+            continue
+        value = getattr(rules, f.name)
+        if value == f.default and type(value) is type(f.default):
+            continue
+        for need in spec.needs:
+            if need.values is not None and value not in need.values:
+                continue
+            failing = need.failing(rules)
+            if failing:
+                raise inert_error(f.name, value, f.default, rules, failing, need.markdown())
+
+
+def inert_error(
+    name: str, value: Any, default: Any, rules: Any, failing: tuple[str, ...], needs: str
+) -> InertSwitchError:
+    """The one-line refusal of a switch value with no effect (``needs``: Markdown; the backquotes go)."""
+    others = ", ".join(f"{other}={getattr(rules, other)!r}" for other in failing)
+    message = (
+        f"rule switch {name}={value!r} has no effect with {others}: it needs {needs.replace('`', '')} "
+        f"(leave {name} at its default {default!r})"
+    )
+    return InertSwitchError(message, name, failing)
+
+
+def check_values(rules: Any) -> None:
+    """Validate every switch's value of a rules record against what it allows; NumPy ints become plain ints.
 
     Raises:
         ValueError: a switch has a value it does not allow (the message names what is allowed).
@@ -124,15 +254,30 @@ def switch_names(rules_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(rules_type) if "switch" in f.metadata)
 
 
+def needs_text(needs: tuple[Needs, ...]) -> str:
+    """What a switch's values need, as the docs' table says it: ``(only with `episode="match"`)``, or ""."""
+    if not needs:
+        return ""
+    every = [n.markdown() for n in needs if n.values is None]
+    parts = [" and ".join(every)] if every else []
+    by_value: dict[Any, list[str]] = {}
+    for n in needs:
+        for v in n.values or ():
+            by_value.setdefault(v, []).append(n.markdown())
+    parts += [f"`{_value_text(v)}` only with {' and '.join(texts)}" for v, texts in by_value.items()]
+    return "(" + ("only with " if every else "") + "; ".join(parts) + ")"
+
+
 def switch_table(rules_type: type) -> str:
-    """The Markdown table of a rules record's switches: switch, default, allowed, meaning."""
+    """The Markdown table of a rules record's switches: switch, default, allowed, meaning (and what it needs)."""
     rows = ["| switch | default | allowed | meaning |", "| --- | --- | --- | --- |"]
     for f in dataclasses.fields(rules_type):
         spec = f.metadata.get("switch")
         if spec is None:
             continue
         default = f'"{f.default}"' if isinstance(f.default, str) else f.default
-        rows.append(f"| `{f.name}` | `{default}` | {_allowed_text(spec.allowed)} | {spec.meaning} |")
+        meaning = " ".join(filter(None, (spec.meaning, needs_text(spec.needs))))
+        rows.append(f"| `{f.name}` | `{default}` | {_allowed_text(spec.allowed)} | {meaning} |")
     return "\n".join(rows)
 
 
@@ -143,3 +288,21 @@ def make_switches(rules_type: type, **switches: Any) -> Any:
         if name not in names:
             raise TypeError(f"unknown rule switch {name!r}; the switches are: {', '.join(names)}")
     return rules_type(**switches)
+
+
+def make_effective(rules_type: type, **switches: Any) -> Any:
+    """A rules record from keyword switches, leaving at its default each switch that would have no effect.
+
+    For sweeps over the switch space (a plain build refuses such a switch, ``InertSwitchError``);
+    every other error is raised as usual.
+
+    Example:
+        >>> from tressette_env.engine.rules import Rules
+        >>> make_effective(Rules, target_score=31, signals=False, striscio="no_honours")
+        Rules(target_score=21, episode='hand', accusi=True, signals=False, striscio='keeps_suit', first_lead='dealer_right', cappotto_bonus=0, calling_out=False, illegal_action='renuncio')
+    """
+    while True:
+        try:
+            return rules_type(**switches)
+        except InertSwitchError as error:
+            del switches[error.switch]

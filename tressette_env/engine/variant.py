@@ -225,6 +225,10 @@ class Game:
         """A side's name: ``side 0``."""
         return f"{self.side_word} {side}"
 
+    def result_side_name(self, p: PublicState, side: int) -> str:
+        """The name of entry ``side`` of a finished hand's points (``HandScore.points``): a side, by default."""
+        return self.side_name(p, side)
+
     def competitor_name(self, p: PublicState, competitor: int) -> str:
         """A competitor's name (the one that won the match)."""
         return f"{self.side_word} {competitor}"

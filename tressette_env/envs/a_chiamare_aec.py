@@ -87,9 +87,9 @@ docs/observation.md#the-history-observation).
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `all_pass` | `"void"` | `"void"` | when every player passes the hand is void |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
-| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` |
-| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds |
-| `target_score` | `21` | int >= 1 | the match target (`match_end="target"`) |
+| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
+| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
+| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
 
 ### Version History

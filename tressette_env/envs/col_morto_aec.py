@@ -108,12 +108,12 @@ docs/observation.md#the-history-observation).
 | --- | --- | --- | --- |
 | `players` | `3` | `3`, `2` | live players (one or two dummies) |
 | `dummy_exposed` | `"deal"` | `"deal"`, `"after_first_card"` | when the dummy's hand becomes public |
-| `dummy_holder` | `"dealer"` | `"dealer"`, `"fixed"` | who plays with the dummy when three play |
-| `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully), only when its partner is a live player |
-| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true (as RULES.md) |
+| `dummy_holder` | `"dealer"` | `"dealer"`, `"fixed"` | who plays with the dummy when three play (only with `players=3`) |
+| `signals` | `True` | bool | a leader whose partner is a live player may signal busso / striscio / volo (truthfully) (only with `players=3`) |
+| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true (as RULES.md) (only with `players=3` and `signals=True`) |
 | `accusi` | `True` | bool | declarations score and are public; a dummy's count for its side |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
-| `target_score` | `21` | int >= 1 | match target |
+| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to the side that makes every point of a hand |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |

@@ -108,16 +108,16 @@ docs/observation.md#the-history-observation).
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
 | `deal` | `"stock"` | `"stock"`, `"packets"` | metà mazzo (ten cards and a stock of twenty) or pizzichino (packets of five) |
-| `follow_suit_with_stock` | `True` | bool | the follower must follow suit while cards remain in the stock (stock form) |
-| `show_drawn` | `True` | bool | each drawn card is shown to the opponent (stock form) |
-| `accusi` | `"none"` | `"none"`, `"dealt"`, `"dealt_and_drawn"` | declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination (stock form) |
+| `follow_suit_with_stock` | `True` | bool | the follower must follow suit while cards remain in the stock (only with `deal="stock"`) |
+| `show_drawn` | `True` | bool | each drawn card is shown to the opponent (only with `deal="stock"`) |
+| `accusi` | `"none"` | `"none"`, `"dealt"`, `"dealt_and_drawn"` | declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination (only with `deal="stock"`) |
 | `objective` | `"take"` | `"take"`, `"avoid"` | take points, or avoid them: the hand's points count against the taker and the first to the target loses |
-| `packet_deal` | `"dealt"` | `"dealt"`, `"choose"` | each player is dealt four packets, or the non-dealer picks four of the eight blind (packet form) |
-| `pizzichi_pickup` | `False` | bool | a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (packet form) |
-| `target_score` | `21` | int >= 1 | match target |
+| `packet_deal` | `"dealt"` | `"dealt"`, `"choose"` | each player is dealt four packets, or the non-dealer picks four of the eight blind (only with `deal="packets"`) |
+| `pizzichi_pickup` | `False` | bool | a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (only with `deal="packets"`) |
+| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to the player who makes every point of a hand |
-| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`, `objective="take"`) |
+| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (not with `objective="avoid"`) (only with `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 
 ### Version History

@@ -42,9 +42,9 @@ Switches (``AChiamareRules``):
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `all_pass` | `"void"` | `"void"` | when every player passes the hand is void |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
-| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` |
-| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds |
-| `target_score` | `21` | int >= 1 | the match target (`match_end="target"`) |
+| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
+| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
+| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/a_chiamare.md``):
@@ -84,7 +84,7 @@ from ..engine.cards import NUM_CARDS, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table
+from ..engine.switches import check_switches, make_switches, switch, switch_table, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import with_extra, with_public
 from . import auction
@@ -152,9 +152,12 @@ class AChiamareRules:
         "rounds",
         ("rounds", "target"),
         "a match is `rounds` deals by every player, or ends when a player reaches `target_score`",
+        needs=when(episode="match"),
     )
-    rounds: int = switch(1, ("int", 1), "deals by each player in a match of rounds")
-    target_score: int = switch(21, ("int", 1), 'the match target (`match_end="target"`)')
+    rounds: int = switch(
+        1, ("int", 1), "deals by each player in a match of rounds", needs=when(episode="match", match_end="rounds")
+    )
+    target_score: int = switch(21, ("int", 1), "the match target", needs=when(episode="match", match_end="target"))
     illegal_action: str = switch(
         "renuncio",
         ("renuncio", "raise"),
@@ -428,6 +431,10 @@ class TressetteAChiamare(auction.StakeGame):
         if seat == revealed_partner(p):
             return f"{names[seat]} (partner)"
         return names[seat]
+
+    def result_side_name(self, p: PublicState, side: int) -> str:
+        """A finished hand's points are (the declarer's side, the others), not seats."""
+        return ("the declarer's side", "the others")[side]
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code

@@ -23,14 +23,14 @@ charged 0 and players 0, 1, 2 are charged 11 each.
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
 | `players` | `4` | int >= 3 | players, 3 to 8 |
-| `reduce` | `"remove"` | `"remove"`, `"dealer_discard"`, `"monte"` | the cards that do not divide evenly: removed and announced, or dealt to the dealer who discards as many face down, or left face down as a monte (discards and monte go to the last trick's winner) |
+| `reduce` | `"remove"` | `"remove"`, `"dealer_discard"`, `"monte"` | the cards that do not divide evenly: removed and announced, or dealt to the dealer who discards as many face down, or left face down as a monte (discards and monte go to the last trick's winner) (only with cards left over: `players=3`, `6` or `7`, or a match with `match_end="elimination"`) |
 | `last_trick` | `"remainder"` | `"remainder"`, `"plus_one"` | the last trick's winner is charged the hand's total minus the others' charges, or each is rounded down separately |
-| `cappotto` | `"others_charged"` | `"others_charged"`, `"wins_match"`, `"none"` | a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins the match at once; or no special rule |
+| `cappotto` | `"others_charged"` | `"others_charged"`, `"wins_match"`, `"none"` | a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins the match at once; or no special rule (`"wins_match"` only with `episode="match"`; `"none"` only with `objective="avoid"`) |
 | `asso_bastoni_value` | `1` | `1`, `11`, `18` | points of the asso di bastoni (11: "Girellone"); the hand's total is 10 + this |
-| `zero_point_charge` | `None` | int >= 0 or None | (seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many |
-| `match_end` | `"target"` | `"target"`, `"elimination"`, `"hands"` | a match ends when someone reaches the target (the lowest total wins), or players reaching it drop out (the last one left wins), or after `hands` hands |
-| `target_score` | `21` | int >= 1 | the match target |
-| `hands` | `5` | int >= 1 | hands of a match with `match_end="hands"` |
+| `zero_point_charge` | `None` | int >= 0 or None | (seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many (only with `objective="avoid"`) |
+| `match_end` | `"target"` | `"target"`, `"elimination"`, `"hands"` | a match ends when someone reaches the target (the lowest total wins), or players reaching it drop out (the last one left wins), or after `hands` hands (only with `episode="match"`) |
+| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"` or `"elimination"`) |
+| `hands` | `5` | int >= 1 | hands of a match (only with `episode="match"` and `match_end="hands"`) |
 | `teams` | `False` | bool | 2 v 2 a perdere (four players; partners opposite, signals allowed; the first team to the target loses) |
 | `objective` | `"avoid"` | `"avoid"`, `"take"` | avoid points (this game), or take them (a cutthroat tressette) |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
@@ -46,7 +46,8 @@ Decisions where FAMILY.md leaves a point open (docs/games/a_perdere.md says why)
 - ``zero_point_charge`` applies to hands without a cappotto, to each player charged 0.
 - ``objective="take"``: the charges are the points won (good); no cappotto inversion and no
   zero-point charge; a renuncio gives the offender 0 and every other player the hand's total.
-- ``reduce`` with a number of players that shares the deck evenly (4, 5, 8) changes nothing.
+- ``reduce`` with a number of players that shares the deck evenly (4, 5, 8) would change nothing
+  and is refused, but in an elimination match (players drop out, leaving cards over).
   ``dealer_discard`` deals the leftover cards to the dealer, who discards that many face
   down (one ``GIVE + c`` action each) before the first lead; the discards stay out of the
   public history (they are face down); the dealer alone knows them (``SeatView.private``,
@@ -88,7 +89,7 @@ from ..engine.cards import FOUR_OF_DENARI, NUM_CARDS, THIRDS, CardMask, cards_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table
+from ..engine.switches import Needs, check_needs, check_values, make_switches, switch, switch_table, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import Game, with_public
 
@@ -116,6 +117,11 @@ class APerdereRules:
         ("remove", "dealer_discard", "monte"),
         "the cards that do not divide evenly: removed and announced, or dealt to the dealer who discards as many "
         "face down, or left face down as a monte (discards and monte go to the last trick's winner)",
+        needs=Needs(
+            test=lambda r: NUM_CARDS % r.players or (r.episode == "match" and r.match_end == "elimination"),
+            text='cards left over: `players=3`, `6` or `7`, or a match with `match_end="elimination"`',
+            reads=("players", "episode", "match_end"),
+        ),
     )
     last_trick: str = switch(
         "remainder",
@@ -127,6 +133,8 @@ class APerdereRules:
         ("others_charged", "wins_match", "none"),
         "a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins "
         "the match at once; or no special rule",
+        # In a hand "wins_match" charges as "others_charged"; with "take" no cappotto is charged.
+        needs=(when(episode="match", values=("wins_match",)), when(objective="avoid", values=("none",))),
     )
     asso_bastoni_value: int = switch(
         1, (1, 11, 18), 'points of the asso di bastoni (11: "Girellone"); the hand\'s total is 10 + this'
@@ -135,15 +143,19 @@ class APerdereRules:
         None,
         ("int|None", 0),
         "(seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many",
+        needs=when(objective="avoid"),
     )
     match_end: str = switch(
         "target",
         ("target", "elimination", "hands"),
         "a match ends when someone reaches the target (the lowest total wins), or players reaching it drop out "
         "(the last one left wins), or after `hands` hands",
+        needs=when(episode="match"),
     )
-    target_score: int = switch(21, ("int", 1), "the match target")
-    hands: int = switch(5, ("int", 1), 'hands of a match with `match_end="hands"`')
+    target_score: int = switch(
+        21, ("int", 1), "the match target", needs=when(episode="match", match_end=("target", "elimination"))
+    )
+    hands: int = switch(5, ("int", 1), "hands of a match", needs=when(episode="match", match_end="hands"))
     teams: bool = switch(
         False,
         bool,
@@ -165,7 +177,7 @@ class APerdereRules:
     )
 
     def __post_init__(self) -> None:
-        check_switches(self)
+        check_values(self)
         if self.players > 8:
             raise ValueError(f"rule switch players={self.players}: must be 3 to 8")
         if self.teams and self.players != 4:
@@ -179,6 +191,7 @@ class APerdereRules:
             raise ValueError(
                 'rule switch teams=True: a partnership match ends at the target (match_end="target" or "hands")'
             )
+        check_needs(self)
 
     @property
     def is_match(self) -> bool:
@@ -596,14 +609,14 @@ class TressetteAPerdere(Game):
         return p.table.tricks + extra - p.played_by(seat).bit_count()
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
-        from ..engine.render import suits_text
+        from ..engine.render import cards_text, suits_text
 
         extra = p.table.extra
         lines = []
         if extra.removed:
             lines.append(f"removed: {suits_text(extra.removed)}")
         if extra.set_aside:
-            lines.append(f"face down for the last trick: {extra.set_aside} cards")
+            lines.append(f"face down for the last trick: {cards_text(extra.set_aside)}")
         if extra.out:
             lines.append("out: " + ", ".join(f"player_{a}" for a in extra.out))
         return lines

@@ -48,23 +48,23 @@ Switches (``CalabresellaRules``):
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
 | `players` | `3` | `3`, `4` | players at the table |
-| `four_player` | `"all_play"` | `"all_play"`, `"dealer_sits_out"` | with four players: ten cards each and no monte, or the dealer sits out (scored as one more opponent) |
+| `four_player` | `"all_play"` | `"all_play"`, `"dealer_sits_out"` | with four players: ten cards each and no monte, or the dealer sits out (scored as one more opponent) (only with `players=4`) |
 | `auction` | `"ascending"` | `"ascending"`, `"first_taker"` | one speaking turn each, every bid above the standing one; or the first player who bids takes the contract |
 | `contracts` | `None` | None or some of `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"`, in that order | the contracts allowed (None: chiamo, solo, solissimo; chiamo and solo with four_player="all_play") |
-| `call_rule` | `"any"` | `"any"`, `"highest_missing"` | the caller names any card he lacks, or one of the highest rank of which he lacks a card (a 3, else a 2, else an asso...) |
-| `show_monte_on_call` | `True` | bool | the monte is turned up for all when the caller of chiamo takes it |
-| `exchange` | `"full"` | `"full"`, `"partial"` | the soloist takes the whole monte and discards 4, or takes up to 4 of its cards and discards as many |
-| `solissimo_peek` | `False` | bool | the solissimo player may look at the monte (not use it) |
-| `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"soloist"` | the forehand after chiamo and the soloist after the other contracts; or always the forehand; or always the soloist |
-| `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) |
+| `call_rule` | `"any"` | `"any"`, `"highest_missing"` | the caller names any card he lacks, or one of the highest rank of which he lacks a card (a 3, else a 2, else an asso...) (only with chiamo among the `contracts`) |
+| `show_monte_on_call` | `True` | bool | the monte is turned up for all when the caller of chiamo takes it (only with a monte (`players=3`, or `four_player="dealer_sits_out"`) and chiamo among the `contracts`) |
+| `exchange` | `"full"` | `"full"`, `"partial"` | the soloist takes the whole monte and discards 4, or takes up to 4 of its cards and discards as many (only with a monte (`players=3`, or `four_player="dealer_sits_out"`) and chiamo or solo among the `contracts`) |
+| `solissimo_peek` | `False` | bool | the solissimo player may look at the monte (not use it) (only with solissimo among the `contracts`) |
+| `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"soloist"` | the forehand after chiamo and the soloist after the other contracts; or always the forehand; or always the soloist (`"soloist"` only with chiamo among the `contracts`; `"forehand"` only with solo or a higher contract among the `contracts`) |
+| `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) (only with `scoring="stake"` and every contract it names among those that may be bid (`contracts`)) |
 | `scoring` | `"stake"` | `"stake"`, `"difference"` | the stake table, or the difference of the sides' thirds (doubled when one side takes all 35) |
-| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles |
-| `all_pass` | `"void"` | `"void"`, `"solo_only_redeal"` | when every player passes: the hand is void; or the hands are dealt again around the monte and only solo or higher may be bid |
+| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles (only with `scoring="stake"`) |
+| `all_pass` | `"void"` | `"void"`, `"solo_only_redeal"` | when every player passes: the hand is void; or the hands are dealt again around the monte and only solo or higher may be bid (only with solo or a higher contract among the `contracts`) |
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
-| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` |
-| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds |
-| `target_score` | `21` | int >= 1 | the match target (`match_end="target"`) |
+| `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
+| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
+| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/calabresella.md`` says more):
@@ -108,7 +108,7 @@ from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table
+from ..engine.switches import Needs, check_needs, check_values, make_switches, switch, switch_table, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import with_extra, with_public
 from . import auction
@@ -131,6 +131,29 @@ DEFAULT_MULTIPLIERS = {"chiamo": 1, "solo": 2, "solissimo": 3, "dividete": 6, "s
 ALL_CONTRACTS = tuple(auction.CONTRACTS)
 
 
+def _deciding(rules: Any) -> tuple[str, ...]:
+    """The switches that decide which contracts may be bid: ``contracts``, and when None with four all dealt in, the form."""
+    return ("contracts", "players", "four_player") if rules.contracts is None and rules.all_play else ("contracts",)
+
+
+def _bid(text: str, *names: str) -> Needs:
+    """A need: one of the contracts ``names`` may be bid (``text`` says which, for the table and the refusal)."""
+    return Needs(
+        test=lambda r: any(name in r.enabled_names for name in names),
+        text=f"{text} among the `contracts`",
+        reads=_deciding,
+    )
+
+
+_CHIAMO = _bid("chiamo", "chiamo")
+_ABOVE_CHIAMO = _bid("solo or a higher contract", *ALL_CONTRACTS[1:])
+_MONTE = Needs(
+    test=lambda r: not r.all_play,
+    text='a monte (`players=3`, or `four_player="dealer_sits_out"`)',
+    reads=("players", "four_player"),
+)
+
+
 @dataclass(frozen=True)
 class CalabresellaRules:
     """Calabresella's rule switches (see the module docstring's table)."""
@@ -142,6 +165,7 @@ class CalabresellaRules:
         "all_play",
         ("all_play", "dealer_sits_out"),
         "with four players: ten cards each and no monte, or the dealer sits out (scored as one more opponent)",
+        needs=when(players=4),
     )
     auction: str = switch(
         "ascending",
@@ -158,25 +182,41 @@ class CalabresellaRules:
         ("any", "highest_missing"),
         "the caller names any card he lacks, or one of the highest rank of which he lacks a card "
         "(a 3, else a 2, else an asso...)",
+        needs=_CHIAMO,
     )
-    show_monte_on_call: bool = switch(True, bool, "the monte is turned up for all when the caller of chiamo takes it")
+    show_monte_on_call: bool = switch(
+        True, bool, "the monte is turned up for all when the caller of chiamo takes it", needs=(_MONTE, _CHIAMO)
+    )
     exchange: str = switch(
         "full",
         ("full", "partial"),
         "the soloist takes the whole monte and discards 4, or takes up to 4 of its cards and discards as many",
+        needs=(_MONTE, _bid("chiamo or solo", "chiamo", "solo")),
     )
-    solissimo_peek: bool = switch(False, bool, "the solissimo player may look at the monte (not use it)")
+    solissimo_peek: bool = switch(
+        False, bool, "the solissimo player may look at the monte (not use it)", needs=_bid("solissimo", "solissimo")
+    )
     first_lead: str = switch(
         "seed",
         ("seed", "forehand", "soloist"),
         "the forehand after chiamo and the soloist after the other contracts; or always the forehand; "
         "or always the soloist",
+        # "seed" is "forehand" when chiamo is the only contract, "soloist" when chiamo is not one.
+        needs=(_CHIAMO._replace(values=("soloist",)), _ABOVE_CHIAMO._replace(values=("forehand",))),
     )
     multipliers: tuple | None = switch(
         None,
         ("mapping|None", ALL_CONTRACTS),
         "what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; "
         "those given replace the defaults)",
+        needs=(
+            when(scoring="stake"),
+            Needs(
+                test=lambda r: all(name in r.enabled_names for name, _ in r.multipliers),
+                text="every contract it names among those that may be bid (`contracts`)",
+                reads=_deciding,
+            ),
+        ),
     )
     scoring: str = switch(
         "stake",
@@ -187,12 +227,14 @@ class CalabresellaRules:
         "zero_points",
         ("zero_points", "zero_thirds", "all_tricks"),
         "the losing side has no whole point, or no third, or no trick: the stake doubles",
+        needs=when(scoring="stake"),
     )
     all_pass: str = switch(
         "void",
         ("void", "solo_only_redeal"),
         "when every player passes: the hand is void; or the hands are dealt again around the monte and only "
         "solo or higher may be bid",
+        needs=_ABOVE_CHIAMO,
     )
     signals: str = switch(
         "seed",
@@ -204,9 +246,12 @@ class CalabresellaRules:
         "rounds",
         ("rounds", "target"),
         "a match is `rounds` deals by every player, or ends when a player reaches `target_score`",
+        needs=when(episode="match"),
     )
-    rounds: int = switch(1, ("int", 1), "deals by each player in a match of rounds")
-    target_score: int = switch(21, ("int", 1), 'the match target (`match_end="target"`)')
+    rounds: int = switch(
+        1, ("int", 1), "deals by each player in a match of rounds", needs=when(episode="match", match_end="rounds")
+    )
+    target_score: int = switch(21, ("int", 1), "the match target", needs=when(episode="match", match_end="target"))
     illegal_action: str = switch(
         "renuncio",
         ("renuncio", "raise"),
@@ -214,7 +259,7 @@ class CalabresellaRules:
     )
 
     def __post_init__(self) -> None:
-        check_switches(self)
+        check_values(self)
         if self.all_play and self.contracts is not None:
             needs_monte = [c for c in self.contracts if c not in ("chiamo", "solo")]
             if needs_monte:
@@ -222,8 +267,7 @@ class CalabresellaRules:
                     f'rule switch contracts={self.contracts!r}: four_player="all_play" has no monte, so its '
                     f"contracts are chiamo and solo ({', '.join(needs_monte)} need one)"
                 )
-        if self.all_pass == "solo_only_redeal" and not any(c != "chiamo" for c in self.enabled_names):
-            raise ValueError('rule switch all_pass="solo_only_redeal" needs solo or a higher contract in contracts')
+        check_needs(self)
 
     @property
     def all_play(self) -> bool:
@@ -761,7 +805,7 @@ class Calabresella(auction.StakeGame):
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
-        from ..engine.render import suits_text
+        from ..engine.render import cards_text, suits_text
 
         x = p.table.extra
         lines = ["bids: " + ", ".join(f"{names[s]} {auction.bid_name(b)}" for s, b in enumerate(x.bids))]
@@ -774,7 +818,7 @@ class Calabresella(auction.StakeGame):
             lines.append(f"monte shown: {suits_text(x.monte_shown)}")
         if x.returned >= 0:
             lines.append(f"returned: {card_code(x.returned)}")
-        lines.append(f"face down for the last trick: {x.face_down} cards")
+        lines.append(f"face down for the last trick: {cards_text(x.face_down)}")
         return lines
 
     def render_hidden(self, state: GameState) -> list[str]:

@@ -23,12 +23,12 @@ seat is his own. Turn order is seat by seat, as in the four-seat game;
 | --- | --- | --- | --- |
 | `players` | `3` | `3`, `2` | live players (one or two dummies) |
 | `dummy_exposed` | `"deal"` | `"deal"`, `"after_first_card"` | when the dummy's hand becomes public |
-| `dummy_holder` | `"dealer"` | `"dealer"`, `"fixed"` | who plays with the dummy when three play |
-| `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully), only when its partner is a live player |
-| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true (as RULES.md) |
+| `dummy_holder` | `"dealer"` | `"dealer"`, `"fixed"` | who plays with the dummy when three play (only with `players=3`) |
+| `signals` | `True` | bool | a leader whose partner is a live player may signal busso / striscio / volo (truthfully) (only with `players=3`) |
+| `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true (as RULES.md) (only with `players=3` and `signals=True`) |
 | `accusi` | `True` | bool | declarations score and are public; a dummy's count for its side |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
-| `target_score` | `21` | int >= 1 | match target |
+| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to the side that makes every point of a hand |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
@@ -62,7 +62,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.game import apply, check_deal, check_seat, legal_mask_for, shuffled
 from ..engine.scoring import NO_DECLARATIONS, HandScore, declare
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table
+from ..engine.switches import check_switches, make_switches, switch, switch_table, when
 from ..engine.variant import Game, with_public
 
 
@@ -86,18 +86,31 @@ class ColMortoRules:
 
     players: int = switch(3, (3, 2), "live players (one or two dummies)")
     dummy_exposed: str = switch("deal", ("deal", "after_first_card"), "when the dummy's hand becomes public")
-    dummy_holder: str = switch("dealer", ("dealer", "fixed"), "who plays with the dummy when three play")
-    signals: bool = switch(
-        True, bool, "the leader may signal busso / striscio / volo (truthfully), only when its partner is a live player"
+    dummy_holder: str = switch(
+        "dealer",
+        ("dealer", "fixed"),
+        "who plays with the dummy when three play",
+        needs=when(players=3),  # with two, each player has a dummy
     )
-    striscio: str = switch("keeps_suit", ("keeps_suit", "no_honours"), "when striscio is true (as RULES.md)")
+    signals: bool = switch(
+        True,
+        bool,
+        "a leader whose partner is a live player may signal busso / striscio / volo (truthfully)",
+        needs=when(players=3),  # with two, every partner is a dummy: no seat may signal
+    )
+    striscio: str = switch(
+        "keeps_suit",
+        ("keeps_suit", "no_honours"),
+        "when striscio is true (as RULES.md)",
+        needs=when(players=3, signals=True),
+    )
     accusi: bool = switch(True, bool, "declarations score and are public; a dummy's count for its side")
     first_lead: str = switch(
         "dealer_right",
         ("dealer_right", "four_of_denari"),
         "the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari",
     )
-    target_score: int = switch(21, ("int", 1), "match target")
+    target_score: int = switch(21, ("int", 1), "match target", needs=when(episode="match"))
     episode: str = switch("hand", ("hand", "match"), "one deal per episode, or a match to `target_score`")
     cappotto_bonus: int = switch(0, ("int", 0), "extra points to the side that makes every point of a hand")
     illegal_action: str = switch(
@@ -106,8 +119,6 @@ class ColMortoRules:
 
     def __post_init__(self) -> None:
         check_switches(self)
-        if self.players == 2 and self.dummy_holder != "dealer":
-            raise ValueError('rule switch dummy_holder="fixed" is for players=3 (with two, each player has a dummy)')
 
     @property
     def is_match(self) -> bool:

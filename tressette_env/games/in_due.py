@@ -28,16 +28,16 @@ Switches (``InDueRules``):
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
 | `deal` | `"stock"` | `"stock"`, `"packets"` | metà mazzo (ten cards and a stock of twenty) or pizzichino (packets of five) |
-| `follow_suit_with_stock` | `True` | bool | the follower must follow suit while cards remain in the stock (stock form) |
-| `show_drawn` | `True` | bool | each drawn card is shown to the opponent (stock form) |
-| `accusi` | `"none"` | `"none"`, `"dealt"`, `"dealt_and_drawn"` | declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination (stock form) |
+| `follow_suit_with_stock` | `True` | bool | the follower must follow suit while cards remain in the stock (only with `deal="stock"`) |
+| `show_drawn` | `True` | bool | each drawn card is shown to the opponent (only with `deal="stock"`) |
+| `accusi` | `"none"` | `"none"`, `"dealt"`, `"dealt_and_drawn"` | declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination (only with `deal="stock"`) |
 | `objective` | `"take"` | `"take"`, `"avoid"` | take points, or avoid them: the hand's points count against the taker and the first to the target loses |
-| `packet_deal` | `"dealt"` | `"dealt"`, `"choose"` | each player is dealt four packets, or the non-dealer picks four of the eight blind (packet form) |
-| `pizzichi_pickup` | `False` | bool | a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (packet form) |
-| `target_score` | `21` | int >= 1 | match target |
+| `packet_deal` | `"dealt"` | `"dealt"`, `"choose"` | each player is dealt four packets, or the non-dealer picks four of the eight blind (only with `deal="packets"`) |
+| `pizzichi_pickup` | `False` | bool | a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (only with `deal="packets"`) |
+| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `cappotto_bonus` | `0` | int >= 0 | extra points to the player who makes every point of a hand |
-| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (needs `episode="match"`, `objective="take"`) |
+| `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (not with `objective="avoid"`) (only with `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (docs/games/in_due.md says why):
@@ -73,7 +73,7 @@ from ..engine.cards import HONOURS, NUM_CARDS, CardMask, mask_of
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table
+from ..engine.switches import check_needs, check_values, make_switches, switch, switch_table, when
 from ..engine.variant import Game, with_public
 
 SELECT_PACKETS, TURN_PACKETS, PLAY_STOCK, PLAY_PACKETS = 1, 2, 3, 4
@@ -96,13 +96,14 @@ class InDueRules:
         "stock", ("stock", "packets"), "metà mazzo (ten cards and a stock of twenty) or pizzichino (packets of five)"
     )
     follow_suit_with_stock: bool = switch(
-        True, bool, "the follower must follow suit while cards remain in the stock (stock form)"
+        True, bool, "the follower must follow suit while cards remain in the stock", needs=when(deal="stock")
     )
-    show_drawn: bool = switch(True, bool, "each drawn card is shown to the opponent (stock form)")
+    show_drawn: bool = switch(True, bool, "each drawn card is shown to the opponent", needs=when(deal="stock"))
     accusi: str = switch(
         "none",
         ("none", "dealt", "dealt_and_drawn"),
-        "declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination (stock form)",
+        "declarations: none, from the ten dealt cards, or also whenever a draw completes a new combination",
+        needs=when(deal="stock"),
     )
     objective: str = switch(
         "take",
@@ -112,39 +113,33 @@ class InDueRules:
     packet_deal: str = switch(
         "dealt",
         ("dealt", "choose"),
-        "each player is dealt four packets, or the non-dealer picks four of the eight blind (packet form)",
+        "each player is dealt four packets, or the non-dealer picks four of the eight blind",
+        needs=when(deal="packets"),
     )
     pizzichi_pickup: bool = switch(
         False,
         bool,
-        "a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (packet form)",
+        "a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card",
+        needs=when(deal="packets"),
     )
-    target_score: int = switch(21, ("int", 1), "match target")
+    target_score: int = switch(21, ("int", 1), "match target", needs=when(episode="match"))
     episode: str = switch("hand", ("hand", "match"), "one deal per episode, or a match to `target_score`")
     cappotto_bonus: int = switch(0, ("int", 0), "extra points to the player who makes every point of a hand")
     calling_out: bool = switch(
-        False, bool, 'chiamarsi fuori: the leader may claim the match (needs `episode="match"`, `objective="take"`)'
+        False,
+        bool,
+        'chiamarsi fuori: the leader may claim the match (not with `objective="avoid"`)',
+        needs=when(episode="match"),
     )
     illegal_action: str = switch(
         "renuncio", ("renuncio", "raise"), "an illegal action loses the hand 11-0, or raises ValueError"
     )
 
     def __post_init__(self) -> None:
-        check_switches(self)
-        if self.calling_out and self.episode != "match":
-            raise ValueError('rule switch calling_out=True needs episode="match": a claim is about the match target')
+        check_values(self)
         if self.calling_out and self.objective == "avoid":
             raise ValueError('rule switch calling_out=True needs objective="take": with "avoid" the target loses')
-        if self.deal == "packets":
-            for name, default in (("follow_suit_with_stock", True), ("show_drawn", True), ("accusi", "none")):
-                if getattr(self, name) != default:
-                    raise ValueError(
-                        f'rule switch {name}={getattr(self, name)!r} is for deal="stock" (no stock in the packet form)'
-                    )
-        else:
-            for name, default in (("packet_deal", "dealt"), ("pizzichi_pickup", False)):
-                if getattr(self, name) != default:
-                    raise ValueError(f'rule switch {name}={getattr(self, name)!r} is for deal="packets"')
+        check_needs(self)
 
     @property
     def is_match(self) -> bool:
@@ -502,10 +497,11 @@ class TressetteInDue(Game):
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
+        from ..engine.render import cards_text
 
         extra = p.extra
         if p.rules.deal == "stock":
-            return [f"stock: {extra.stock} cards"]
+            return [f"stock: {cards_text(extra.stock)}"]
         if p.table.phase == SELECT_PACKETS:
             return [f"packets picked by {names[1 - p.dealer]}: {len(extra.selected)} of 4"]
         if p.table.phase == TURN_PACKETS:

@@ -27,14 +27,19 @@ from ..agents.registry import make_player
 from ..encoders.family import observation_of
 from ..engine.game import apply, legal_actions, new_game, view
 from ..engine.state import PLAYING
+from ..engine.switches import make_effective
 
 
 def one_hand(rules: Any) -> Any:
-    """The rules with one hand per episode (``episode="hand"``, and no claim of the match)."""
+    """The rules with one hand per episode (``episode="hand"``).
+
+    The switches that only a match reads (``target_score``, ``calling_out``, ``match_end``...) go
+    back to their defaults, since a single hand refuses them (``engine.switches.InertSwitchError``).
+    """
     if not rules.is_match:
         return rules
-    names = {f.name for f in dataclasses.fields(rules)}
-    return dataclasses.replace(rules, episode="hand", **({"calling_out": False} if "calling_out" in names else {}))
+    switches = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    return make_effective(type(rules), **{**switches, "episode": "hand"})
 
 
 def teacher_games(

@@ -15,7 +15,9 @@ the hand does not depend on the thirds taken so far, only on the hands and the l
 masters first on the lead and the cheapest winner first when following, the whole rest to
 a leader who holds only masters, and equivalent
 cards (two cards of one hand of the same suit and point value, with no card between them in
-taking power in any other hand or on the table) searched once.
+taking power in any other hand or on the table) searched once. Its memory has a ceiling: the
+table (one for every search) and the cache of equivalent cards are emptied when full, at
+262,144 and 65,536 entries, about 50 MB together (``_TABLE_LIMIT``, ``_REPS_LIMIT``).
 
 Example:
     >>> from tressette_env.engine import parse_cards
@@ -77,6 +79,11 @@ _WEAKEST = tuple(
     for s in range(4)
 )
 """``_WEAKEST[suit][field]``: the weakest card of a suit's 10-bit field (bit b: card 10 * suit + b)."""
+_REPS_LIMIT = 1 << 16
+"""The ceiling of ``_REPS``: 65,536 entries, about 14 MB (tracemalloc: 13.2 MiB when full, 212
+bytes an entry); it is emptied when full and a new key comes. Its keys are a suit's cards and
+rivals, which never share a card (4 * 3 ** 10 = 236,196 keys at most); a thousand deals of
+Tressette in due against the heuristic use about 60,000."""
 _REPS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
@@ -99,7 +106,7 @@ def _reps(cards: int, rivals: int) -> tuple[int, ...]:
             ):
                 continue  # no rival between the last one kept and this one: the same card
             reps.append(card)
-        if len(_REPS) > 1 << 18:
+        if len(_REPS) >= _REPS_LIMIT:
             _REPS.clear()
         out = _REPS[key] = tuple(reps)
     return out
@@ -117,15 +124,30 @@ def _moves(hand: int, led: int | None, others: int) -> list[int]:
     return out
 
 
-class _Open:
-    """One search: alpha-beta over the card play, a table of bounds at trick boundaries."""
+_TABLE_LIMIT = 1 << 18
+"""The ceiling of ``_TABLE``: 262,144 entries, about 36 MB with two hands in a key and 46 MB with
+five (tracemalloc: 138 and 176 bytes an entry, 34.5 and 44 MiB when full); it is emptied when
+full and a new position comes, in the middle of a search too (the table only saves work). A
+deal of Tressette in due's endgame stores about 4,000 positions."""
+_TABLE: dict[int, tuple[int, int]] = {}
+"""The table of bounds every search shares, by position (see ``_Open.boundary``): positions recur
+from one decision of a hand to the next."""
 
-    def __init__(self, sides: Sequence[int]) -> None:
+
+class _Open:
+    """One search: alpha-beta over the card play, the table of bounds ``_TABLE`` at trick boundaries."""
+
+    def __init__(self, sides: Sequence[int], last: int = LAST_TRICK_THIRDS) -> None:
         self.sides = tuple(sides)
         self.n = len(sides)
-        self.table: dict[int, tuple[int, int]] = {}
-        self.last = LAST_TRICK_THIRDS
-        """Thirds the last trick takes besides its cards (part of the table's key: set it before a search)."""
+        self.table = _TABLE
+        self.last = last
+        """Thirds the last trick takes besides its cards."""
+        n = self.n
+        sides_bits = sum(side << seat for seat, side in enumerate(self.sides))
+        self.prefix = (last << (n + 1) | 1 << n | sides_bits) << (n - 1).bit_length()
+        """The table key's high bits: ``last``, the sides (a bit a seat, above them a bit that
+        tells their number) and room for the leader; the hands (40 bits each) come below."""
 
     def boundary(self, hands: list[int], leader: int, alpha: int, beta: int, present: int, rem: int) -> int:
         """Side 0's thirds from the rest of the hand, ``leader`` to lead (a fail-soft bound outside (alpha, beta)).
@@ -134,10 +156,11 @@ class _Open:
         """
         if not present:
             return 0
-        key = self.last << 3 | leader
+        key = self.prefix | leader
         for h in hands:
             key = key << 40 | h
-        entry = self.table.get(key)
+        table = self.table
+        entry = table.get(key)
         if entry is None:
             lead_hand = hands[leader]
             others = present & ~lead_hand
@@ -148,7 +171,9 @@ class _Open:
             else:
                 # Every card of the leader is the best of its suit: it keeps the lead and takes every trick.
                 value = rem if self.sides[leader] == 0 else 0
-                self.table[key] = (value, value)
+                if len(table) >= _TABLE_LIMIT:
+                    table.clear()
+                table[key] = (value, value)
                 return value
             entry = (0, rem)
         low, high = entry
@@ -167,7 +192,9 @@ class _Open:
             low = value
         else:
             low = high = value
-        self.table[key] = (low, high)
+        if len(table) >= _TABLE_LIMIT:
+            table.clear()
+        table[key] = (low, high)
         return value
 
     def inside(
@@ -290,22 +317,9 @@ class _Open:
         return beaters + sorted((c for c in moves if not _HIGHER[top] >> c & 1), key=lambda c: THIRDS[c])
 
 
-_SEARCHES: dict[tuple[int, ...], _Open] = {}
-_TABLE_LIMIT = 1 << 19
-
-
 def _search(sides: Sequence[int], last: int) -> _Open:
-    """A search for these sides whose table of bounds lives on between calls.
-
-    Positions recur from one decision of a hand to the next; the table is emptied when it
-    grows past ``_TABLE_LIMIT``.
-    """
-    key = tuple(sides)
-    search = _SEARCHES.get(key)
-    if search is None or len(search.table) > _TABLE_LIMIT:
-        search = _SEARCHES[key] = _Open(key)
-    search.last = last
-    return search
+    """A search for these sides, ``last`` the thirds the last trick takes besides its cards (``_TABLE`` lives on)."""
+    return _Open(sides, last)
 
 
 def _value(search: _Open, hands: list[int], leader: int, trick: list[int], remaining: int) -> int:

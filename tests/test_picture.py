@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tressette_env.engine import apply, legal_actions, new_game
+from tressette_env.engine.state import GAME_OVER, HAND_OVER
 from tressette_env.engine.tricks import trick_winner
 from tressette_env.envs import picture
 from tressette_env.envs.spec import game_spec
@@ -71,7 +72,7 @@ def test_the_last_frame_of_a_replay_shows_the_last_trick_its_taker_and_the_score
     assert _card_pixels(frames[-1]) > n * 1500
     leader, cards, _ = p.tricks()[-1]
     words = [(x, t) for x, _, t in drawn_text[-40:]]
-    assert any(t.startswith(f"last trick, taken by seat {trick_winner(leader, cards, n)}") for _, t in words)
+    assert any(t.startswith(f"last trick, taken by player {trick_winner(leader, cards, n)}") for _, t in words)
     assert any(t.startswith("hand score") and x > picture.WIDTH / 4 for x, t in words)  # in the middle too
 
 
@@ -104,3 +105,48 @@ def test_spade_and_bastoni_differ_in_colour_lightness_and_shape():
         masks.append((np.asarray(image) != picture.CARD).any(axis=2))
     overlap = (masks[0] & masks[1]).sum() / (masks[0] | masks[1]).sum()
     assert overlap < 0.5
+
+
+def _match_record(tmp_path, hands=3):
+    """A file holding one record of a four-seat match of ``hands`` hands or more (random legal play)."""
+    import json
+
+    rules = game_spec("tressette").make_rules(episode="match", target_score=hands * 4)
+    recorder = Recorder("tressette", rules, seed=11, players=["random"] * 4)
+    state = recorder.start()
+    while state.public.status != GAME_OVER:
+        state = _play_out(state, play=recorder.play)
+        if state.public.status == HAND_OVER:  # the next hand of the match
+            state = recorder.next_hand(state)
+    record = recorder.finish(state)
+    path = tmp_path / "match.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    return path, record
+
+
+def test_replay_gif_of_one_hand_a_frame_cap_and_a_held_last_frame(tmp_path, capsys, monkeypatch):
+    from tressette_env import cli
+
+    path, record = _match_record(tmp_path)
+    hands = len(record["hands"])
+    assert hands >= 2
+    out = tmp_path / "hand2.gif"
+    assert cli.main(["replay", str(path), "--gif", str(out), "--hand", "2", "--ms", "100"]) == 0
+    with Image.open(out) as gif:
+        assert gif.n_frames == len(record["hands"][1]["actions"])
+        durations = []
+        for k in range(gif.n_frames):
+            gif.seek(k)
+            durations.append(gif.info["duration"])
+    assert set(durations[:-1]) == {100} and durations[-1] == 400  # the last frame stays four times as long
+    capsys.readouterr()
+    # Past the cap the gif is refused before it grows further, naming the way out.
+    monkeypatch.setattr(cli, "MAX_GIF_FRAMES", 30)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["replay", str(path), "--gif", str(tmp_path / "all.gif")])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 1 and "more than 30 actions" in err and "--hand K" in err
+    assert not (tmp_path / "all.gif").exists()
+    with pytest.raises(SystemExit):
+        cli.main(["replay", str(path), "--hand", str(hands + 1)])
+    assert f"the episode has {hands} hand(s)" in capsys.readouterr().err

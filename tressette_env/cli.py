@@ -298,10 +298,19 @@ def _record_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     parser.exit(1, f"{parser.prog}: error: {message.replace(chr(10), ' ')}\n")
 
 
+MAX_GIF_FRAMES = 2000
+"""The frames of one ``tressette replay --gif``, at most: about 1.2 GB of palette frames in memory (a hand
+of the four-seat game is 40 frames, a long match of a chiamare some 8,000)."""
+
+
+class _TooManyFrames(Exception):
+    """Raised inside the replay when the gif would pass ``MAX_GIF_FRAMES``."""
+
+
 def _replay(args: argparse.Namespace) -> int:
     """``tressette replay``."""
     from .engine.actions import action_to_string
-    from .engine.render import render_state
+    from .engine.render import default_names, render_state
     from .records import RecordError, numbered_records, replay
 
     try:
@@ -325,13 +334,20 @@ def _replay(args: argparse.Namespace) -> int:
             import PIL  # noqa: F401  (checked before the replay, used after it)
         except ImportError:
             args.parser.error("--gif needs Pillow: pip install pillow (the eval and train extras include it)")
+        from PIL import Image
+
         from .envs.picture import table_picture
 
     def show(state, seat, action):
-        if args.gif is not None:
-            frames.append(table_picture(state))
+        if args.hand is not None and state.public.hand_number + 1 != args.hand:
             return
-        print(f"\nseat {seat}: {action_to_string(action)}")
+        if args.gif is not None:
+            if len(frames) == MAX_GIF_FRAMES:
+                raise _TooManyFrames
+            # a palette image: a third of the memory of the RGB frame (the picture has few colours)
+            frames.append(Image.fromarray(table_picture(state)).convert("P", palette=Image.Palette.ADAPTIVE))
+            return
+        print(f"\n{default_names(state.public)[seat]}: {action_to_string(action)}")
         print(render_state(state))
         if args.pause:
             input("(Enter) ")
@@ -340,14 +356,23 @@ def _replay(args: argparse.Namespace) -> int:
         state = replay(record, show)
     except RecordError as error:
         _record_error(args.parser, f"{args.file}, line {line}: {error}")
+    except _TooManyFrames:
+        _record_error(
+            args.parser,
+            f"{args.file}, line {line}: the episode has more than {MAX_GIF_FRAMES} actions, and a gif holds at most "
+            f"{MAX_GIF_FRAMES} frames (one per action, about 0.6 MB each in memory): choose one hand with --hand K",
+        )
+    if args.hand is not None and args.hand > len(record["hands"]):
+        _record_error(
+            args.parser, f"{args.file}, line {line}: --hand {args.hand}: the episode has {len(record['hands'])} hand(s)"
+        )
     if args.gif is not None:
         if not frames:
             _record_error(args.parser, f"{args.file}, line {line}: the record has no actions, so --gif has no frame")
-        from PIL import Image
-
-        images = [Image.fromarray(frame) for frame in frames]
-        images[0].save(args.gif, save_all=True, append_images=images[1:], duration=args.ms, loop=0)
-        print(f"{args.gif}: {len(images)} frames, one per action")
+        # The last frame (the last trick and the score) stays on screen four times as long.
+        durations = [args.ms] * (len(frames) - 1) + [4 * args.ms]
+        frames[0].save(args.gif, save_all=True, append_images=frames[1:], duration=durations, loop=0)
+        print(f"{args.gif}: {len(frames)} frames, one per action")
     if record.get("truncated"):
         print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']} up to where max_cycles cut the episode")
     else:
@@ -447,6 +472,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="write an animation of the episode instead, a frame per action (needs Pillow)",
     )
     replaying.add_argument("--ms", type=_at_least(1), default=700, help="milliseconds per frame of --gif (700)")
+    replaying.add_argument(
+        "--hand",
+        type=_at_least(1),
+        default=None,
+        metavar="K",
+        help=f"show only hand K of the episode, 1 first (a gif of a long match: at most {MAX_GIF_FRAMES} frames)",
+    )
     replaying.set_defaults(run=_replay, parser=replaying)
     training = commands.add_parser(
         "train",

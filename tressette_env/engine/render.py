@@ -21,12 +21,14 @@ from .cards import RANK_CODES, STRENGTH, SUITS, card_name
 from .state import GAME_OVER, HAND_OVER, GameState, PublicState, SeatView
 
 
-def seat_names(seats: int) -> tuple[str, ...]:
-    """``seat 0`` .. ``seat N-1``."""
-    return tuple(f"seat {s}" for s in range(seats))
+def default_names(p: PublicState) -> tuple[str, ...]:
+    """Each seat's name where no agent names are given (``tressette replay``, the gif, ``str(state)``).
 
-
-SEAT_NAMES = seat_names(4)
+    The agents are ``player 0`` .. ``player N-1``, as ``tressette play`` calls them; a seat is
+    named by the game from its agent (``dummy of player 0`` in col morto).
+    """
+    agents = [f"player {a}" for a in range(p.rules.game.agents(p.rules))]
+    return tuple(p.rules.game.seat_names(p.table, agents))
 
 
 def suits_text(mask: int) -> str:
@@ -114,7 +116,7 @@ def _public_lines(p: PublicState, names: Sequence[str]) -> list[str]:
 def render_state(state: GameState, names: Sequence[str] | None = None) -> str:
     """The whole table: every hand, the trick, signals, declarations and scores."""
     p = state.public
-    names = names or seat_names(p.table.seats)
+    names = names or default_names(p)
     game = p.rules.game
     lines = [_header(p, names)]
     lines += [f"{game.seat_label(p, s, names)}  {suits_text(state.hands[s])}" for s in range(p.table.seats)]
@@ -124,7 +126,7 @@ def render_state(state: GameState, names: Sequence[str] | None = None) -> str:
 def render_view(view: SeatView, names: Sequence[str] | None = None) -> str:
     """One seat's information set: its own hand, the others' card counts, and the public table."""
     p = view.public
-    names = names or seat_names(p.table.seats)
+    names = names or default_names(p)
     game = p.rules.game
     lines = [_header(p, names) + f" · seen by {names[view.seat]}"]
     for s in range(p.table.seats):

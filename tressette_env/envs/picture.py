@@ -32,7 +32,7 @@ import numpy as np
 
 from ..engine.actions import SIGNAL_NAMES
 from ..engine.cards import RANK_CODES, STRENGTH, SUITS, cards_of
-from ..engine.render import render_state, seat_names
+from ..engine.render import default_names, render_state
 from ..engine.state import GameState
 from ..engine.tricks import trick_winner
 
@@ -183,7 +183,7 @@ def table_picture(state: GameState, names: Sequence[str] | None = None) -> np.nd
     image_type, draw_type, _ = _pillow()
     p = state.public
     n = p.table.seats
-    names = list(names or seat_names(n))
+    names = list(names or default_names(p))
     image = image_type.new("RGB", (WIDTH, HEIGHT), CLOTH)
     draw = draw_type.Draw(image)
     small = _font(13)

@@ -72,3 +72,28 @@ def test_snippet_runs(code, capsys):
     printed = capsys.readouterr().out.splitlines()
     claimed = re.findall(r"# printed: (.*)", code)
     assert [line for line in printed if line in claimed] == claimed, (printed, claimed)
+
+
+def test_every_quickstart_says_what_it_prints():
+    # issue 31: the first quickstart did not say what it prints, and the stable-baselines3 one printed nothing.
+    snippets = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    assert "# printed: " in snippets[0]
+    sb3 = next(code for code in snippets if "MaskablePPO" in code)
+    assert "print(" in sb3 and "printed" in sb3
+
+
+def test_the_getting_started_page_opens_the_site_with_the_readmes_two_commands():
+    page = (ROOT / "docs" / "getting-started.md").read_text()
+    nav = (ROOT / "mkdocs.yml").read_text().split("nav:", 1)[1]
+    assert nav.strip().splitlines()[0].strip() == "- Getting started: getting-started.md"
+    commands = re.findall(r"^python3 -m venv .*$", README, flags=re.M)
+    assert len(commands) == 2 and all(command in page for command in commands)
+    for api in ("PettingZoo AEC", "PettingZoo parallel", "Gymnasium, one learner", "Gymnasium's vector API"):
+        assert f"### {api}" in page
+
+
+def test_the_two_commands_times_say_the_machine_and_the_cpu_time():
+    block = README.split("## Two commands", 1)[1].split("## Quickstart", 1)[0]
+    main_job, tests = block.split("# The tests", 1)
+    assert "idle 2-core" in main_job and "CPU time" in main_job
+    assert "CPU time" in tests.split("\n\n")[0]

@@ -9,7 +9,7 @@ stock, the packets, a dummy...).
 Example:
     >>> from tressette_env.engine.game import new_game
     >>> print(render_state(new_game(seed=1)).splitlines()[0])
-    hand 1 · dealer seat 1 · trick 1 of 10 · seat 2 to play
+    hand 1 · dealer player 1 · trick 1 of 10 · player 2 to play
 """
 
 from __future__ import annotations

@@ -30,126 +30,53 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .switches import inert_error
-
-EPISODES = ("hand", "match")
-STRISCI = ("keeps_suit", "no_honours")
-FIRST_LEADS = ("dealer_right", "four_of_denari")
-ILLEGAL_ACTIONS = ("renuncio", "raise")
-NEEDS: dict[str, tuple[tuple[str, tuple], ...]] = {
-    "target_score": (("episode", ("match",)),),
-    "striscio": (("signals", (True,)),),  # no striscio without signals
-    "calling_out": (("episode", ("match",)),),  # a claim is about the match target
-}
-"""What a switch's value other than its default needs to have an effect: (switch, allowed values) pairs."""
+from .switches import RuleSwitches, switch, switch_names, when
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleSwitches):
     """A rule set. Every field is a rule switch of RULES.md; build with keywords."""
 
     game: ClassVar[Any] = None
     """The game these rules are for (``classic.TRESSETTE``, set where it is defined)."""
 
-    target_score: int = 21
-    episode: str = "hand"
-    accusi: bool = True
-    signals: bool = True
-    striscio: str = "keeps_suit"
-    first_lead: str = "dealer_right"
-    cappotto_bonus: int = 0
-    calling_out: bool = False
-    illegal_action: str = "renuncio"
-
-    def __post_init__(self) -> None:
-        for name in ("accusi", "signals", "calling_out"):
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise ValueError(f"rule switch {name}={value!r}: must be True or False")
-        for name, low in (("target_score", 1), ("cappotto_bonus", 0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < low:
-                raise ValueError(f"rule switch {name}={value!r}: must be an int >= {low}")
-            object.__setattr__(self, name, value.__index__())  # NumPy ints become plain ints
-        for name, allowed in (
-            ("episode", EPISODES),
-            ("striscio", STRISCI),
-            ("first_lead", FIRST_LEADS),
-            ("illegal_action", ILLEGAL_ACTIONS),
-        ):
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"rule switch {name}={value!r}: must be one of {', '.join(map(repr, allowed))}")
-        for name, pairs in NEEDS.items():
-            value, default = getattr(self, name), _DEFAULTS[name]
-            if value == default:
-                continue
-            failing = tuple(other for other, allowed in pairs if getattr(self, other) not in allowed)
-            if failing:
-                raise inert_error(name, value, default, self, failing, _needs_text(pairs))
-
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
-
-
-SWITCHES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
-
-
-def _needs_text(pairs: tuple[tuple[str, tuple], ...]) -> str:
-    """What ``pairs`` need, in Markdown: ``episode="match"`` in backquotes."""
-    return " and ".join(
-        " or ".join(f"`{name}={_value(v)}`" if k == 0 else f"`{_value(v)}`" for k, v in enumerate(allowed))
-        for name, allowed in pairs
+    target_score: int = switch(21, ("int", 1), "match target; 31 and 41 are common", needs=when(episode="match"))
+    episode: str = switch("hand", ("hand", "match"), "one deal per episode, or a match to `target_score`")
+    accusi: bool = switch(True, bool, "declarations (napoletana, three or four 3s/2s/assi) score and are public")
+    signals: bool = switch(True, bool, "the leader may signal busso / striscio / volo (truthfully)")
+    striscio: str = switch(
+        "keeps_suit",
+        ("keeps_suit", "no_honours"),
+        "when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of "
+        "them is a 3, 2 or asso (seeds 002, 003)",
+        needs=when(signals=True),  # no striscio without signals
+    )
+    first_lead: str = switch(
+        "dealer_right",
+        ("dealer_right", "four_of_denari"),
+        "who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) "
+        "the holder of the 4 di denari",
+    )
+    cappotto_bonus: int = switch(0, ("int", 0), "extra points to a team that makes every point of a hand")
+    calling_out: bool = switch(
+        False,
+        bool,
+        "chiamarsi fuori: the leader may claim the match",
+        needs=when(episode="match"),  # a claim is about the match target
+    )
+    illegal_action: str = switch(
+        "renuncio", ("renuncio", "raise"), "an illegal action loses the hand 11-0, or raises ValueError"
     )
 
 
-def _value(value: Any) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
+SWITCHES: tuple[str, ...] = switch_names(Rules)
+"""The four-seat game's switches, in order."""
 
+make_rules = Rules.make
+"""``Rules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
-_ALLOWED_AND_MEANING = {
-    "target_score": ("int >= 1", "match target; 31 and 41 are common"),
-    "episode": ('`"hand"`, `"match"`', "one deal per episode, or a match to `target_score`"),
-    "accusi": ("bool", "declarations (napoletana, three or four 3s/2s/assi) score and are public"),
-    "signals": ("bool", "the leader may signal busso / striscio / volo (truthfully)"),
-    "striscio": (
-        '`"keeps_suit"`, `"no_honours"`',
-        "when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of "
-        "them is a 3, 2 or asso (seeds 002, 003)",
-    ),
-    "first_lead": (
-        '`"dealer_right"`, `"four_of_denari"`',
-        "who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) "
-        "the holder of the 4 di denari",
-    ),
-    "cappotto_bonus": ("int >= 0", "extra points to a team that makes every point of a hand"),
-    "calling_out": ("bool", "chiamarsi fuori: the leader may claim the match"),
-    "illegal_action": ('`"renuncio"`, `"raise"`', "an illegal action loses the hand 11-0, or raises ValueError"),
-}
-
-
-def rules_table() -> str:
-    """The Markdown table of the rule switches (the README and docstrings show it)."""
-    rows = ["| switch | default | allowed | meaning |", "| --- | --- | --- | --- |"]
-    for f in dataclasses.fields(Rules):
-        allowed, meaning = _ALLOWED_AND_MEANING[f.name]
-        if f.name in NEEDS:
-            meaning += f" (only with {_needs_text(NEEDS[f.name])})"
-        default = f'"{f.default}"' if isinstance(f.default, str) else f.default
-        rows.append(f"| `{f.name}` | `{default}` | {allowed} | {meaning} |")
-    return "\n".join(rows)
-
-
-def make_rules(**switches: Any) -> Rules:
-    """Build ``Rules`` from keyword switches, naming any unknown switch in the error."""
-    for name in switches:
-        if name not in SWITCHES:
-            raise TypeError(f"unknown rule switch {name!r}; the switches are: {', '.join(SWITCHES)}")
-    return Rules(**switches)
+rules_table = Rules.table
+"""The Markdown table of the rule switches (the docs and docstrings show it)."""

@@ -1,11 +1,12 @@
 """Rule switches as data: each game's switches are declared once, with what is allowed and what they mean.
 
-A game's rules record is a frozen dataclass whose fields carry a ``Switch`` in their
-metadata (``switch(default, allowed, meaning, needs)``); ``check_switches`` validates a record
-(raising ``ValueError`` with the bad value and what is allowed), ``switch_table`` writes
-the table the docs show, ``make_switches`` builds a record from keywords and names an
-unknown switch (``TypeError``). The four-seat game's ``Rules`` keeps its own, older checks
-with the same messages.
+Every game's rules record, the four-seat ``Rules`` included, is a frozen dataclass on
+``RuleSwitches`` whose fields carry a ``Switch`` in their metadata (``switch(default, allowed,
+meaning, needs)``): ``check_switches`` validates a record (raising ``ValueError`` with the bad
+value, cut short, and what is allowed), ``switch_table`` writes the table the docs show,
+``make_switches`` builds a record from keywords and names an unknown switch (``TypeError``);
+``RuleSwitches`` gives each record these as ``__post_init__``, ``table`` and ``make``, and
+``is_match``.
 
 A switch whose value matters only under other switches says so with ``needs``
 (``when(episode="match")``, or a ``Needs`` with a test): a value other than its default
@@ -39,6 +40,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+from ..messages import shown
 
 
 class InertSwitchError(ValueError):
@@ -179,9 +182,9 @@ def inert_error(
     name: str, value: Any, default: Any, rules: Any, failing: tuple[str, ...], needs: str
 ) -> InertSwitchError:
     """The one-line refusal of a switch value with no effect (``needs``: Markdown; the backquotes go)."""
-    others = ", ".join(f"{other}={getattr(rules, other)!r}" for other in failing)
+    others = ", ".join(f"{other}={shown(getattr(rules, other))}" for other in failing)
     message = (
-        f"rule switch {name}={value!r} has no effect with {others}: it needs {needs.replace('`', '')} "
+        f"rule switch {name}={shown(value)} has no effect with {others}: it needs {needs.replace('`', '')} "
         f"(leave {name} at its default {default!r})"
     )
     return InertSwitchError(message, name, failing)
@@ -201,7 +204,7 @@ def check_values(rules: Any) -> None:
         allowed = spec.allowed
         if allowed is bool:
             if not isinstance(value, bool):
-                raise ValueError(f"rule switch {f.name}={value!r}: must be True or False")
+                raise ValueError(f"rule switch {f.name}={shown(value)}: must be True or False")
         elif isinstance(allowed, tuple) and allowed and allowed[0] == "subset|None":
             if value is not None:
                 object.__setattr__(rules, f.name, _subset(f.name, value, allowed[1]))
@@ -212,7 +215,7 @@ def check_values(rules: Any) -> None:
             if value is None and allowed[0] == "int|None":
                 continue
             if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < allowed[1]:
-                raise ValueError(f"rule switch {f.name}={value!r}: must be an {_allowed_text(allowed)}")
+                raise ValueError(f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}")
             object.__setattr__(rules, f.name, value.__index__())
         else:
             try:
@@ -220,19 +223,19 @@ def check_values(rules: Any) -> None:
             except TypeError:
                 ok = False
             if not ok:
-                raise ValueError(f"rule switch {f.name}={value!r}: must be one of {', '.join(map(repr, allowed))}")
+                raise ValueError(f"rule switch {f.name}={shown(value)}: must be one of {', '.join(map(repr, allowed))}")
 
 
 def _subset(name: str, value: Any, values: tuple) -> tuple:
     """``value`` as a tuple of distinct members of ``values`` in their order, or a ``ValueError``."""
     what = f"some of {', '.join(map(repr, values))}, in that order"
     if isinstance(value, str) or not hasattr(value, "__iter__"):
-        raise ValueError(f"rule switch {name}={value!r}: must be a tuple of {what}")
+        raise ValueError(f"rule switch {name}={shown(value)}: must be a tuple of {what}")
     items = tuple(value)
     if not items or any(v not in values for v in items) or len(set(items)) < len(items):
-        raise ValueError(f"rule switch {name}={value!r}: must be a tuple of {what}")
+        raise ValueError(f"rule switch {name}={shown(value)}: must be a tuple of {what}")
     if list(items) != sorted(items, key=values.index):
-        raise ValueError(f"rule switch {name}={value!r}: must list {what}")
+        raise ValueError(f"rule switch {name}={shown(value)}: must list {what}")
     return items
 
 
@@ -242,10 +245,10 @@ def _mapping(name: str, value: Any, keys: tuple) -> tuple:
     try:
         pairs = dict(value)
     except (TypeError, ValueError):
-        raise ValueError(f"rule switch {name}={value!r}: must be {what}") from None
+        raise ValueError(f"rule switch {name}={shown(value)}: must be {what}") from None
     for key, number in pairs.items():
         if key not in keys or isinstance(number, bool) or not hasattr(number, "__index__") or number < 1:
-            raise ValueError(f"rule switch {name}={value!r}: must be {what}; {key!r}: {number!r} is not")
+            raise ValueError(f"rule switch {name}={shown(value)}: must be {what}; {shown(key)}: {shown(number)} is not")
     return tuple((key, int(pairs[key])) for key in keys if key in pairs)
 
 
@@ -306,3 +309,37 @@ def make_effective(rules_type: type, **switches: Any) -> Any:
             return rules_type(**switches)
         except InertSwitchError as error:
             del switches[error.switch]
+
+
+class RuleSwitches:
+    """The base of every game's rules record: a frozen dataclass of ``switch`` fields.
+
+    One definition for every game of what a rules record does: building checks the values
+    (``check_values``), then the game's own checks of switches that cannot go together
+    (``check_combinations``, none by default), then what each switch's value needs
+    (``check_needs``); ``make`` builds one from keywords naming an unknown switch; ``table``
+    is the docs' table of its switches; ``is_match`` says whether an episode is a match.
+    """
+
+    def __post_init__(self) -> None:
+        check_values(self)
+        self.check_combinations()
+        check_needs(self)
+
+    def check_combinations(self) -> None:
+        """Raise ``ValueError`` for switches whose values cannot go together (a game's own checks)."""
+
+    @property
+    def is_match(self) -> bool:
+        """True when an episode is a whole match rather than one hand."""
+        return self.episode == "match"
+
+    @classmethod
+    def make(cls, **switches: Any) -> Any:
+        """A record from keyword switches (an unknown one is a ``TypeError`` naming the switches)."""
+        return make_switches(cls, **switches)
+
+    @classmethod
+    def table(cls) -> str:
+        """The Markdown table of the switches: switch, default, allowed, meaning (and what it needs)."""
+        return switch_table(cls)

@@ -84,7 +84,7 @@ from ..engine.cards import NUM_CARDS, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table, when
+from ..engine.switches import RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import with_extra, with_public
 from . import auction
@@ -100,7 +100,7 @@ CONTRACTS = {"chiamo": CHIAMO, "sola": SOLO}
 
 
 @dataclass(frozen=True)
-class AChiamareRules:
+class AChiamareRules(RuleSwitches):
     """Tressette a chiamare's rule switches (see the module docstring's table)."""
 
     game: ClassVar[Any] = None
@@ -164,27 +164,17 @@ class AChiamareRules:
         "an illegal action loses the contract as on cappotto (see below), or raises ValueError",
     )
 
-    def __post_init__(self) -> None:
-        check_switches(self)
-
     def multiplier(self, name: str) -> int:
         """What each opponent pays for the contract ``name`` (``"chiamo"``, ``"sola"``) before a cappotto."""
         return dict(self.multipliers or ()).get(name, DEFAULT_MULTIPLIERS[name])
 
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
+
+make_rules = AChiamareRules.make
+"""``AChiamareRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
 
-def make_rules(**switches: Any) -> AChiamareRules:
-    """``AChiamareRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
-    return make_switches(AChiamareRules, **switches)
-
-
-def rules_table() -> str:
-    """The Markdown table of Tressette a chiamare's switches."""
-    return switch_table(AChiamareRules)
+rules_table = AChiamareRules.table
+"""The Markdown table of the switches."""
 
 
 class AChiamarePublic(NamedTuple):

@@ -89,7 +89,7 @@ from ..engine.cards import FOUR_OF_DENARI, NUM_CARDS, THIRDS, CardMask, cards_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import Needs, check_needs, check_values, make_switches, switch, switch_table, when
+from ..engine.switches import Needs, RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import Game, with_public
 
@@ -106,7 +106,7 @@ def hand_size(players: int) -> int:
 
 
 @dataclass(frozen=True)
-class APerdereRules:
+class APerdereRules(RuleSwitches):
     """Tressette a perdere's rule switches (see the module docstring's table)."""
 
     game: ClassVar[Any] = None
@@ -176,8 +176,7 @@ class APerdereRules:
         "an illegal action charges the offender the hand's total (the others 0), or raises ValueError",
     )
 
-    def __post_init__(self) -> None:
-        check_values(self)
+    def check_combinations(self) -> None:
         if self.players > 8:
             raise ValueError(f"rule switch players={self.players}: must be 3 to 8")
         if self.teams and self.players != 4:
@@ -191,12 +190,6 @@ class APerdereRules:
             raise ValueError(
                 'rule switch teams=True: a partnership match ends at the target (match_end="target" or "hands")'
             )
-        check_needs(self)
-
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
 
     @property
     def total(self) -> int:
@@ -204,14 +197,12 @@ class APerdereRules:
         return 10 + self.asso_bastoni_value
 
 
-def make_rules(**switches: Any) -> APerdereRules:
-    """``APerdereRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
-    return make_switches(APerdereRules, **switches)
+make_rules = APerdereRules.make
+"""``APerdereRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
 
-def rules_table() -> str:
-    """The Markdown table of a perdere's switches."""
-    return switch_table(APerdereRules)
+rules_table = APerdereRules.table
+"""The Markdown table of the switches."""
 
 
 class APerderePublic(NamedTuple):

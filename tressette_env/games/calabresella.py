@@ -108,7 +108,7 @@ from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import Needs, check_needs, check_values, make_switches, switch, switch_table, when
+from ..engine.switches import Needs, RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import with_extra, with_public
 from . import auction
@@ -155,7 +155,7 @@ _MONTE = Needs(
 
 
 @dataclass(frozen=True)
-class CalabresellaRules:
+class CalabresellaRules(RuleSwitches):
     """Calabresella's rule switches (see the module docstring's table)."""
 
     game: ClassVar[Any] = None
@@ -258,8 +258,7 @@ class CalabresellaRules:
         "an illegal action loses the contract as on cappotto (see below), or raises ValueError",
     )
 
-    def __post_init__(self) -> None:
-        check_values(self)
+    def check_combinations(self) -> None:
         if self.all_play and self.contracts is not None:
             needs_monte = [c for c in self.contracts if c not in ("chiamo", "solo")]
             if needs_monte:
@@ -267,7 +266,6 @@ class CalabresellaRules:
                     f'rule switch contracts={self.contracts!r}: four_player="all_play" has no monte, so its '
                     f"contracts are chiamo and solo ({', '.join(needs_monte)} need one)"
                 )
-        check_needs(self)
 
     @property
     def all_play(self) -> bool:
@@ -291,20 +289,13 @@ class CalabresellaRules:
         name = auction.CONTRACT_NAMES[contract]
         return dict(self.multipliers or ()).get(name, DEFAULT_MULTIPLIERS[name])
 
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
+
+make_rules = CalabresellaRules.make
+"""``CalabresellaRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
 
-def make_rules(**switches: Any) -> CalabresellaRules:
-    """``CalabresellaRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
-    return make_switches(CalabresellaRules, **switches)
-
-
-def rules_table() -> str:
-    """The Markdown table of Calabresella's switches."""
-    return switch_table(CalabresellaRules)
+rules_table = CalabresellaRules.table
+"""The Markdown table of the switches."""
 
 
 class CalabresellaPublic(NamedTuple):

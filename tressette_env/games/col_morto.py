@@ -62,7 +62,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.game import apply, check_deal, check_seat, legal_mask_for, shuffled
 from ..engine.scoring import NO_DECLARATIONS, HandScore, declare
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_switches, make_switches, switch, switch_table, when
+from ..engine.switches import RuleSwitches, switch, when
 from ..engine.variant import Game, with_public
 
 
@@ -79,7 +79,7 @@ _M40 = (1 << 40) - 1
 
 
 @dataclass(frozen=True)
-class ColMortoRules:
+class ColMortoRules(RuleSwitches):
     """Tressette col morto's rule switches (see the module docstring's table)."""
 
     game: ClassVar[Any] = None
@@ -117,23 +117,13 @@ class ColMortoRules:
         "renuncio", ("renuncio", "raise"), "an illegal action loses the hand 11-0, or raises ValueError"
     )
 
-    def __post_init__(self) -> None:
-        check_switches(self)
 
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
+make_rules = ColMortoRules.make
+"""``ColMortoRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
 
-def make_rules(**switches: Any) -> ColMortoRules:
-    """``ColMortoRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
-    return make_switches(ColMortoRules, **switches)
-
-
-def rules_table() -> str:
-    """The Markdown table of col morto's switches."""
-    return switch_table(ColMortoRules)
+rules_table = ColMortoRules.table
+"""The Markdown table of the switches."""
 
 
 class TressetteColMorto(Game):

@@ -73,7 +73,7 @@ from ..engine.cards import HONOURS, NUM_CARDS, CardMask, mask_of
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
-from ..engine.switches import check_needs, check_values, make_switches, switch, switch_table, when
+from ..engine.switches import RuleSwitches, switch, when
 from ..engine.variant import Game, with_public
 
 SELECT_PACKETS, TURN_PACKETS, PLAY_STOCK, PLAY_PACKETS = 1, 2, 3, 4
@@ -87,7 +87,7 @@ _PIZZICHI = HONOURS[0] | HONOURS[1] | HONOURS[2] | HONOURS[3]
 
 
 @dataclass(frozen=True)
-class InDueRules:
+class InDueRules(RuleSwitches):
     """Tressette in due's rule switches (see the module docstring's table)."""
 
     game: ClassVar[Any] = None
@@ -135,26 +135,17 @@ class InDueRules:
         "renuncio", ("renuncio", "raise"), "an illegal action loses the hand 11-0, or raises ValueError"
     )
 
-    def __post_init__(self) -> None:
-        check_values(self)
+    def check_combinations(self) -> None:
         if self.calling_out and self.objective == "avoid":
             raise ValueError('rule switch calling_out=True needs objective="take": with "avoid" the target loses')
-        check_needs(self)
-
-    @property
-    def is_match(self) -> bool:
-        """True when an episode is a whole match rather than one hand."""
-        return self.episode == "match"
 
 
-def make_rules(**switches: Any) -> InDueRules:
-    """``InDueRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
-    return make_switches(InDueRules, **switches)
+make_rules = InDueRules.make
+"""``InDueRules`` from keyword switches (an unknown one is a TypeError naming the switches)."""
 
 
-def rules_table() -> str:
-    """The Markdown table of Tressette in due's switches."""
-    return switch_table(InDueRules)
+rules_table = InDueRules.table
+"""The Markdown table of the switches."""
 
 
 class InDuePublic(NamedTuple):

@@ -44,7 +44,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine.state import PublicState, SeatView
+from ..engine.game import private_of
+from ..engine.state import GameState, PublicState, SeatView
 from .layout import Piece, slices_of, table_of
 
 THERMOMETERS = {"declared_points": 20, "thirds": 35, "to_target": 41}
@@ -98,6 +99,15 @@ class Encoded:
         if self.takes_private:
             return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
         return unpack(self.bits(view.public, view.seat, view.hand), self.size)
+
+    def seat_bits(self, game: GameState, seat: int) -> int:
+        """The observation bits of ``seat`` in the whole state ``game`` (the environments' one way to it).
+
+        Its hand, the public state and what it alone knows (``private_of``), as ``encode`` of its view.
+        """
+        if self.takes_private:
+            return self.bits(game.public, seat, game.hands[seat], private_of(game, seat))
+        return self.bits(game.public, seat, game.hands[seat])
 
 
 class Observation(Encoded):

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..encoders.observation import unpack
-from ..engine.game import legal_actions_mask, new_game, next_hand, private_of, view
+from ..engine.game import legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
@@ -103,8 +103,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._mask_at = (size + 7) // 8 * 8
         self._unpacked = self._mask_at + self._num_actions
         self._obs_slice, self._mask_slice = slice(0, size), slice(self._mask_at, None)
-        self._bits = self._encoder.bits
-        self._private = getattr(self._encoder, "takes_private", False)
+        self._seat_bits = self._encoder.seat_bits
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -239,10 +238,7 @@ class FamilyEnv(AECEnv, EzPickle):
         if seat < 0:  # no seat this hand (put out of the match, or sitting out the deal): nothing to see or do
             both = unpack(0, self._unpacked)
             return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
-        if self._private:
-            bits = self._bits(game.public, seat, game.hands[seat], private_of(game, seat))
-        else:
-            bits = self._bits(game.public, seat, game.hands[seat])
+        bits = self._seat_bits(game, seat)
         if agent == self.agent_selection:  # the agent to act (the mask is 0 once the episode is over)
             bits |= self._legal << self._mask_at
         both = unpack(bits, self._unpacked)

@@ -45,7 +45,7 @@ from ..agents.base import Player
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
-from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, private_of, view
+from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
 from ..envs.playing import (
@@ -283,9 +283,7 @@ class SingleAgentEnv(gymnasium.Env):
         encoder = self._encoder
         if seat < 0:  # the learner sits this hand out (Calabresella's dealer with four players)
             return np.zeros(encoder.size, dtype=np.int8)
-        if getattr(encoder, "takes_private", False):
-            return unpack(encoder.bits(game.public, seat, game.hands[seat], private_of(game, seat)), encoder.size)
-        return unpack(encoder.bits(game.public, seat, game.hands[seat]), encoder.size)
+        return unpack(encoder.seat_bits(game, seat), encoder.size)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode not in self.metadata["render_modes"]:

@@ -14,8 +14,8 @@ from functools import cache
 from ..engine.state import GameState, PublicState
 from ..games.a_perdere import APerdereRules, hand_size
 from .global_state import ExtraStatePiece, StateEncoder
-from .layout import Piece, table_of
-from .observation import ExtraPiece, Observation, unpack
+from .layout import Piece
+from .observation import Encoded, ExtraPiece, Observation
 
 
 def _removed(p: PublicState, me: int, hand: int) -> int:
@@ -43,7 +43,7 @@ def _agent(p: PublicState, me: int) -> int:
     return p.table.controllers[me]
 
 
-class APerdereObservation:
+class APerdereObservation(Encoded):
     """The observation of a rule set: one ``Observation`` per number of players still in, one layout."""
 
     def __init__(self, rules: APerdereRules):
@@ -89,16 +89,6 @@ class APerdereObservation:
                 return encoders[p.table.seats](p, me, hand, private)
 
             self.bits = bits
-        self._full = full
-
-    def table(self) -> str:
-        return table_of(self.layout)
-
-    def unflatten(self, obs):
-        return self._full.unflatten(obs)
-
-    def encode(self, view):
-        return unpack(self.bits(view.public, view.seat, view.hand, view.private), self.size)
 
 
 @cache

@@ -217,6 +217,7 @@ def test_eval_help_lists_model_files_as_players(capsys):
         (["--net-arch", "0"], "net_arch=(0,): hidden layer widths, 1 to 15 integers from 1 to 4096"),
         (["--net-arch", "5000"], "net_arch=(5000,): hidden layer widths, 1 to 15 integers from 1 to 4096"),
         (["--net-arch", *["8"] * 16], "hidden layer widths, 1 to 15 integers"),
+        (["--net-arch", "4096", "4096"], "a policy of 20680865 numbers (weights and biases, from the 790 observation"),
         (["--learning-rate", "-1"], "learning_rate=-1.0: must be a number > 0"),
         (["--gamma", "1.5"], "gamma=1.5: must be a number in (0, 1]"),
         (["--gae-lambda", "-0.1"], "gae_lambda=-0.1: must be a number in [0, 1]"),

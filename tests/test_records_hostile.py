@@ -189,3 +189,21 @@ def test_any_byte_damage_is_a_record_error_or_a_record_that_replays(game, edits,
             replay(record)
     except RecordError:
         pass
+
+
+def test_a_record_with_a_switch_that_had_no_effect_still_replays(tmp_path):
+    # Records written before such switches were refused: target_score in a single hand changed nothing.
+    from tressette_env.engine import legal_actions
+    from tressette_env.engine.rules import Rules
+    from tressette_env.records import Recorder, replay
+
+    recorder = Recorder("tressette", Rules(), seed=3, players=["random"] * 4)
+    state = recorder.start()
+    while state.public.status == 0:
+        state = recorder.play(state, legal_actions(state)[0])
+    record = recorder.finish(state)
+    record["rules"] = {**record["rules"], "target_score": 31}
+    assert replay(record).public.result == state.public.result
+    record["rules"]["targte_score"] = 31
+    with pytest.raises(RecordError, match="unknown rule switch 'targte_score'"):
+        replay(record)

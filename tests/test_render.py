@@ -73,9 +73,9 @@ def test_the_text_picture_keeps_scores_apart_from_names_and_counts_one_card():
     from tressette_env import tressette_a_chiamare_v0
     from tressette_env.engine import legal_actions
     from tressette_env.engine.game import view
-    from tressette_env.engine.render import cards_text, render_view
+    from tressette_env.engine.render import count_text, render_view
 
-    assert (cards_text(1), cards_text(0), cards_text(3)) == ("1 card", "0 cards", "3 cards")
+    assert (count_text(1), count_text(0), count_text(3)) == ("1 card", "0 cards", "3 cards")
     env = tressette_a_chiamare_v0.raw_env(render_mode="ansi")
     env.reset(seed=4)
     seen_one = False

@@ -345,7 +345,8 @@ def _replay(args: argparse.Namespace) -> int:
             if len(frames) == MAX_GIF_FRAMES:
                 raise _TooManyFrames
             # a palette image: a third of the memory of the RGB frame (the picture has few colours)
-            frames.append(Image.fromarray(table_picture(state)).convert("P", palette=Image.Palette.ADAPTIVE))
+            adaptive = getattr(Image, "Palette", Image).ADAPTIVE  # Pillow before 9.1: Image.ADAPTIVE
+            frames.append(Image.fromarray(table_picture(state)).convert("P", palette=adaptive))
             return
         print(f"\n{default_names(state.public)[seat]}: {action_to_string(action)}")
         print(render_state(state))

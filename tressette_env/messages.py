@@ -7,9 +7,12 @@ string or a 5,000-digit integer); these are the one home of that cutting:
 - ``shown(value)``: ``repr(value)``, cut; a huge int by its number of digits (``str()`` of
   one is slow, and refused past 4,300 digits).
 - ``reason(error)``: an exception as one short line (library messages can span paragraphs).
+- ``listed(names)``: names joined by commas, the first few, then how many more.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 
 def cut(text: str, limit: int = 60) -> str:
@@ -46,3 +49,14 @@ def reason(error: BaseException, limit: int = 160) -> str:
     lines = str(error).strip().splitlines()
     text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
     return cut(text, limit)
+
+
+def listed(names: Sequence[str], limit: int = 6) -> str:
+    """``names`` joined by commas: the first ``limit`` of them, then how many more.
+
+    >>> listed(["a", "b", "c"], 2)
+    'a, b and 1 more'
+    """
+    if len(names) <= limit:
+        return ", ".join(names)
+    return f"{', '.join(names[:limit])} and {len(names) - limit} more"

@@ -27,13 +27,13 @@ from .agents.human import (
     HumanPlayer,
     QuitGame,
     action_words,
-    count_text,
     points_words,
     side_label,
     trick_plays,
     wrap_items,
 )
 from .engine.game import legal_actions, view
+from .engine.render import count_text
 from .engine.state import HAND_OVER, PLAYING, PublicState
 from .records import Recorder, write_record
 

@@ -53,6 +53,7 @@ from .engine.actions import action_to_string
 from .engine.cards import card_code, cards_of
 from .engine.game import apply, legal_actions_mask, new_game, next_hand, renuncio
 from .engine.state import HAND_OVER, PLAYING, GameState
+from .engine.switches import make_effective, make_switches
 from .envs.spec import GAME_NAMES, game_spec
 from .messages import cut, shown
 
@@ -98,7 +99,12 @@ def _rules_of(game: str, switches: dict[str, Any]) -> Any:
     for name, value in switches.items():
         default = fields[name].default if name in fields else None
         values[name] = tuple(value) if isinstance(value, list) and not isinstance(default, list) else value
-    return spec.make_rules(**values)
+    # A switch that had no effect (records written before such switches were refused) is left at its
+    # default: the record replays as it was played.
+    rules_type = type(spec.make_rules())
+    if any(name not in fields for name in values):
+        make_switches(rules_type, **values)  # raises the TypeError that names the unknown switch
+    return make_effective(rules_type, **values)
 
 
 def dealt_codes(state: GameState) -> list[list[str]]:
@@ -225,7 +231,8 @@ def numbered_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def _too_deep(line: str) -> bool:
     """Whether ``line`` nests lists and objects over ``MAX_DEPTH`` deep (brackets in strings do not count)."""
     depth = 0
-    for token in _TOKENS.findall(line):
+    for token in _TOKENS.finditer(line):  # stops at the first bracket past the bound
+        token = token.group()
         if token == "[" or token == "{":
             depth += 1
             if depth > MAX_DEPTH:

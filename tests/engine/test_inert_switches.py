@@ -80,7 +80,6 @@ DEPENDENCIES = [
         ({"players": 3}, {"players": 6}, {"players": 7}, {"players": 5, **MATCH, "match_end": "elimination"}),
     ),
     D(APerdereRules, "reduce", "dealer_discard", (({}, ("players", "episode", "match_end")),), ({"players": 7},)),
-    D(APerdereRules, "cappotto", "wins_match", (({}, ("episode",)),), (MATCH, {**MATCH, "objective": "take"})),
     D(APerdereRules, "cappotto", "none", (({"objective": "take"}, ("objective",)),), ({},)),
     D(APerdereRules, "zero_point_charge", 1, (({"objective": "take"}, ("objective",)),), ({},)),
     D(APerdereRules, "match_end", "hands", (({}, ("episode",)),), (MATCH,)),
@@ -146,7 +145,6 @@ DEPENDENCIES = [
         (({}, ("contracts",)), ({"players": 4}, ("contracts", "players", "four_player"))),
         ({"contracts": ALL_CONTRACTS},),
     ),
-    D(CalabresellaRules, "cappotto_rule", "zero_thirds", (({"scoring": "difference"}, ("scoring",)),), ({},)),
     # With chiamo alone a redeal offers no contract: the same void hand, after a second round of passes.
     D(
         CalabresellaRules,
@@ -326,3 +324,21 @@ def test_every_rule_set_builds_or_is_refused_and_the_advice_leads_to_one_that_pl
     rng = random.Random(seed)
     while state.public.status == PLAYING:
         state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_the_refusal_crosses_a_process_pool_whole_and_quotes_values_cut_short():
+    import pickle
+
+    from tressette_env.engine.rules import Rules
+    from tressette_env.engine.switches import InertSwitchError
+
+    with pytest.raises(InertSwitchError) as caught:
+        Rules(target_score=10**5000)
+    error = pickle.loads(pickle.dumps(caught.value))
+    assert (error.switch, error.others, str(error)) == ("target_score", ("episode",), str(caught.value))
+    assert "an int of about 5001 digits" in str(error) and len(str(error)) < 200
+    with pytest.raises(ValueError) as caught:
+        Rules(episode="x" * 10**5)
+    assert len(str(caught.value)) < 200
+    # Switches whose other values only change what the result is called are taken, not refused.
+    assert CalabresellaRules(scoring="difference", cappotto_rule="zero_thirds").cappotto_rule == "zero_thirds"

@@ -285,8 +285,8 @@ def test_cappotto_wins_match_ends_the_match_at_once_for_its_maker():
     plain = APerdereRules(episode="match", target_score=21)
     p = play_tricks(new_game(plain, hands=by_seat(CAPPOTTO), dealer=3), CAPPOTTO).public
     assert p.status == HAND_OVER and p.winner is None  # others_charged: the match goes on
-    with pytest.raises(ValueError, match="cappotto='wins_match' has no effect with episode='hand'"):
-        APerdereRules(cappotto="wins_match")  # a single hand: charged as "others_charged"
+    # A single hand takes it: it charges as "others_charged", but the hand's result names the cappotto.
+    assert APerdereRules(cappotto="wins_match", objective="take").cappotto == "wins_match"
 
 
 def test_cappotto_wins_match_in_an_elimination_match_goes_to_its_maker():

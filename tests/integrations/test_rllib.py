@@ -233,7 +233,7 @@ def test_an_action_for_an_agent_not_on_turn_is_refused_and_nothing_is_played():
     legal = int(obs[turn]["action_mask"].nonzero()[0][0])
     game = env.aec.game
     for actions in ({turn: legal, other: legal}, {other: legal}, {turn: legal, "player_1": legal}):
-        stranger = re.escape(str(sorted(set(actions) - {turn})))
+        stranger = re.escape(", ".join(repr(a) for a in sorted(set(actions) - {turn})))
         with pytest.raises(ValueError, match=rf"actions for {stranger}, not on turn: only {turn} is on turn"):
             env.step(actions)
         assert env.aec.game is game and env.agent_on_turn == turn  # nothing played
@@ -306,3 +306,30 @@ def test_the_ppo_recipe_joins_an_existing_ray_cluster(capsys):
         assert "iteration   1  env steps     400" in capsys.readouterr().out
     finally:
         subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"dense_reward": "x" * 10**6},
+        {"learners": ["x" * 10**6]},
+        {"others": 10**5000},
+        {"game": 10**5000},
+        {"record": "/nonexistent/" + "x" * 10**6},
+        {"rules": {"episode": "x" * 10**5}},
+    ],
+    ids=["dense_reward", "learners", "others", "game", "record", "rules"],
+)
+def test_a_huge_bad_value_gets_a_short_error(config):
+    with pytest.raises((ValueError, TypeError)) as raised:
+        TressetteMultiAgentEnv(config)
+    assert len(str(raised.value)) < 400 and "\n" not in str(raised.value)
+
+
+def test_a_huge_action_dict_gets_a_short_error():
+    env = TressetteMultiAgentEnv({"others": "random"})
+    env.reset(seed=0)
+    for actions in ({"x" * 10**6: 1}, ["x" * 10**6], {f"a{i}": 0 for i in range(10**4)}):
+        with pytest.raises((ValueError, TypeError)) as raised:
+            env.step(actions)
+        assert len(str(raised.value)) < 400

@@ -83,7 +83,9 @@ def test_col_morto_matches_are_evaluated_on_single_hands(tmp_path, capsys):
     result = train(config)
     assert "the duplicate evaluations play single hands" in capsys.readouterr().out
     # a single hand has no target: the switch goes back to its default (a hand refuses target_score=5)
-    assert result.final["random"]["rules"]["episode"] == "hand" and result.final["random"]["rules"]["target_score"] == 21
+    assert (
+        result.final["random"]["rules"]["episode"] == "hand" and result.final["random"]["rules"]["target_score"] == 21
+    )
 
 
 # One tiny run per rule switch of the four-seat game (issue 11): every switch trains, the match ones included.

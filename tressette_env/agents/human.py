@@ -71,7 +71,7 @@ from ..engine.actions import (
     action_to_string,
 )
 from ..engine.cards import HONOURS, STRENGTH, SUIT_MASK, SUITS, card_code, card_name, cards_of
-from ..engine.render import points_text, suits_text
+from ..engine.render import count_text, default_names, points_text, suits_text
 from ..engine.state import SeatView
 from ..engine.variant import Game
 from ..games import calabresella as _calabresella
@@ -357,13 +357,14 @@ class HumanPlayer:
         self.hint = hint
         self.confirm = confirm
         self.names = names
+        """Each seat's name on the screen (``tressette play``: ``you``, ``player 1``...); None: ``you`` for the
+        person's seat and the others as ``tressette replay`` names them (``player N``)."""
         self.own: tuple[int, int] | None = None
         """(seat, cards): the person's own hand while he plays another seat (a dummy), shown beside its view."""
-        """Each seat's name on the screen (``tressette play``: ``you``, ``player 1``...); None: ``you`` and ``seat N``."""
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         write = self.write
-        names = self.names or [("you" if s == view.seat else f"seat {s}") for s in range(view.public.table.seats)]
+        names = self.names or ["you" if s == view.seat else name for s, name in enumerate(default_names(view.public))]
         lines, entries = menu(view, legal)
         write("")
         write(table_text(view, names, own=self.own if self.own and self.own[0] != view.seat else None))
@@ -410,7 +411,7 @@ class HumanPlayer:
         typed = plain(typed)
         if not typed:
             return None
-        number = re.fullmatch(r"(\d+)(?: (\w+))?", typed)
+        number = re.fullmatch(r"(\d{1,6})(?: (\w+))?", typed)  # a longer number is no action
         if number:
             k = int(number.group(1))
             if not 1 <= k <= len(entries):
@@ -521,12 +522,7 @@ def points_words(thirds: int) -> str:
     return f"{rest}/3" if rest and not whole else points_text(thirds)
 
 
-def count_text(n: int, thing: str = "card") -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
-
-
-def cards_text(mask: int) -> str:
+def held_text(mask: int) -> str:
     """The suits that hold a card of ``mask``, strongest first: ``denari: 3 R   spade: 6``."""
     return "   ".join(part for part in suits_text(mask).split("   ") if not part.endswith(": -"))
 
@@ -594,7 +590,7 @@ def table_text(view: SeatView, names: Sequence[str], width: int = WIDTH, own: tu
         items = [count_text(g.hand_size(p, s))]
         face_up = p.exposed_by(s)
         if face_up:
-            suits = cards_text(face_up).split("   ")
+            suits = held_text(face_up).split("   ")
             items = [f"{items[0]}, face up: {suits[0]}", *suits[1:]]
         lines += wrap_items(label, items, len(label), width, sep="   ")
     if p.trick or p.tricks_done:
@@ -614,7 +610,7 @@ def table_text(view: SeatView, names: Sequence[str], width: int = WIDTH, own: tu
     accusi = [f"{names[seat]} {a.name} ({a.points})" for seat in range(n) for a in p.accusi.by_seat[seat]]
     if accusi:
         lines += wrap_items("accusi: ", accusi, 2, width, sep="; ")
-    lines += [re.sub(r"\b1 cards\b", "1 card", line) for line in g.render_lines(p, names)]
+    lines += g.render_lines(p, names)
     if p.plays:
         scores = [f"{side_label(p, s, names)}: {points_words(t)}" for s, t in enumerate(p.thirds)]
         lines += wrap_items("this hand: ", scores, 2, width, sep=" · ")

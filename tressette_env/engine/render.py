@@ -41,9 +41,9 @@ def suits_text(mask: int) -> str:
     return "   ".join(parts)
 
 
-def cards_text(count: int) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{count} card" if count == 1 else f"{count} cards"
+def count_text(n: int, thing: str = "card") -> str:
+    """``1 card``, ``3 cards`` (``thing`` takes an s)."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def points_text(thirds: int) -> str:
@@ -135,7 +135,7 @@ def render_view(view: SeatView, names: Sequence[str] | None = None) -> str:
             lines.append(f"{label}  {suits_text(view.hand)}")
             continue
         face_up = p.exposed_by(s)
-        line = f"{label}  {cards_text(game.hand_size(p, s))}"
+        line = f"{label}  {count_text(game.hand_size(p, s))}"
         if face_up:
             line += f", face up: {suits_text(face_up)}"
         lines.append(line)

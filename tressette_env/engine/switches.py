@@ -55,6 +55,9 @@ class InertSwitchError(ValueError):
         self.switch = switch
         self.others = others
 
+    def __reduce__(self) -> tuple:  # it crosses process pools (the evaluation's workers) whole
+        return (type(self), (str(self), self.switch, self.others))
+
 
 class Needs(NamedTuple):
     """What a switch's value other than its default needs to have an effect (``when`` builds the usual ones).

@@ -95,7 +95,7 @@ docs/observation.md#the-history-observation).
 | `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"soloist"` | the forehand after chiamo and the soloist after the other contracts; or always the forehand; or always the soloist (`"soloist"` only with chiamo among the `contracts`; `"forehand"` only with solo or a higher contract among the `contracts`) |
 | `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) (only with `scoring="stake"` and every contract it names among those that may be bid (`contracts`)) |
 | `scoring` | `"stake"` | `"stake"`, `"difference"` | the stake table, or the difference of the sides' thirds (doubled when one side takes all 35) |
-| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles (only with `scoring="stake"`) |
+| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles |
 | `all_pass` | `"void"` | `"void"`, `"solo_only_redeal"` | when every player passes: the hand is void; or the hands are dealt again around the monte and only solo or higher may be bid (only with solo or a higher contract among the `contracts`) |
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |

@@ -63,13 +63,11 @@ def check_seed(seed: object) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        shown = repr(seed)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
         raise TypeError(
-            f"seed is None or a non-negative integer (int or NumPy integer); got {shown} ({type(seed).__name__})"
+            f"seed is None or a non-negative integer (int or NumPy integer); got {shown(seed)} ({type(seed).__name__})"
         )
     if seed < 0:
-        raise ValueError(f"seed is None or a non-negative integer; got {int(seed)}")
+        raise ValueError(f"seed is None or a non-negative integer; got {shown(int(seed))}")
     return int(seed)
 
 

@@ -17,6 +17,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from ..messages import reason, shown
+
 
 def check_record_path(record: object) -> Path | None:
     """``record`` as a path (None stays None).
@@ -28,12 +30,16 @@ def check_record_path(record: object) -> Path | None:
     if record is None:
         return None
     if not isinstance(record, (str, os.PathLike)):
-        raise TypeError(f"record is None or the path of a JSON-lines file; got {record!r}")
+        raise TypeError(f"record is None or the path of a JSON-lines file; got {shown(record)}")
     path = Path(record)
-    if path.is_dir():
-        raise ValueError(f"record={str(record)!r} is a folder; give the path of a file to append the records to")
-    if not path.parent.is_dir():
-        raise ValueError(f"record={str(record)!r}: the folder {str(path.parent)!r} does not exist")
+    try:
+        folder, parent = path.is_dir(), path.parent.is_dir()
+    except OSError as error:  # a name too long, for one
+        raise ValueError(f"record={shown(str(record))}: not a usable path ({reason(error)})") from None
+    if folder:
+        raise ValueError(f"record={shown(str(record))} is a folder; give the path of a file to append the records to")
+    if not parent:
+        raise ValueError(f"record={shown(str(record))}: the folder {shown(str(path.parent))} does not exist")
     return path
 
 

@@ -25,7 +25,7 @@ charged 0 and players 0, 1, 2 are charged 11 each.
 | `players` | `4` | int >= 3 | players, 3 to 8 |
 | `reduce` | `"remove"` | `"remove"`, `"dealer_discard"`, `"monte"` | the cards that do not divide evenly: removed and announced, or dealt to the dealer who discards as many face down, or left face down as a monte (discards and monte go to the last trick's winner) (only with cards left over: `players=3`, `6` or `7`, or a match with `match_end="elimination"`) |
 | `last_trick` | `"remainder"` | `"remainder"`, `"plus_one"` | the last trick's winner is charged the hand's total minus the others' charges, or each is rounded down separately |
-| `cappotto` | `"others_charged"` | `"others_charged"`, `"wins_match"`, `"none"` | a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins the match at once; or no special rule (`"wins_match"` only with `episode="match"`; `"none"` only with `objective="avoid"`) |
+| `cappotto` | `"others_charged"` | `"others_charged"`, `"wins_match"`, `"none"` | a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins the match at once; or no special rule (`"none"` only with `objective="avoid"`) |
 | `asso_bastoni_value` | `1` | `1`, `11`, `18` | points of the asso di bastoni (11: "Girellone"); the hand's total is 10 + this |
 | `zero_point_charge` | `None` | int >= 0 or None | (seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many (only with `objective="avoid"`) |
 | `match_end` | `"target"` | `"target"`, `"elimination"`, `"hands"` | a match ends when someone reaches the target (the lowest total wins), or players reaching it drop out (the last one left wins), or after `hands` hands (only with `episode="match"`) |
@@ -92,6 +92,7 @@ from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, Publi
 from ..engine.switches import Needs, RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
 from ..engine.variant import Game, with_public
+from ..messages import shown
 
 DISCARD = 1
 """The game's own phase: the dealer discards the leftover cards (``reduce="dealer_discard"``)."""
@@ -133,8 +134,9 @@ class APerdereRules(RuleSwitches):
         ("others_charged", "wins_match", "none"),
         "a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins "
         "the match at once; or no special rule",
-        # In a hand "wins_match" charges as "others_charged"; with "take" no cappotto is charged.
-        needs=(when(episode="match", values=("wins_match",)), when(objective="avoid", values=("none",))),
+        # With "take" no cappotto is charged. In a single hand "wins_match" charges as "others_charged",
+        # but is not inert: with "take" the hand's result still names the cappotto.
+        needs=when(objective="avoid", values=("none",)),
     )
     asso_bastoni_value: int = switch(
         1, (1, 11, 18), 'points of the asso di bastoni (11: "Girellone"); the hand\'s total is 10 + this'
@@ -178,9 +180,11 @@ class APerdereRules(RuleSwitches):
 
     def check_combinations(self) -> None:
         if self.players > 8:
-            raise ValueError(f"rule switch players={self.players}: must be 3 to 8")
+            raise ValueError(f"rule switch players={shown(self.players)}: must be 3 to 8")
         if self.teams and self.players != 4:
-            raise ValueError(f"rule switch teams=True needs players=4 (two partnerships); got players={self.players}")
+            raise ValueError(
+                f"rule switch teams=True needs players=4 (two partnerships); got players={shown(self.players)}"
+            )
         if self.objective == "take" and self.match_end == "elimination":
             raise ValueError(
                 'rule switch match_end="elimination" needs objective="avoid": reaching the target puts a player out, '
@@ -600,14 +604,14 @@ class TressetteAPerdere(Game):
         return p.table.tricks + extra - p.played_by(seat).bit_count()
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
-        from ..engine.render import cards_text, suits_text
+        from ..engine.render import count_text, suits_text
 
         extra = p.table.extra
         lines = []
         if extra.removed:
             lines.append(f"removed: {suits_text(extra.removed)}")
         if extra.set_aside:
-            lines.append(f"face down for the last trick: {cards_text(extra.set_aside)}")
+            lines.append(f"face down for the last trick: {count_text(extra.set_aside)}")
         if extra.out:
             lines.append("out: " + ", ".join(f"player_{a}" for a in extra.out))
         return lines

@@ -58,7 +58,7 @@ Switches (``CalabresellaRules``):
 | `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"soloist"` | the forehand after chiamo and the soloist after the other contracts; or always the forehand; or always the soloist (`"soloist"` only with chiamo among the `contracts`; `"forehand"` only with solo or a higher contract among the `contracts`) |
 | `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) (only with `scoring="stake"` and every contract it names among those that may be bid (`contracts`)) |
 | `scoring` | `"stake"` | `"stake"`, `"difference"` | the stake table, or the difference of the sides' thirds (doubled when one side takes all 35) |
-| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles (only with `scoring="stake"`) |
+| `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles |
 | `all_pass` | `"void"` | `"void"`, `"solo_only_redeal"` | when every player passes: the hand is void; or the hands are dealt again around the monte and only solo or higher may be bid (only with solo or a higher contract among the `contracts`) |
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
@@ -227,7 +227,7 @@ class CalabresellaRules(RuleSwitches):
         "zero_points",
         ("zero_points", "zero_thirds", "all_tricks"),
         "the losing side has no whole point, or no third, or no trick: the stake doubles",
-        needs=when(scoring="stake"),
+        # Not inert with scoring="difference": the stake is the same, but the hand's result names the cappotto.
     )
     all_pass: str = switch(
         "void",
@@ -796,7 +796,7 @@ class Calabresella(auction.StakeGame):
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
-        from ..engine.render import cards_text, suits_text
+        from ..engine.render import count_text, suits_text
 
         x = p.table.extra
         lines = ["bids: " + ", ".join(f"{names[s]} {auction.bid_name(b)}" for s, b in enumerate(x.bids))]
@@ -809,7 +809,7 @@ class Calabresella(auction.StakeGame):
             lines.append(f"monte shown: {suits_text(x.monte_shown)}")
         if x.returned >= 0:
             lines.append(f"returned: {card_code(x.returned)}")
-        lines.append(f"face down for the last trick: {cards_text(x.face_down)}")
+        lines.append(f"face down for the last trick: {count_text(x.face_down)}")
         return lines
 
     def render_hidden(self, state: GameState) -> list[str]:

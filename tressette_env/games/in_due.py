@@ -488,11 +488,11 @@ class TressetteInDue(Game):
 
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
-        from ..engine.render import cards_text
+        from ..engine.render import count_text
 
         extra = p.extra
         if p.rules.deal == "stock":
-            return [f"stock: {cards_text(extra.stock)}"]
+            return [f"stock: {count_text(extra.stock)}"]
         if p.table.phase == SELECT_PACKETS:
             return [f"packets picked by {names[1 - p.dealer]}: {len(extra.selected)} of 4"]
         if p.table.phase == TURN_PACKETS:

@@ -62,9 +62,10 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ..agents.base import Player
 from ..encoders.family import observation_of
 from ..engine.game import new_game
-from ..envs.playing import check_seed
+from ..envs.playing import check_flag, check_seed
 from ..envs.recording import check_record_path
 from ..envs.spec import GAME_NAMES, game_spec
+from ..messages import listed, shown
 from ..wrappers.single_agent import as_player
 
 MAPPINGS = ("shared", "team", "seat")
@@ -75,10 +76,7 @@ CONFIG_KEYS = ("game", "rules", "learners", "others", "dense_reward", "max_cycle
 
 
 def _bool(config: Mapping[str, Any], key: str) -> bool:
-    value = config.get(key, False)
-    if not isinstance(value, bool):
-        raise TypeError(f"env_config[{key!r}] is True or False; got {value!r} ({type(value).__name__})")
-    return value
+    return check_flag(f"env_config[{key!r}]", config.get(key, False))
 
 
 def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Player]:
@@ -91,7 +89,7 @@ def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Pl
             as_player(others)
         return {agent: as_player(others) for agent in agents}
     if not isinstance(others, Mapping):
-        raise TypeError(f"env_config['others'] is {allowed}, or a dict agent -> spec; got {others!r}")
+        raise TypeError(f"env_config['others'] is {allowed}, or a dict agent -> spec; got {shown(others)}")
     if sorted(others, key=str) != sorted(agents):
         raise ValueError(
             f"env_config['others'] as a dict has one player spec for each agent RLlib does not act for, "
@@ -99,7 +97,7 @@ def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Pl
         )
     for agent, spec in others.items():
         if not isinstance(spec, (str, Player)):
-            raise TypeError(f"env_config['others'][{agent!r}] is {allowed}; got {spec!r}")
+            raise TypeError(f"env_config['others'][{shown(agent)}] is {allowed}; got {shown(spec)}")
     return {agent: as_player(others[agent]) for agent in agents}
 
 
@@ -121,20 +119,20 @@ def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     if config is None:
         config = {}
     if not isinstance(config, Mapping):
-        raise TypeError(f"env_config is None or a dict with keys among {list(CONFIG_KEYS)}; got {config!r}")
+        raise TypeError(f"env_config is None or a dict with keys among {list(CONFIG_KEYS)}; got {shown(config)}")
     unknown = [key for key in config if key not in CONFIG_KEYS]
     if unknown:
         raise ValueError(f"unknown env_config key(s) {unknown}; the keys are {list(CONFIG_KEYS)}")
     name = config.get("game", "tressette")
     if not isinstance(name, str):
-        raise TypeError(f"env_config['game'] is a game's name, one of {list(GAME_NAMES)}; got {name!r}")
+        raise TypeError(f"env_config['game'] is a game's name, one of {list(GAME_NAMES)}; got {shown(name)}")
     spec = game_spec(name)
     rules = config.get("rules")
     if rules is None:
         rules = {}
     if not isinstance(rules, Mapping) or not all(isinstance(key, str) for key in rules):
         raise TypeError(
-            f"env_config['rules'] is None or a dict of the game's rule switches (name -> value); got {rules!r}"
+            f"env_config['rules'] is None or a dict of the game's rule switches (name -> value); got {shown(rules)}"
         )
     rules = dict(rules)
     made = spec.make_rules(**rules)  # the rules record checks every switch and its value
@@ -144,7 +142,7 @@ def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
         learners = every
     elif not isinstance(learners, (list, tuple)):
         raise TypeError(
-            f"env_config['learners'] is None (every agent) or a list of agents among {every}; got {learners!r}"
+            f"env_config['learners'] is None (every agent) or a list of agents among {every}; got {shown(learners)}"
         )
     elif not learners:
         raise ValueError(
@@ -154,13 +152,15 @@ def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
     learners = list(learners)
     strangers = [a for a in learners if not isinstance(a, str) or a not in every]
     if strangers or len(set(learners)) != len(learners):
-        raise ValueError(f"env_config['learners']: learners must be distinct agents among {every}; got {learners}")
+        raise ValueError(
+            f"env_config['learners']: learners must be distinct agents among {every}; got {shown(learners)}"
+        )
     dense_reward = _bool(config, "dense_reward")
     if dense_reward and made.episode != "hand":
         raise ValueError('dense_reward needs episode="hand": a match pays only its result')
     max_cycles = config.get("max_cycles")
     if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
-        raise ValueError(f"env_config['max_cycles'] is None (no limit) or an int >= 1; got {max_cycles!r}")
+        raise ValueError(f"env_config['max_cycles'] is None (no limit) or an int >= 1; got {shown(max_cycles)}")
     checked = {
         "game": name,
         "rules": rules,
@@ -227,15 +227,17 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         if turn is None:
             raise RuntimeError("step() after the episode ended: call reset()")
         if not isinstance(action_dict, Mapping):
-            raise TypeError(f"action_dict is a dict {{agent: action}} with {turn}'s action only; got {action_dict!r}")
-        strangers = sorted(str(agent) for agent in action_dict if agent != turn)
+            raise TypeError(
+                f"action_dict is a dict {{agent: action}} with {turn}'s action only; got {shown(action_dict)}"
+            )
+        strangers = sorted(shown(agent, 30) for agent in action_dict if agent != turn)
         if strangers:  # RLlib sends actions only for the agents it observed to act (get_agents_to_act)
             raise ValueError(
-                f"action_dict holds actions for {strangers}, not on turn: only {turn} is on turn "
+                f"action_dict holds actions for {listed(strangers)}, not on turn: only {turn} is on turn "
                 f"(the agent whose observation the last step returned), so action_dict is {{{turn!r}: action}}"
             )
         if turn not in action_dict:
-            raise ValueError(f"{turn} is on turn: action_dict must hold its action; got {sorted(action_dict)}")
+            raise ValueError(f"{turn} is on turn: action_dict must hold its action; got {shown(action_dict)}")
         self.aec.step(action_dict[turn])
         return self._advance()
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import struct
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -65,13 +64,6 @@ class ModelFileError(ValueError):
 
     def __reduce__(self):  # pickles (to and from worker processes) with both arguments
         return type(self), (self.path, self.problem)
-
-
-def listed(names: Sequence[str], limit: int = 6) -> str:
-    """``names`` joined by commas: the first ``limit`` of them, then how many more."""
-    if len(names) <= limit:
-        return ", ".join(names)
-    return f"{', '.join(names[:limit])} and {len(names) - limit} more"
 
 
 def checked_file_size(path: Path, stream: BinaryIO) -> int:

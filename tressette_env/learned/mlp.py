@@ -33,7 +33,7 @@ import numpy as np
 
 from ..engine.actions import FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.state import SeatView
-from ..messages import cut, reason, shown
+from ..messages import cut, listed, reason, shown
 from .files import (
     MAX_JSON_BYTES,
     MAX_LAYERS,
@@ -42,7 +42,6 @@ from .files import (
     ModelFileError,
     checked_file_size,
     checked_zip,
-    listed,
     npy_array,
     npy_header,
 )
@@ -109,7 +108,7 @@ def _layer_problem(i: int, name: str, shape: tuple[int, ...], dtype: np.dtype) -
     if len(shape) != ndim:
         return f"layer {i}: the {name} must have {ndim} dimension(s), has shape {shown(tuple(shape))}"
     if not all(1 <= n <= MAX_WIDTH for n in shape):
-        return f"layer {i}: the {name} has shape {tuple(shape)}: every width is from 1 to {MAX_WIDTH}"
+        return f"layer {i}: the {name} has shape {shown(tuple(shape))}: every width is from 1 to {MAX_WIDTH}"
     return None
 
 

@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.spec import GAME_NAMES, game_spec
-from ..learned.files import MAX_LAYERS, MAX_WIDTH
+from ..learned.files import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH
 from ..learned.loading import TRAIN_HINT
 from ..learned.mlp import ModelFileError
 from ..messages import reason, shown
@@ -248,7 +248,10 @@ class TrainConfig:
         if (
             not self.net_arch
             or len(self.net_arch) >= MAX_LAYERS
-            or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_WIDTH for w in self.net_arch)
+            or any(
+                isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, np.integer)) or not 1 <= w <= MAX_WIDTH
+                for w in self.net_arch
+            )
         ):
             raise ValueError(
                 f"net_arch={shown(self.net_arch)}: hidden layer widths, 1 to {MAX_LAYERS - 1} integers from 1 to "
@@ -258,6 +261,17 @@ class TrainConfig:
             raise ValueError(f"game={self.game!r}: must be one of {', '.join(GAME_NAMES)}")
         rules = self.game_rules()
         evaluation_rules(rules)
+        widths = (
+            game_spec(self.game).observation_for(rules, self.history).size,
+            *self.net_arch,
+            rules.game.num_actions,
+        )
+        numbers = sum(a * b + b for a, b in zip(widths[:-1], widths[1:], strict=True))
+        if numbers > MAX_PARAMETERS:
+            raise ValueError(
+                f"net_arch={shown(self.net_arch)}: a policy of {numbers} numbers (weights and biases, from the "
+                f"{widths[0]} observation entries to the {widths[-1]} actions); a model file holds at most {MAX_PARAMETERS}"
+            )
         if not self.opponents:
             raise ValueError("opponents: name at least one player (or self)")
         imitate = () if self.imitate is None or self.imitate.lower() == "none" else (self.imitate,)

@@ -199,16 +199,9 @@ def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[s
 
 def _result_labels(p: PublicState, seat_names: Sequence[str]) -> list[str]:
     """The names of the sides ``HandScore`` counts (a chiamare: the declarer's side, then the others)."""
-    g = p.rules.game
-    if g.name == "tressette_a_chiamare":
-        from .games.a_chiamare import revealed_partner
-
-        x = p.table.extra
-        partner = revealed_partner(p)
-        side = [seat_names[x.declarer]] + ([seat_names[partner]] if partner not in (-1, x.declarer) else [])
-        rest = [seat_names[s] for s in range(p.table.seats) if seat_names[s] not in side]
-        head = "caller's side" if len(side) > 1 else "soloist"
-        return [f"{head} ({', '.join(side)})", f"opponents ({', '.join(rest)})"]
+    groups = p.rules.game.result_groups(p)
+    if groups is not None:
+        return [f"{role} ({', '.join(seat_names[s] for s in seats)})" for role, seats in groups]
     return [side_label(p, s, seat_names) for s in range(len(p.result.points))]
 
 

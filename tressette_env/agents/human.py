@@ -74,11 +74,7 @@ from ..engine.cards import HONOURS, STRENGTH, SUIT_MASK, SUITS, card_code, card_
 from ..engine.render import count_text, default_names, points_text, suits_text
 from ..engine.state import SeatView
 from ..engine.variant import Game
-from ..games import calabresella as _calabresella
-from ..games import in_due as _in_due
 from .base import Player
-
-_IN_DUE_CARD_PHASES = (_in_due.PLAY_STOCK, _in_due.PLAY_PACKETS)
 
 WIDTH = 80
 """The width the action lists are wrapped to (between items, never inside a word)."""
@@ -122,6 +118,8 @@ DISCARD_KIND = Kind("scarta", "discard {} face down", "discards {} face down", "
 INTO_MONTE_KIND = Kind(
     "scarta", "put {} into the monte", "puts {} into the monte", "put a card into the monte, face down (scarta)"
 )
+ROLE_KINDS = {"take": TAKE_KIND, "return": RETURN_KIND, "into_monte": INTO_MONTE_KIND}
+"""The kinds of the card roles a game names (``Game.action_role``)."""
 
 
 def plain(text: str) -> str:
@@ -134,19 +132,12 @@ def card_kind(p, action: int) -> Kind | None:
     """The kind of a card-bearing action in the phase of ``p`` (None for a bid, a packet, chiamarsi fuori)."""
     if action < CALL_OUT:
         return PLAY_KIND
-    calabresella = p.rules.game.name == "calabresella"
-    phase = p.phase
-    if CALL <= action < GIVE:
-        if calabresella and phase in (_calabresella.TAKE, _calabresella.CHOOSE):
-            return TAKE_KIND
-        return CALL_KIND
-    if GIVE <= action < PASS:
-        if calabresella and phase == _calabresella.RETURN:
-            return RETURN_KIND
-        if calabresella and phase == _calabresella.CHOOSE:
-            return INTO_MONTE_KIND
-        return DISCARD_KIND
-    return None
+    if not CALL <= action < PASS:
+        return None
+    role = p.rules.game.action_role(p, action)
+    if role is not None:
+        return ROLE_KINDS[role]
+    return CALL_KIND if action < GIVE else DISCARD_KIND
 
 
 def _card(action: int) -> int:
@@ -160,9 +151,7 @@ def display_name(p, action: int) -> str:
         return action_to_string(action)
     if kind is not None:
         return f"{kind.word} {card_code(_card(action))}"
-    if action == SOLO and p.rules.game.name == "tressette_a_chiamare":
-        return "sola"
-    return action_to_string(action)
+    return p.rules.game.action_label(p, action)
 
 
 def _phrases(p, action: int) -> tuple[str, str]:
@@ -173,7 +162,7 @@ def _phrases(p, action: int) -> tuple[str, str]:
         return kind.verb.format(shown), kind.does.format(shown)
     name = display_name(p, action)
     if action == PASS:
-        if p.rules.game.name == "calabresella" and p.phase in (_calabresella.TAKE, _calabresella.CHOOSE):
+        if p.rules.game.action_role(p, action) == "stop":
             return "stop (passo)", "stops (passo)"
         return "pass (passo)", "passes (passo)"
     if CHIAMO <= action < PACKET:
@@ -545,8 +534,9 @@ def side_members(p, side: int, names: Sequence[str]) -> list[str]:
 def side_label(p, side: int, names: Sequence[str]) -> str:
     """A side as the play screens name it: its one player (``you``), or ``team 0 (you, player 2)``."""
     members = side_members(p, side, names)
-    if p.rules.game.name == "calabresella" and p.table.extra.soloist >= 0:
-        return f"{members[0]} (soloist)" if side == 0 else f"{' and '.join(members)} (opponents)"
+    role = p.rules.game.side_role(p, side)
+    if role is not None:
+        return f"{' and '.join(members)} ({role})"
     if len(members) == 1:
         return members[0]
     return f"{p.rules.game.side_word} {side} ({', '.join(members)})"
@@ -575,7 +565,7 @@ def table_text(view: SeatView, names: Sequence[str], width: int = WIDTH, own: tu
     g = p.rules.game
     n = p.table.seats
     head = [f"hand {p.hand_number + 1}", f"dealer {names[p.dealer]}"]
-    card_play = not p.phase or p.plays or (g.name == "tressette_in_due" and p.phase in _IN_DUE_CARD_PHASES)
+    card_play = g.card_play_begun(p)
     if card_play:
         head += [f"trick {p.tricks_done + 1} of {p.table.tricks}", f"{names[p.turn]} to play"]
     else:

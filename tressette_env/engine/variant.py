@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .actions import NUM_ACTIONS
+from .actions import NUM_ACTIONS, action_to_string
 from .scoring import RENUNCIO_POINTS, HandScore, score_hand
 from .state import GAME_OVER, HAND_OVER, GameState, PublicState
 
@@ -228,6 +228,33 @@ class Game:
     def result_side_name(self, p: PublicState, side: int) -> str:
         """The name of entry ``side`` of a finished hand's points (``HandScore.points``): a side, by default."""
         return self.side_name(p, side)
+
+    # ------------------------------------------------------------------ words for the play screen
+
+    def action_role(self, p: PublicState, action: int) -> str | None:
+        """What a card-bearing action or a pass does in this phase, where it is not what its id says.
+
+        ``"take"`` (a card of the monte), ``"return"`` (a card given back face up), ``"into_monte"``
+        (a card put into the monte face down), ``"stop"`` (a pass that ends taking); None: as named
+        (``chiama``, a discard face down, ``passo``). None in every phase by default.
+        """
+        return None
+
+    def action_label(self, p: PublicState, action: int) -> str:
+        """An action's name on the play screen, where the game calls it otherwise (a chiamare's ``sola``)."""
+        return action_to_string(action)
+
+    def side_role(self, p: PublicState, side: int) -> str | None:
+        """A side's role this hand (``"soloist"``, ``"opponents"``), or None where sides have none."""
+        return None
+
+    def card_play_begun(self, p: PublicState) -> bool:
+        """Whether the hand is in its card play (tricks), rather than an auction, a deal or an exchange."""
+        return not p.phase or bool(p.plays)
+
+    def result_groups(self, p: PublicState) -> list[tuple[str, list[int]]] | None:
+        """The sides a finished hand's points count, as (role, seats), where they are not the table's sides."""
+        return None
 
     def competitor_name(self, p: PublicState, competitor: int) -> str:
         """A competitor's name (the one that won the match)."""

@@ -426,6 +426,18 @@ class TressetteAChiamare(auction.StakeGame):
         """A finished hand's points are (the declarer's side, the others), not seats."""
         return ("the declarer's side", "the others")[side]
 
+    def action_label(self, p: PublicState, action: int) -> str:
+        """A chiamare's solo is the sola."""
+        return _bid_name(action) if action == SOLO else super().action_label(p, action)
+
+    def result_groups(self, p: PublicState) -> list[tuple[str, list[int]]]:
+        """The declarer's side (with the partner once revealed) and the opponents."""
+        x = p.table.extra
+        partner = revealed_partner(p)
+        side = [x.declarer] + ([partner] if partner not in (-1, x.declarer) else [])
+        rest = [s for s in range(p.table.seats) if s not in side]
+        return [("caller's side" if len(side) > 1 else "soloist", side), ("opponents", rest)]
+
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
 

@@ -794,6 +794,20 @@ class Calabresella(auction.StakeGame):
         role = "soloist" if seat == x.soloist else "" if x.soloist < 0 else "opponent"
         return f"{names[seat]}" + (f" ({role})" if role else "")
 
+    def action_role(self, p: PublicState, action: int) -> str | None:
+        """Taking from the monte and the pass that stops it; a card given back; cards into the monte (scegliete)."""
+        if p.phase in (TAKE, CHOOSE) and (CALL <= action < GIVE or action == PASS):
+            return "take" if action != PASS else "stop"
+        if GIVE <= action < PASS and p.phase in (RETURN, CHOOSE):
+            return "return" if p.phase == RETURN else "into_monte"
+        return None
+
+    def side_role(self, p: PublicState, side: int) -> str | None:
+        """Once there is a soloist: side 0 is the soloist, side 1 his opponents."""
+        if p.table.extra.soloist < 0:
+            return None
+        return "soloist" if side == 0 else "opponents"
+
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
         from ..engine.render import count_text, suits_text

@@ -486,6 +486,10 @@ class TressetteInDue(Game):
         given = sum(PACKET_SIZE - n + (n > 0) for n in p.extra.sizes[seat])
         return 10 + given - p.played_by(seat).bit_count()
 
+    def card_play_begun(self, p: PublicState) -> bool:
+        """The stock and packet forms play tricks in phases of their own."""
+        return super().card_play_begun(p) or p.phase in (PLAY_STOCK, PLAY_PACKETS)
+
     def render_lines(self, p: PublicState, names: Any) -> list[str]:
         from ..engine.cards import card_code
         from ..engine.render import count_text

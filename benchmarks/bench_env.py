@@ -32,7 +32,8 @@ CPU second of the child (``time.process_time()``) and per wall second. Per row: 
 median of each tree and the median of the per-round ratios new / baseline, with every
 round's ratio, in the table and under ``"baseline_comparison"`` in the JSON. The CPU
 figures are the ones to read on a busy machine: waiting for a core is not counted.
-``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat) keeps some rows only.
+``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat, and each family game's raw AEC
+environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw) keeps some rows only.
 
     python benchmarks/bench_env.py --baseline a12b636 --seconds 2 --rounds 5 \
         --json benchmarks/results/env_family.json
@@ -241,6 +242,30 @@ ROWS: dict[str, tuple[str, Callable[..., Timing]]] = {
     ),
     "single_seat": ("tressette single-seat Gymnasium env (random others)", _single_seat_plays),
 }
+
+
+def _family_row(module: str, **rules) -> Callable[..., Timing]:
+    """The raw AEC loop of a family game's module (``tressette_env.<module>``), imported when the row runs."""
+
+    def loop(seconds: float | None = None, deals: int | None = None) -> Timing:
+        import importlib
+
+        raw_env = importlib.import_module(f"tressette_env.{module}").raw_env
+        return bench_aec(lambda: raw_env(**rules), seconds, deals)
+
+    return loop
+
+
+# The family's rows of --baseline / --instructions (by the PettingZoo module, which every tree has).
+ROWS.update(
+    {
+        "in_due_raw": ("Tressette in due AEC raw_env (stock)", _family_row("tressette_in_due_v0")),
+        "col_morto_raw": ("Tressette col morto AEC raw_env (3 players)", _family_row("tressette_col_morto_v0")),
+        "a_perdere_raw": ("Tressette a perdere AEC raw_env (4 players)", _family_row("tressette_a_perdere_v0")),
+        "calabresella_raw": ("Calabresella AEC raw_env (3 players)", _family_row("calabresella_v0")),
+        "a_chiamare_raw": ("Tressette a chiamare AEC raw_env (5 players)", _family_row("tressette_a_chiamare_v0")),
+    }
+)
 
 
 def family_rows(seconds: float) -> dict[str, float]:

@@ -113,7 +113,14 @@ def test_eval_names_a_missing_package_before_playing(tmp_path, monkeypatch, caps
 def test_every_install_hint_works_from_a_clone_and_from_the_index():
     """A hint that names only the package index cannot be run by a user of a clone, and the reverse."""
     root = Path(__file__).resolve().parents[1] / "tressette_env"
-    files = ["cli.py", "evaluation/report.py", "training/__init__.py", "training/train.py", "vector/sb3.py"]
+    files = [
+        "cli.py",
+        "evaluation/report.py",
+        "training/__init__.py",
+        "training/train.py",
+        "training/config.py",
+        "vector/sb3.py",
+    ]
     files.append("learned/loading.py")
     for name in files:
         text = " ".join((root / name).read_text().split())

@@ -66,6 +66,11 @@ class SelfPlayCallback(BaseCallback):
         self._restored = False
         self._reassign = False
 
+    @property
+    def snapshot_at(self) -> int:
+        """The step of the last snapshot (a checkpoint's clock; ``restore`` takes it back)."""
+        return self._last
+
     def _snapshot(self) -> None:
         snapshot = MLPPlayer(policy_from_sb3(self.model), name=f"snapshot@{self.num_timesteps}")
         snapshot.pool_key = self.num_timesteps  # how a checkpoint's environments refer to it (see checkpoint.py)
@@ -155,6 +160,11 @@ class DuplicateEvalCallback(BaseCallback):
         self.history: list[EvalPoint] = []
         self._last = -every
         self._start = time.perf_counter()
+
+    @property
+    def evaluated_at(self) -> int:
+        """The step of the last evaluation (a checkpoint's clock; ``restore`` takes it back)."""
+        return self._last
 
     def seconds(self) -> float:
         """The evaluation clock: seconds of training so far (a resumed run's clock goes on from its checkpoint's)."""

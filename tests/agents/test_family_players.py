@@ -84,13 +84,13 @@ def test_the_search_player_names_the_games_it_does_not_search():
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare"])
 def test_the_search_player_plays_the_auction_games(game):
     # Every decision legal over whole hands: the heuristic's auction and early tricks, PIMC for the last ones.
-    from tressette_env.agents.side_search import EXACT_TRICKS
     from tressette_env.engine.state import PLAY
     from tressette_env.envs.spec import game_spec
     from tressette_env.games.a_chiamare import AUCTION
 
     rules = game_spec(game).make_rules()
     SearchPlayer().check_game(rules)
+    assert rules.game.search_tricks == {"calabresella": 6, "tressette_a_chiamare": 5}[game]
     search = SearchPlayer(samples=2)
     rng = random.Random(0)
     searched = 0  # decisions of the searched tricks with a choice of cards
@@ -105,7 +105,9 @@ def test_the_search_player_plays_the_auction_games(game):
                 v = view(state, p.turn)
                 action = search.act(v, legal, rng)
                 searched += (
-                    p.phase == PLAY and v.hand.bit_count() <= EXACT_TRICKS[game] and len({a % 40 for a in legal}) > 1
+                    p.phase == PLAY
+                    and v.hand.bit_count() <= rules.game.search_tricks
+                    and len({a % 40 for a in legal}) > 1
                 )
             assert action in legal
             state = apply(state, action)

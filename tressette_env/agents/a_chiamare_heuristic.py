@@ -39,8 +39,7 @@ from ..engine.cards import STRENGTH, THIRDS
 from ..engine.state import SeatView
 from ..engine.tricks import winning_position
 from ..games import a_chiamare as ch
-from .calabresella_heuristic import call_card
-from .side_play import hand_strength, side_card
+from .side_play import call_card, hand_strength, side_card
 
 CHIAMO_AT, SOLA_AT = 5.0, 9.0
 """The hand counts (``hand_strength``) from which the heuristic bids chiamo and sola."""

@@ -32,10 +32,10 @@ from __future__ import annotations
 import random
 
 from ..engine.actions import CALL, CHIAMO, GIVE, PASS, SOLISSIMO, SOLO
-from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
+from ..engine.cards import STRENGTH, THIRDS, cards_of
 from ..engine.state import SeatView
 from ..games import calabresella as cal
-from .side_play import hand_strength, is_master, side_card, suit_length
+from .side_play import call_card, hand_strength, is_master, side_card, suit_length
 
 CHIAMO_AT, SOLO_AT, SOLISSIMO_AT = 9.0, 12.0, 14.0
 """The hand counts (``hand_strength``) from which the heuristic bids each contract."""
@@ -100,19 +100,6 @@ def sides_of(view: SeatView) -> tuple[frozenset[int], frozenset[int]]:
     mine = sides[view.seat]
     friends = frozenset(s for s, side in enumerate(sides) if side == mine)
     return friends, frozenset(range(len(sides))) - friends
-
-
-def call_card(hand: int, callable_cards: list[int]) -> int:
-    """Of the cards it may call, one of the highest rank it lacks, in its longest suit (then its richest)."""
-    best = max(STRENGTH[c] for c in callable_cards)
-    top = [c for c in callable_cards if STRENGTH[c] == best]
-    mine = cards_of(hand)
-
-    def suit_value(card: int) -> tuple[int, int]:
-        suit = card // 10
-        return suit_length(mine, suit), sum(THIRDS[c] for c in cards_of(hand & SUIT_MASK[suit]))
-
-    return max(top, key=suit_value)
 
 
 def discard_card(view: SeatView, options: list[int]) -> int:

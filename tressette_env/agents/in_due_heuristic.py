@@ -76,7 +76,7 @@ class InDueHeuristic:
         cards = [a for a in legal if a < CALL_OUT]
         avoid = p.rules.objective == "avoid"
         if phase not in (PLAY_STOCK, PLAY_PACKETS):
-            return self._endgame(view, cards, avoid)
+            return self.endgame(view, cards, avoid)
         if avoid:
             return self._duck(view, cards)
         hand = view.hand
@@ -124,9 +124,15 @@ class InDueHeuristic:
         return min(cards, key=lambda c: (STRENGTH[c], THIRDS[c]))
 
     @staticmethod
-    def _endgame(view: SeatView, cards: list[int], avoid: bool) -> int:
-        """The stock is empty: every card is known; play the best card of the exact solution."""
+    def endgame(view: SeatView, cards: list[int], avoid: bool | None = None) -> int:
+        """The stock is empty: every card is known; play the best of ``cards`` by the exact solution.
+
+        ``avoid``: the side plays to take the fewest points (None: ``objective="avoid"``). The
+        search player's endgame too (``Game.search_mode="endgame"``).
+        """
         p = view.public
+        if avoid is None:
+            avoid = p.rules.objective == "avoid"
         me = view.seat
         hands = [0, 0]
         hands[me] = view.hand

@@ -19,9 +19,10 @@ public record constrains them:
   and its hand) holds exactly the combinations it declared: for a tris, the fourth card
   of the rank is not in that hand; a seat that declared nothing held no napoletana and
   no three of a kind of 3s, 2s or assi;
-- a game's own record: in Calabresella a monte turned up for all (or the called card found
-  in it) is with the soloist or among his discards; in Tressette a chiamare the called card
-  is not in the caller's hand (and is in the partner's if ``reveal_partner`` announced him);
+- a game's own record (its ``Game.card_places``): in Calabresella a monte turned up for all
+  (or the called card found in it) is with the soloist or among his discards; in Tressette a
+  chiamare the called card is not in the caller's hand (and is in the partner's if
+  ``reveal_partner`` announced him);
 - the first lead (``first_lead="four_of_denari"``, first hand of a match only): the seat
   that led the first trick was dealt the 4 di denari, so until it has played it, it still
   holds it, and no other seat can hold it.
@@ -57,12 +58,11 @@ from ..engine.actions import BUSSO, STRISCIO, VOLO
 from ..engine.cards import FOUR_OF_DENARI, HONOURS, SUIT_MASK, CardMask
 from ..engine.scoring import find_accusi
 from ..engine.state import SeatView
+from ..engine.variant import PILE
 
 __all__ = ["PILE", "DealSampler", "InconsistentViewError", "SeatConstraints", "face_down_known", "sample_deal"]
 
 FULL = (1 << 40) - 1
-PILE = 99
-"""The "seat" of the face-down cards out of every hand (Calabresella's monte or discards) in ``SeatConstraints``."""
 
 
 class InconsistentViewError(ValueError):
@@ -210,7 +210,10 @@ def _constraints(view: SeatView, known_down: CardMask) -> tuple[list[SeatConstra
 
 
 def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints], known_down: CardMask) -> None:
-    """What a game's own public record says about where cards are (Calabresella, Tressette a chiamare).
+    """What a game's own public record says about where cards are (its ``Game.card_places``).
+
+    Each ``(seat, must, cannot)`` the game gives adds ``must`` to the seat's forced cards and
+    takes ``cannot`` from its allowed ones. The games that say something:
 
     | game | record | constraint |
     | --- | --- | --- |
@@ -218,50 +221,21 @@ def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints], known_d
     | Calabresella, scegliete | the monte as the first opponent saw it, once the second has exchanged | in the monte or the second opponent's hand (``face_down_known``) |
     | Tressette a chiamare | the called card, not yet played | not in the caller's hand (unless ``allow_self_call``); in the announced partner's (``reveal_partner``) |
     """
-    p = view.public
-    name = p.rules.game.name
-    x = p.table.extra
-    if name == "calabresella":
-        from ..games.calabresella import IN_MONTE
-
-        with_soloist = x.monte_shown
-        if x.called >= 0 and x.called_from == IN_MONTE:
-            with_soloist |= 1 << x.called
-        for s, c in seats.items():
-            if s not in (x.soloist, PILE):
-                c.allowed &= ~with_soloist | p.exposed_by(s)  # but a monte card he returned face up to s
-        moved = view.private & ~known_down  # scegliete: the monte the first opponent saw
-        if moved and x.soloist in seats:
-            seats[x.soloist].allowed &= ~moved
-    elif name == "tressette_a_chiamare" and x.called >= 0:
-        called = 1 << x.called
-        for s, c in seats.items():
-            if s == x.announced and not c.played & called:
-                c.forced |= called
-            elif (s == x.declarer and not p.rules.allow_self_call) or 0 <= x.announced != s:
-                c.allowed &= ~called
+    for seat, must, cannot in view.public.rules.game.card_places(view, tuple(seats), known_down):
+        c = seats[seat]
+        c.forced |= must
+        c.allowed &= ~cannot
 
 
 def face_down_known(view: SeatView) -> CardMask:
-    """The face-down cards the viewer knows lie there still: its ``private`` cards, with one exception.
+    """The face-down cards the viewer knows lie there still (its game's ``Game.face_down_known``).
 
-    In Calabresella's solissimo scegliete the first opponent saw the monte, and the second
-    then swapped cards with it unseen: from the second opponent's turn on, each card the first
-    saw there is in the monte or in the second opponent's hand, and the first knows none of them
-    to be face down.
+    Its ``private`` cards, but in Calabresella's solissimo scegliete: there the first opponent
+    saw the monte, and the second then swapped cards with it unseen: from the second
+    opponent's turn on, each card the first saw there is in the monte or in the second
+    opponent's hand, and the first knows none of them to be face down.
     """
-    p = view.public
-    if p.rules.game.name != "calabresella":
-        return view.private
-    from ..engine.actions import SCEGLIETE
-    from ..engine.state import PLAY
-    from ..games.calabresella import CHOOSE, opponents_of
-
-    if p.table.extra.contract != SCEGLIETE or not view.private:
-        return view.private
-    first = opponents_of(p)[0]
-    second_began = p.table.phase == PLAY or (p.table.phase == CHOOSE and p.turn != first)
-    return 0 if view.seat == first and second_began else view.private
+    return view.public.rules.game.face_down_known(view)
 
 
 class DealSampler:

@@ -44,13 +44,14 @@ on average with the compiled solver; see docs/search.md):
 (``exact_tricks=6``, ``early="heuristic"``, no inference): the yardstick of the strength
 figures.
 
-In Tressette col morto it plays its dummy's cards in the dummy's turn (searching from the
-dummy's seat, the face-up cards known to the sampler); in Tressette in due, whose early
-tricks draw from a stock, it solves the endgame exactly once every card is known and lets
-``early`` decide before (which makes it the in-due heuristic's equal). In Calabresella and
-Tressette a chiamare the game's heuristic bids, calls, exchanges and plays the early tricks;
-the last ones (``side_search.EXACT_TRICKS``) are PIMC over the open-hands solver, valuing
-each card by the stake of the contract rather than the thirds (``side_search``).
+What it searches in a game is the game's ``Game.search_mode`` (``engine.variant``):
+
+| mode | games | play |
+| --- | --- | --- |
+| ``"tricks"`` | the four-seat game, Tressette col morto | as above; a seat that plays another's face-up cards (col morto's dummy, in the dummy's turn) searches from that seat, the face-up cards known to the sampler |
+| ``"endgame"`` | Tressette in due | its early tricks draw from a stock: the endgame is solved exactly once every card is known (the game's heuristic's ``endgame``), ``early`` decides before (which makes it the in-due heuristic's equal) |
+| ``"sides"`` | Calabresella, Tressette a chiamare | the game's heuristic bids, calls, exchanges and plays the early tricks; the last ``Game.search_tricks`` are PIMC over the open-hands solver, valuing each card by the stake of the contract rather than the thirds (``side_search``) |
+| None | Tressette a perdere, a game of one's own by default | not searched: ``check_game`` and ``act`` raise ``ValueError`` |
 
 Signals and calling out: the player picks a card. ``signal_policy(view, card, legal)``
 may turn it into an action with a signal (it must return one of ``legal`` that plays
@@ -85,16 +86,30 @@ from ..engine import apply, legal_actions, new_game
 from ..engine import view as seat_view
 from ..engine.actions import CALL_OUT
 from ..engine.cards import cards_of
-from ..engine.state import SeatView
+from ..engine.classic import TRESSETTE
+from ..engine.state import PLAY, SeatView
 from .base import Player
 from .sampling import DealSampler, InconsistentViewError
-from .side_search import EXACT_TRICKS, side_card_values
+from .side_search import side_card_values
 from .solver import SolveTimeout, solve, solve_moves
 
-SEARCHED = frozenset({"tressette", "tressette_in_due", "tressette_col_morto", "calabresella", "tressette_a_chiamare"})
-"""The games the search player plays: two sides (fixed, or in a chiamare fixed by each deal), points taken in the trick play."""
+__all__ = ["MISMATCH", "SearchPlayer", "SignalPolicy", "no_signal", "search_v1", "searched_games"]
 
-__all__ = ["MISMATCH", "SearchPlayer", "SignalPolicy", "no_signal", "search_v1"]
+
+def searched_games() -> tuple[str, ...]:
+    """The names of the catalog's games the search player plays (a ``Game.search_mode``), sorted.
+
+    Two sides (fixed, or in a chiamare fixed by each deal), points taken in the trick play.
+
+    Example:
+        >>> from tressette_env.engine import Rules
+        >>> Rules.game.name in searched_games()
+        True
+    """
+    from ..catalog import entries
+
+    return tuple(sorted(e.name for e in entries() if e.game().search_mode))
+
 
 MISMATCH = 0.3
 """A sampled deal's weight for each play of the others that the ``inference`` player would not have made there."""
@@ -138,8 +153,8 @@ class SearchPlayer:
         prior: in the four-seat game's early tricks, the ``early`` player's favourite cards
             searched by rollouts (default 6; 0: the ``early`` player decides alone).
 
-    In Calabresella and Tressette a chiamare the searched tricks are the last
-    ``side_search.EXACT_TRICKS[game]`` (``exact_tricks`` and ``horizon`` do not apply), the
+    In Calabresella and Tressette a chiamare (``search_mode="sides"``) the searched tricks are
+    the last ``Game.search_tricks`` (``exact_tricks`` and ``horizon`` do not apply), the
     cards are played without a signal (``signal_policy`` does not apply), and the decisions
     before them are the ``early`` player's (the game's heuristic when ``early`` is ``"ppo"``
     or None).
@@ -243,7 +258,7 @@ class SearchPlayer:
 
     def _infers(self, view: SeatView) -> bool:
         """Whether the deals are weighted by the plays they explain (the four-seat game, with an ``inference`` player)."""
-        return self.inference is not None and self.candidates > 1 and view.public.rules.game.name == "tressette"
+        return self.inference is not None and self.candidates > 1 and view.public.rules.game is TRESSETTE
 
     def _inferred(
         self, view: SeatView, sampler: DealSampler, rng: random.Random, deadline: float | None = None
@@ -336,9 +351,9 @@ class SearchPlayer:
         return solve(state.hands, p.leader, (), p.thirds).thirds
 
     def check_game(self, rules: Any) -> None:
-        """Raise ``ValueError`` for a game this player cannot search (``SEARCHED`` names those it can)."""
+        """Raise ``ValueError`` for a game this player cannot search (no ``Game.search_mode``; ``searched_games``)."""
         game = rules.game
-        if game.name not in SEARCHED:
+        if not game.search_mode:
             why = (
                 f"{game.name} with {game.sides(rules)} players each for himself"
                 if game.sides(rules) > 2
@@ -347,25 +362,29 @@ class SearchPlayer:
             raise ValueError(
                 f"the search player values the cards of a deal's play for one side against the other "
                 f"(a two-sided solver of the trick play); {why} is not searched: play heuristic or random there "
-                f"(searched: {', '.join(sorted(SEARCHED))})"
+                f"(searched: {', '.join(searched_games())})"
             )
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """The action for ``view``: the card with the best average value, with the signal policy's signal."""
         game = view.public.rules.game
-        if game.name not in SEARCHED:
+        mode = game.search_mode
+        if not mode:
             self.check_game(view.public.rules)
-        if game.name == "tressette_in_due":
-            return self._in_due(view, legal, rng)
-        if game.name in EXACT_TRICKS:
+        if mode == "endgame":
+            return self._endgame(view, legal, rng)
+        if mode == "sides":
             return self._side_game(view, legal, rng)
-        if game.name == "tressette_col_morto" and view.public.turn != view.seat:
-            # The dummy's turn: search from the dummy's seat, whose cards lie face up.
-            p = view.public
+        if mode != "tricks":
+            raise ValueError(f'{game.name}: unknown search_mode {mode!r} ("tricks", "endgame", "sides" or None)')
+        p = view.public
+        if p.turn != view.seat and p.table.controllers[p.turn] == p.table.controllers[view.seat]:
+            # The seat plays another seat's cards (col morto's dummy, in its turn): search from that seat,
+            # whose cards lie face up.
             view = SeatView(p.turn, p.exposed_by(p.turn) or sum(1 << (a % 40) for a in legal if a < CALL_OUT), p)
         if self.early is not None and view.hand.bit_count() > self.exact_tricks:
-            early = self._family_early if self._family_early is not None and game.name != "tressette" else self.early
-            if self.prior and game.name == "tressette" and hasattr(early, "ranked"):
+            early = self._family_early if self._family_early is not None and game is not TRESSETTE else self.early
+            if self.prior and game is TRESSETTE and hasattr(early, "ranked"):
                 return self._early_search(view, legal, rng, early)
             return early.act(view, legal, rng)
         cards = {a % 40 for a in legal if a != CALL_OUT}
@@ -384,18 +403,16 @@ class SearchPlayer:
         return action
 
     def _side_game(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
-        """Calabresella, Tressette a chiamare: PIMC over the open-hands solver for the last tricks, ``early`` before.
+        """``search_mode="sides"`` (Calabresella, Tressette a chiamare): PIMC over the open-hands solver for the last tricks.
 
         The bidding, the call, the exchange and the tricks before the last
-        ``side_search.EXACT_TRICKS[game]`` are the ``early`` player's (the game's heuristic when
-        ``early`` is ``"ppo"`` or None); then each legal card is valued by its average stake
-        over ``samples`` deals (``side_search``) and played without a signal.
+        ``Game.search_tricks`` are the ``early`` player's (the game's heuristic when ``early`` is
+        ``"ppo"`` or None); then each legal card is valued by its average stake over
+        ``samples`` deals (``side_search``) and played without a signal.
         """
-        from ..engine.state import PLAY
-
         p = view.public
         early = self._family_early or self.early or self._side_early()
-        if p.table.phase != PLAY or view.hand.bit_count() > EXACT_TRICKS[p.rules.game.name]:
+        if p.table.phase != PLAY or view.hand.bit_count() > p.rules.game.search_tricks:
             return early.act(view, legal, rng)
         cards = sorted({a % 40 for a in legal})
         card = cards[0]
@@ -414,21 +431,23 @@ class SearchPlayer:
 
         return HeuristicPlayer()
 
-    def _in_due(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
-        """Tressette in due: the exact endgame once every card is known, the ``early`` player before.
+    def _endgame(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
+        """``search_mode="endgame"`` (Tressette in due): the exact endgame once every card is known, ``early`` before.
 
-        Every card is known once the stock (or the packets) is gone: the endgame is solved on
-        the one deal there is.
+        Every card is known in the phase ``PLAY`` (in due: once the stock, or the packets, is
+        gone): the game's heuristic (the catalog's) solves the endgame on the one deal there is
+        (its ``endgame(view, cards)``). Before, the ``early`` player plays (the game's heuristic
+        when ``early`` is None).
         """
-        from ..engine.state import PLAY
-        from .in_due_heuristic import InDueHeuristic
+        from ..catalog import entry_of
 
+        heuristic = entry_of(view.public.rules).heuristic_player()
         if view.public.table.phase == PLAY and len(legal) > 1:
             cards = [a for a in legal if a != CALL_OUT]
             if CALL_OUT not in legal:
-                return InDueHeuristic._endgame(view, cards, view.public.rules.objective == "avoid")
+                return heuristic.endgame(view, cards)
         early = self._family_early if self._family_early is not None else self.early
-        return (early or InDueHeuristic()).act(view, legal, rng)
+        return (early or heuristic).act(view, legal, rng)
 
 
 def _dealt(view: SeatView, hands: tuple[int, ...]) -> Any:

@@ -2,7 +2,8 @@
 
 ``side_card(view, cards, friends, foes)`` chooses a card to take points for the seat's side,
 knowing which seats are its friends and which its foes (the others are unknown: a chiamare's
-secret partner). The rules, in order:
+secret partner); ``call_card(hand, cards)`` chooses the card a soloist or a caller calls. The
+rules of ``side_card``, in order:
 
 On lead:
 1. Cash a master: the card no unseen card of its suit beats, the one holding the most points
@@ -105,3 +106,16 @@ def hand_strength(hand: int) -> float:
         sure += three + (two and (three or length >= 3)) + (ace and three and two)
         sure += max(0, length - 4) * 0.5  # long suits take the late tricks
     return points + sure
+
+
+def call_card(hand: int, callable_cards: list[int]) -> int:
+    """Of the cards it may call, one of the highest rank it lacks, in its longest suit (then its richest)."""
+    best = max(STRENGTH[c] for c in callable_cards)
+    top = [c for c in callable_cards if STRENGTH[c] == best]
+    mine = cards_of(hand)
+
+    def suit_value(card: int) -> tuple[int, int]:
+        suit = card // 10
+        return suit_length(mine, suit), sum(THIRDS[c] for c in cards_of(hand & SUIT_MASK[suit]))
+
+    return max(top, key=suit_value)

@@ -3,11 +3,12 @@
 ``side_card_values(view, samples, rng)`` values each legal card of the seat on turn by
 perfect-information Monte Carlo, as the search player does in the four-seat game: it deals
 the cards the seat has not seen (``sampling.DealSampler``: card counts, voids, signals, the
-face-down pile, the monte shown, the called card), fixes the sides of each deal (in Tressette
-a chiamare the holder of the called card is the caller's partner in that deal), solves the
-rest of the hand with every hand open (``open_solver.open_moves``, with the thirds of the
-face-down cards added to the last trick), and averages the **stake** of each card over the
-deals, not the thirds:
+face-down pile, the monte shown, the called card), fixes the sides of each deal (the game's
+``Game.deal_sides``: in Tressette a chiamare the holder of the called card is the caller's
+partner in that deal), solves the rest of the hand with every hand open
+(``open_solver.open_moves``, with the thirds of the face-down cards added to the last trick),
+and averages the **stake** of each card over the deals, not the thirds (the game's
+``Game.search_value``; these games' own, ``games.auction.StakeGame.search_value``):
 
 | scoring | the value of a deal's outcome for the seat's side |
 | --- | --- |
@@ -46,40 +47,23 @@ from ..engine.cards import THIRDS, cards_of
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import SeatView
 from ..engine.tricks import trick_winner
-from ..games import auction
 from .open_solver import open_moves
 from .sampling import DealSampler
 
-__all__ = ["EXACT_TRICKS", "deal_sides", "side_card_values"]
+__all__ = ["deal_sides", "side_card_values"]
 
-EXACT_TRICKS = {"calabresella": 6, "tressette_a_chiamare": 5}
-"""Tricks left (this one included) from which the search player solves these games' deals.
-
-The open-hands solver is plain Python: a Calabresella deal with six tricks left takes 4.5 ms
-on average, a Tressette a chiamare deal with five 35 ms (one core of the build machine,
-``benchmarks/bench_solver.py endings``); before, the game's heuristic plays.
-"""
-TIE_BREAK = 0.01
-"""The value of one third beside a contract won or lost (``"stake"`` scoring)."""
+HAND_THIRDS = sum(THIRDS) + LAST_TRICK_THIRDS
+"""The thirds of a hand: 32 in the cards and 3 for the last trick."""
 
 
 def deal_sides(view: SeatView, hands: tuple[int, ...]) -> tuple[int, ...]:
     """Each seat's side in a deal of the hidden cards: 0 the declarer's (the soloist, the caller and partner), 1 the others.
 
-    Calabresella's sides are public. In Tressette a chiamare the caller's partner is the
-    seat that holds (or played) the called card in this deal; after a sola, or a call of the
-    caller's own card, the declarer is alone.
+    The game's ``Game.deal_sides``: Calabresella's sides are public; in Tressette a chiamare
+    the caller's partner is the seat that holds (or played) the called card in this deal;
+    after a sola, or a call of the caller's own card, the declarer is alone.
     """
-    p = view.public
-    x = p.table.extra
-    n = p.table.seats
-    if p.rules.game.name == "calabresella":
-        return tuple(0 if s == x.soloist else 1 for s in range(n))
-    team = {x.declarer}
-    if x.called >= 0:
-        bit = 1 << x.called
-        team |= {s for s in range(n) if (hands[s] | p.played_by(s)) & bit}
-    return tuple(0 if s in team else 1 for s in range(n))
+    return view.public.rules.game.deal_sides(view, hands)
 
 
 def _taken(view: SeatView, sides: tuple[int, ...]) -> tuple[list[int], list[int]]:
@@ -101,18 +85,10 @@ def _taken(view: SeatView, sides: tuple[int, ...]) -> tuple[list[int], list[int]
 def _utility(rules: Any, mine: int, theirs: int, declarer: bool, tricks: list[int], before: list[int]) -> float:
     """The value for the seat's side of ending the hand with ``mine`` thirds against ``theirs`` (module docstring).
 
-    ``tricks`` and ``before``: the tricks and thirds each side (0 the declarer's) has taken so far.
+    The game's ``Game.search_value``. ``tricks`` and ``before``: the tricks and thirds each side
+    (0 the declarer's) has taken so far.
     """
-    if getattr(rules, "scoring", "stake") == "difference":
-        return float(mine)
-    solo, other = (mine, theirs) if declarer else (theirs, mine)
-    won = auction.side_wins(solo)
-    loser = 1 if won else 0
-    loser_thirds = (solo, other)[loser]
-    loser_tricks = tricks[loser] + (loser_thirds > before[loser])  # a side that took thirds took a trick
-    cappotto = auction.is_cappotto(loser_thirds, loser_tricks, rules.cappotto_rule)
-    stake = (2 if cappotto else 1) * (1 if won == declarer else -1)
-    return stake + TIE_BREAK * mine
+    return rules.game.search_value(rules, mine, theirs, declarer, tricks, before)
 
 
 def side_card_values(
@@ -137,6 +113,6 @@ def side_card_values(
         last = LAST_TRICK_THIRDS + sum(THIRDS[c] for c in cards_of(pile))  # the pile goes to the last trick
         values = open_moves(hands, p.leader, p.trick, taken, sides=sides, last_trick=last)
         for card, ours in values.items():
-            value = _utility(rules, ours, auction.HAND_THIRDS - ours, mine == 0, tricks, taken)
+            value = _utility(rules, ours, HAND_THIRDS - ours, mine == 0, tricks, taken)
             totals[card] = totals.get(card, 0.0) + value
     return {card: total / deals for card, total in sorted(totals.items())}

@@ -53,6 +53,7 @@ class Tressette(Game):
     rules_type = Rules
     side_word = "team"
     renuncio_text = "its team loses the hand 11-0"
+    search_mode = "tricks"
 
     def agents(self, rules: Rules) -> int:
         return 4

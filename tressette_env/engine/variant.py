@@ -14,6 +14,11 @@ tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
 | ``end_hand`` | the score of a finished hand (``HandScore``) and the match |
 | ``renuncio``, ``call_out`` | the penalty for an illegal action; a claim of the match |
 | ``returns(public)`` | each agent's reward when the episode ends |
+| ``face_down_known(view)`` | the face-down cards a seat knows lie there still (default: its ``SeatView.private``) |
+| ``card_places(view, seats, known_down)`` | what the game's own record says about who holds which hidden card: ``(seat, must hold, cannot hold)``, ``PILE`` for the face-down cards (default: nothing) |
+| ``search_mode``, ``search_tricks`` | what the search player solves: ``"tricks"``, ``"endgame"``, ``"sides"`` (the last ``search_tricks`` tricks), or None: not searched (default) |
+| ``deal_sides(view, hands)`` | each seat's side in a deal of the hidden cards, 0 the declarer's (default: the public ``Table.sides``) |
+| ``search_value(rules, mine, theirs, declarer, tricks, before)`` | what ending the hand with ``mine`` thirds is worth to a side, for search (default: ``mine``) |
 
 The defaults below are those of a game of two sides whose competitors are its sides (the
 four-seat game, Tressette in due, col morto for two); a game overrides what differs.
@@ -23,16 +28,25 @@ Example:
     >>> game = type(Rules()).game
     >>> game.name, game.agents(Rules()), game.competitors(Rules())
     ('tressette', 4, 2)
+    >>> game.search_mode, Game.search_mode
+    ('tricks', None)
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from .actions import NUM_ACTIONS, action_to_string
+from .cards import CardMask
 from .scoring import RENUNCIO_POINTS, HandScore, score_hand
-from .state import GAME_OVER, HAND_OVER, GameState, PublicState
+from .state import GAME_OVER, HAND_OVER, GameState, PublicState, SeatView
+
+PILE = 99
+"""The "seat" of the face-down cards out of every hand (Calabresella's monte or discards).
+
+In ``Game.card_places`` and the deal sampler's constraints (``agents.sampling``)."""
 
 
 def with_public(state: GameState, public: PublicState) -> GameState:
@@ -215,6 +229,61 @@ class Game:
         thirds = p.thirds
         side = p.table.sides[seat]
         return (thirds[side] - thirds[1 - side]) / 3
+
+    # ------------------------------------------------------------------ what a player may infer, and search
+
+    search_mode: str | None = None
+    """What the search player (``agents.search``) solves in this game.
+
+    | mode | the game | what is searched |
+    | --- | --- | --- |
+    | ``"tricks"`` | two fixed sides taking points (the four-seat game, col morto) | PIMC over the two-sided solver of the trick play; a seat that plays another seat's face-up cards (a dummy) searches from that seat |
+    | ``"endgame"`` | two seats, every card known once the phase is ``PLAY`` (Tressette in due) | that endgame exactly, by the game's heuristic's ``endgame(view, cards)`` (the catalog's ``heuristic``); the early player before |
+    | ``"sides"`` | one side against the other, fixed by each deal (Calabresella, a chiamare) | the last ``search_tricks`` tricks: PIMC over the open-hands solver, each deal's outcome valued by ``search_value`` (``agents.side_search``) |
+    | None (default) | anything else (a perdere) | nothing: the search player refuses the game |
+    """
+    search_tricks = 0
+    """``search_mode="sides"``: the tricks left (this one included) from which the search player solves the deals."""
+
+    def face_down_known(self, view: SeatView) -> CardMask:
+        """The face-down cards ``view``'s seat knows lie there still (default: its ``private`` cards).
+
+        The deal sampler (``agents.sampling``) puts them in every deal's face-down pile.
+        """
+        return view.private
+
+    def card_places(
+        self, view: SeatView, seats: tuple[int, ...], known_down: CardMask
+    ) -> Iterable[tuple[int, CardMask, CardMask]]:
+        """What the game's own public record says about where the hidden cards are.
+
+        ``(seat, must, cannot)`` triples: ``seat`` (one of ``seats``) holds every card of
+        ``must`` and none of ``cannot``. ``seats``: those whose cards the deal sampler deals (the
+        seats but ``view.seat``, and ``PILE`` for the face-down cards when some are unknown);
+        ``known_down``: ``face_down_known(view)``. A seat may come more than once. Default:
+        nothing (the sampler reads the core's record itself: counts, voids, signals,
+        declarations, face-up cards).
+        """
+        return ()
+
+    def deal_sides(self, view: SeatView, hands: tuple[CardMask, ...]) -> tuple[int, ...]:
+        """Each seat's side in ``hands``, a deal of the hidden cards (``sample`` of the deal sampler).
+
+        0 the declarer's side, 1 the others', in a game whose sides a deal decides. Default:
+        the public sides (``Table.sides``), for a game whose sides do not hang on the deal.
+        """
+        return view.public.table.sides
+
+    def search_value(
+        self, rules: Any, mine: int, theirs: int, declarer: bool, tricks: list[int], before: list[int]
+    ) -> float:
+        """What ending the hand with ``mine`` thirds against ``theirs`` is worth to a side, for search.
+
+        ``declarer``: the side is the declarer's (side 0 of ``deal_sides``); ``tricks`` and
+        ``before``: the tricks and thirds each side (0 the declarer's) has taken so far. A
+        non-decreasing function of ``mine``. Default: ``mine``, the thirds.
+        """
+        return float(mine)
 
     # ------------------------------------------------------------------ words for the text pictures
 

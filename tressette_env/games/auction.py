@@ -10,12 +10,15 @@ One home for each of these rules (FAMILY.md sections 4 and 5):
 | a win (at least 6 of the 11 points: 18 thirds of 35) and a cappotto | ``side_wins``, ``is_cappotto`` |
 | the stake: each opponent pays ``m * c`` (``c = 2`` on cappotto), the declarer's side receives it | ``unit`` |
 | the stakes as each agent's points, rewards and match score; a match of rounds or to a target | ``StakeGame`` |
+| a hand's outcome for the search player: the stake's sign, doubled on cappotto, and a hundredth of a third | ``StakeGame.search_value``, ``TIE_BREAK`` |
 
 Bids are action ids (``engine.actions``): ``PASS``, ``CHIAMO`` < ``SOLO`` < ``SOLISSIMO`` <
 ``DIVIDETE`` < ``SCEGLIETE``; a seat that has not spoken yet holds 0.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.cards import NUM_CARDS, STRENGTH, CardMask
@@ -30,6 +33,8 @@ WIN_THIRDS = 18
 """A side wins the hand with at least 6 whole points: 18 of the 35 thirds."""
 HAND_THIRDS = 35
 """The thirds of a hand: 32 in the cards and 3 for the last trick."""
+TIE_BREAK = 0.01
+"""The value of one third beside a contract won or lost, for search (``StakeGame.search_value``)."""
 
 
 def legal_bids(bids: tuple[int, ...], enabled: tuple[int, ...]) -> int:
@@ -125,6 +130,7 @@ __all__ = [
     "CONTRACTS",
     "CONTRACT_NAMES",
     "HAND_THIRDS",
+    "TIE_BREAK",
     "WIN_THIRDS",
     "auction_over",
     "bid_name",
@@ -185,3 +191,22 @@ class StakeGame(Game):
 
     def competitor_name(self, p: PublicState, competitor: int) -> str:
         return f"player_{competitor}"
+
+    def search_value(
+        self, rules: Any, mine: int, theirs: int, declarer: bool, tricks: list[int], before: list[int]
+    ) -> float:
+        """The stake for the side: +1 when it wins the contract, -1 when it loses, doubled on cappotto, plus ``TIE_BREAK`` a third.
+
+        The contract's multiplier and a seat's share of the stake are the same for every card
+        and are left out. ``tricks`` and ``before``: the tricks and thirds each side (0 the
+        declarer's) has taken so far; under ``cappotto_rule="all_tricks"`` a side that takes
+        thirds from here takes a trick, one that takes none takes no trick.
+        """
+        solo, other = (mine, theirs) if declarer else (theirs, mine)
+        won = side_wins(solo)
+        loser = 1 if won else 0
+        loser_thirds = (solo, other)[loser]
+        loser_tricks = tricks[loser] + (loser_thirds > before[loser])  # a side that took thirds took a trick
+        cappotto = is_cappotto(loser_thirds, loser_tricks, rules.cappotto_rule)
+        stake = (2 if cappotto else 1) * (1 if won == declarer else -1)
+        return stake + TIE_BREAK * mine

@@ -103,14 +103,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SOLISSIMO, SOLO
+from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
-from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
+from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import Needs, RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
-from ..engine.variant import with_extra, with_public
+from ..engine.variant import PILE, with_extra, with_public
 from . import auction
 
 AUCTION, CALL_PHASE, RETURN, TAKE, DISCARD, SPLIT, CHOOSE = 1, 2, 3, 4, 5, 6, 7
@@ -360,6 +360,9 @@ class Calabresella(auction.StakeGame):
     deal_options = ("hands", "monte", "dealer")
     side_word = "side"
     renuncio_text = "its side loses the contract as on cappotto"
+    search_mode = "sides"
+    search_tricks = 6
+    """A deal with six tricks left takes the open-hands solver 4.5 ms on average (``benchmarks/bench_solver.py endings``)."""
 
     def agents(self, rules: CalabresellaRules) -> int:
         return rules.players
@@ -463,6 +466,55 @@ class Calabresella(auction.StakeGame):
         a seat knows what it saw, not what was done after.
         """
         return state.hidden.known[seat] & ~state.hands[seat] & ~state.public.all_played
+
+    def face_down_known(self, view: SeatView) -> CardMask:
+        """The face-down cards the viewer knows lie there still: its ``private`` cards, with one exception.
+
+        In solissimo scegliete the first opponent saw the monte, and the second then swapped
+        cards with it unseen: from the second opponent's turn on, each card the first saw there
+        is in the monte or in the second opponent's hand, and the first knows none of them to be
+        face down.
+        """
+        p = view.public
+        if p.table.extra.contract != SCEGLIETE or not view.private:
+            return view.private
+        first = opponents_of(p)[0]
+        second_began = p.table.phase == PLAY or (p.table.phase == CHOOSE and p.turn != first)
+        return 0 if view.seat == first and second_began else view.private
+
+    def card_places(
+        self, view: SeatView, seats: tuple[int, ...], known_down: CardMask
+    ) -> list[tuple[int, CardMask, CardMask]]:
+        """Where the monte's cards are: with the soloist, or among his face-down discards.
+
+        A monte turned up for all (``monte_shown``), or the called card found in it, is in no
+        other seat's hand (but a card he returned face up to that seat). In scegliete, the monte
+        as the first opponent saw it (his ``private`` cards he no longer knows to be face down:
+        ``face_down_known``) is in the monte or the second opponent's hand: not the soloist's.
+        """
+        p = view.public
+        x = p.table.extra
+        with_soloist = x.monte_shown
+        if x.called >= 0 and x.called_from == IN_MONTE:
+            with_soloist |= 1 << x.called
+        places = [(s, 0, with_soloist & ~p.exposed_by(s)) for s in seats if s not in (x.soloist, PILE)]
+        moved = view.private & ~known_down  # scegliete: the monte the first opponent saw
+        if moved and x.soloist in seats:
+            places.append((x.soloist, 0, moved))
+        return places
+
+    def deal_sides(self, view: SeatView, hands: tuple[CardMask, ...]) -> tuple[int, ...]:
+        """The soloist (0) against the others (1): public."""
+        soloist = view.public.table.extra.soloist
+        return tuple(0 if s == soloist else 1 for s in range(view.public.table.seats))
+
+    def search_value(
+        self, rules: CalabresellaRules, mine: int, theirs: int, declarer: bool, tricks: list[int], before: list[int]
+    ) -> float:
+        """The stake (``StakeGame.search_value``); with ``scoring="difference"``, the thirds its side takes."""
+        if rules.scoring == "difference":
+            return float(mine)
+        return super().search_value(rules, mine, theirs, declarer, tricks, before)
 
     # ------------------------------------------------------------------ the phases
 

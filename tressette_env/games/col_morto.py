@@ -134,6 +134,8 @@ class TressetteColMorto(Game):
     num_actions = FAMILY_NUM_ACTIONS
     deal_options = ("hands", "dealer")
     renuncio_text = "its side loses the hand 11-0"
+    search_mode = "tricks"
+    """The search player plays a dummy's face-up cards from the dummy's seat."""
 
     def agents(self, rules: ColMortoRules) -> int:
         return rules.players

@@ -201,6 +201,8 @@ class TressetteInDue(Game):
     deal_options = ("hands", "stock", "packets", "dealer")
     side_word = "player"
     renuncio_text = "the player loses the hand 11-0"
+    search_mode = "endgame"
+    """Once the stock (or the packets) is gone, in the phase ``PLAY``, every card is known: the endgame is solved."""
 
     def agents(self, rules: InDueRules) -> int:
         return 2

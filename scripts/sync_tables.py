@@ -9,74 +9,41 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tressette_env import catalog
 from tressette_env.encoders import STATE_LAYOUT, layout_table, observation_of, table_of
-from tressette_env.encoders import a_chiamare as a_chiamare_obs
-from tressette_env.encoders import a_perdere as a_perdere_obs
-from tressette_env.encoders import calabresella as calabresella_obs
-from tressette_env.encoders import col_morto as col_morto_obs
-from tressette_env.encoders import in_due as in_due_obs
 from tressette_env.engine.actions import action_table, family_action_table
-from tressette_env.engine.rules import Rules, rules_table
-from tressette_env.games import a_chiamare, a_perdere, calabresella, col_morto, in_due
+from tressette_env.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def size_label(entry: catalog.Entry, label: str) -> str:
+    """A form's name in the table of observation sizes: ``Calabresella, four players``."""
+    return f"{entry.title}, {label}" if label else entry.title
+
+
 def _tables() -> list[str]:
-    """Every generated table: rule switches, actions, observations and states of every game."""
-    three, two = col_morto.ColMortoRules(), col_morto.ColMortoRules(players=2)
-    perdere = [a_perdere.APerdereRules(players=n) for n in range(3, 9)] + [
-        a_perdere.APerdereRules(teams=True),
-        a_perdere.APerdereRules(players=5, match_end="elimination", episode="match"),
-    ]
-    calabresella_forms = [
-        calabresella.CalabresellaRules(),
-        calabresella.CalabresellaRules(players=4),
-        calabresella.CalabresellaRules(players=4, four_player="dealer_sits_out"),
-    ]
-    forms = [
-        ("Tressette", Rules()),
-        ("Tressette, `signals=False`", Rules(signals=False)),
-        ("Tressette in due (stock)", in_due.InDueRules()),
-        ("Tressette in due (packets)", in_due.InDueRules(deal="packets")),
-        ("col morto, three players", three),
-        ("col morto, two players", two),
-        *((f"a perdere, {r.players} players", r) for r in perdere[:6]),
-        ("a perdere, teams", perdere[6]),
-        ("a perdere, 5 players, elimination", perdere[7]),
-        ("Calabresella, three players", calabresella_forms[0]),
-        ("Calabresella, four players", calabresella_forms[1]),
-        ("Calabresella, four players, the dealer sits out", calabresella_forms[2]),
-        ("Tressette a chiamare", a_chiamare.AChiamareRules()),
-    ]
+    """Every generated table: the actions and the four-seat layouts, then each package game's switches and forms."""
+    games = [(entry, entry.form_rules()) for entry in map(catalog.entry, catalog.PACKAGE_GAMES)]
     sizes = ["| game | observation entries | with `history=True` |", "| --- | ---: | ---: |"]
-    sizes += [f"| {name} | {observation_of(r).size} | {observation_of(r, history=True).size} |" for name, r in forms]
-    return [
+    sizes += [
+        f"| {size_label(entry, label)} | {observation_of(r).size} | {observation_of(r, history=True).size} |"
+        for entry, forms in games
+        for label, r in forms
+    ]
+    tables = [
         "\n".join(sizes),
         observation_of(Rules(), history=True).history_table(),
-        rules_table(),
-        in_due.rules_table(),
-        col_morto.rules_table(),
         action_table(),
         family_action_table(),
         layout_table(),
         table_of(STATE_LAYOUT),
-        in_due_obs.OBSERVATION.table(),
-        table_of(in_due_obs.STATE.layout),
-        col_morto_obs.observation(three).table(),
-        col_morto_obs.observation(two).table(),
-        table_of(col_morto_obs.state_encoder(three).layout),
-        table_of(col_morto_obs.state_encoder(two).layout),
-        a_perdere.rules_table(),
-        *(a_perdere_obs.observation(r).table() for r in perdere),
-        *(table_of(a_perdere_obs.state_encoder(r).layout) for r in perdere),
-        calabresella.rules_table(),
-        *(calabresella_obs.observation(r).table() for r in calabresella_forms),
-        *(table_of(calabresella_obs.state_encoder(r).layout) for r in calabresella_forms),
-        a_chiamare.rules_table(),
-        a_chiamare_obs.observation(a_chiamare.AChiamareRules()).table(),
-        table_of(a_chiamare_obs.state_encoder(a_chiamare.AChiamareRules()).layout),
     ]
+    for entry, forms in games:
+        tables.append(entry.rules_type().table())
+        tables += [entry.observation(r).table() for _, r in forms]
+        tables += [table_of(entry.state_encoder(r).layout) for _, r in forms]
+    return tables
 
 
 TABLES: dict[str, list[str]] = {}

@@ -26,65 +26,14 @@ __version__ = "0.1.0"
 GYMNASIUM_ID = "tressette_env/Tressette-v0"
 PETTINGZOO_ID = "tressette_env/tressette-v0"
 
-# game name -> (Gymnasium id, PettingZoo id, PettingZoo entry point)
-GAMES = {
-    "tressette": (GYMNASIUM_ID, PETTINGZOO_ID, "tressette_env.tressette_v0:env"),
-    "tressette_in_due": (
-        "tressette_env/TressetteInDue-v0",
-        "tressette_env/tressette_in_due-v0",
-        "tressette_env.tressette_in_due_v0:env",
-    ),
-    "tressette_col_morto": (
-        "tressette_env/TressetteColMorto-v0",
-        "tressette_env/tressette_col_morto-v0",
-        "tressette_env.tressette_col_morto_v0:env",
-    ),
-    "tressette_a_perdere": (
-        "tressette_env/TressetteAPerdere-v0",
-        "tressette_env/tressette_a_perdere-v0",
-        "tressette_env.tressette_a_perdere_v0:env",
-    ),
-    "calabresella": (
-        "tressette_env/Calabresella-v0",
-        "tressette_env/calabresella-v0",
-        "tressette_env.calabresella_v0:env",
-    ),
-    "tressette_a_chiamare": (
-        "tressette_env/TressetteAChiamare-v0",
-        "tressette_env/tressette_a_chiamare-v0",
-        "tressette_env.tressette_a_chiamare_v0:env",
-    ),
-}
+from . import catalog  # noqa: E402  (registers every game's Gymnasium and PettingZoo ids)
 
 
-def _register() -> None:
-    try:
-        import gymnasium
-    except ImportError:  # the engine works without it
-        return
-    for game, (gym_id, _, _) in GAMES.items():
-        if gym_id in gymnasium.registry:
-            continue
-        if game == "tressette":  # the batched engine is the fast path of gym.make_vec
-            gymnasium.register(
-                gym_id,
-                entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv",
-                vector_entry_point="tressette_env.vector.env:make_vector_env",
-            )
-        else:
-            gymnasium.register(
-                gym_id, entry_point="tressette_env.wrappers.single_agent:SingleAgentEnv", kwargs={"game": game}
-            )
-    try:
-        import pettingzoo
-    except ImportError:
-        return
-    if hasattr(pettingzoo, "register"):  # pettingzoo 1.27 and later; before, import the game's module
-        for _, pz_id, entry in GAMES.values():
-            if pz_id not in getattr(pettingzoo, "aec_registry", {}):
-                pettingzoo.register("aec", pz_id, entry_point=entry)
-            if pz_id not in getattr(pettingzoo, "parallel_registry", {}):
-                pettingzoo.register("parallel", pz_id, entry_point=entry.replace(":env", ":parallel_env"))
-
-
-_register()
+def __getattr__(name: str):
+    """``GAMES``: game name -> (Gymnasium id, PettingZoo id, PettingZoo entry point), read from the catalog."""
+    if name == "GAMES":
+        return {
+            e.name: (e.gym_id, e.pettingzoo_id, f"{e.env_module}:env" if e.env_module else None)
+            for e in catalog.entries()
+        }
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

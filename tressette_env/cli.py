@@ -40,8 +40,9 @@ from typing import NoReturn
 
 from . import __version__
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec
+from .catalog import names as game_names
 from .engine.rules import Rules
-from .envs.spec import GAME_NAMES, game_spec
+from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
@@ -215,7 +216,7 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
                 help=f"a rule switch of the game, repeatable (default: its standard rules): {_game_switches()}",
             )
         elif f.name == "game":
-            parser.add_argument(flag, choices=GAME_NAMES, default=default, metavar="GAME", help=help_text)
+            parser.add_argument(flag, choices=game_names(), default=default, metavar="GAME", help=help_text)
         else:
             kind = {int: int, float: float}.get(type(default), str)
             metavar = _METAVARS.get(f.name, {int: "N", float: "X"}.get(kind, "NAME"))
@@ -227,7 +228,7 @@ def _game_switches() -> str:
     from .envs.spec import game_spec
 
     games = []
-    for game in GAME_NAMES:
+    for game in game_names():
         names = [f.name for f in dataclasses.fields(game_spec(game).make_rules())]
         games.append(f"{game}: {', '.join(names)}")
     return "; ".join(games)
@@ -409,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "--game",
-        choices=GAME_NAMES,
+        choices=game_names(),
         default="tressette",
         help="the game (default tressette, the four-seat game); its rule switches are --rule's",
     )
@@ -438,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play an episode of a game in the terminal: you are one agent, the package's players the "
         "others. Type an action's number or name (3d, '3d busso', passo, chiamo), ? for a hint, q to stop.",
     )
-    playing.add_argument("--game", choices=GAME_NAMES, default="tressette", help="the game (default tressette)")
+    playing.add_argument("--game", choices=game_names(), default="tressette", help="the game (default tressette)")
     playing.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
     playing.add_argument("--players", dest="player_count", type=_at_least(2), default=None, metavar="N",
                          help="players at the table, for a game with a players switch")  # fmt: skip

@@ -49,12 +49,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .catalog import names as game_names
 from .engine.actions import action_to_string
 from .engine.cards import card_code, cards_of
 from .engine.game import apply, legal_actions_mask, new_game, next_hand, renuncio
 from .engine.state import HAND_OVER, PLAYING, GameState
 from .engine.switches import make_effective, make_switches
-from .envs.spec import GAME_NAMES, game_spec
+from .envs.spec import game_spec
 from .messages import cut, shown
 
 VERSION = 1
@@ -248,8 +249,8 @@ def check_record(record: Any, where: str = "the record") -> None:
         raise RecordError(f"{where}: a record is a JSON object; got {type(record).__name__}")
     if record.get("version") != VERSION:
         raise RecordError(f"{where}: version {shown(record.get('version'))}; this package reads version {VERSION}")
-    if record.get("game") not in GAME_NAMES:
-        raise RecordError(f"{where}: unknown game {shown(record.get('game'))}; the games are {', '.join(GAME_NAMES)}")
+    if record.get("game") not in game_names():
+        raise RecordError(f"{where}: unknown game {shown(record.get('game'))}; the games are {', '.join(game_names())}")
     for key, kind in (("rules", dict), ("seed", int), ("hands", list)):
         if not isinstance(record.get(key), kind):
             raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")

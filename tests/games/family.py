@@ -1,22 +1,9 @@
 """The games of the family and rule sets to test each under (every test module of tests/games uses them)."""
 
-from tressette_env import (
-    calabresella_v0,
-    tressette_a_chiamare_v0,
-    tressette_a_perdere_v0,
-    tressette_col_morto_v0,
-    tressette_in_due_v0,
-    tressette_v0,
-)
+from tressette_env import catalog
 
-MODULES = {
-    "tressette": tressette_v0,
-    "tressette_in_due": tressette_in_due_v0,
-    "tressette_col_morto": tressette_col_morto_v0,
-    "tressette_a_perdere": tressette_a_perdere_v0,
-    "calabresella": calabresella_v0,
-    "tressette_a_chiamare": tressette_a_chiamare_v0,
-}
+MODULES = {entry.name: entry.env_functions() for entry in catalog.entries() if entry.env_module is not None}
+"""Each game of the package's catalog -> its PettingZoo module (``env``, ``parallel_env``, ``raw_env``)."""
 
 RULE_SETS = {
     "tressette": [{}, {"episode": "match", "target_score": 11, "calling_out": True}],
@@ -70,6 +57,8 @@ RULE_SETS = {
         {"episode": "match", "rounds": 1, "multipliers": {"chiamo": 2}, "signals": "none"},
     ],
 }
+
+assert set(RULE_SETS) == set(MODULES), "every game of the catalog has rule sets to be tested under"
 
 CASES = [(game, rules) for game, sets in RULE_SETS.items() for rules in sets]
 IDS = [f"{game}-" + (",".join(f"{k}={v}" for k, v in rules.items()) or "default") for game, rules in CASES]

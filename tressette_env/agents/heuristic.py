@@ -286,24 +286,8 @@ def _claim_is_true(view: SeatView) -> bool:
     return p.match_score[team] + points >= p.rules.target_score
 
 
-_FAMILY = {
-    "tressette_in_due": "tressette_env.agents.in_due_heuristic:InDueHeuristic",
-    "tressette_col_morto": "tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
-    "tressette_a_perdere": "tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
-    "calabresella": "tressette_env.agents.calabresella_heuristic:CalabresellaHeuristic",
-    "tressette_a_chiamare": "tressette_env.agents.a_chiamare_heuristic:AChiamareHeuristic",
-}
-_FAMILY_PLAYERS: dict = {}
-
-
 def family_heuristic(game: str):
-    """The heuristic player of a game of the family other than the four-seat one (imported on first use)."""
-    player = _FAMILY_PLAYERS.get(game)
-    if player is None:
-        if game not in _FAMILY:
-            raise ValueError(f"no heuristic for the game {game!r}; there is one for: tressette, {', '.join(_FAMILY)}")
-        import importlib
+    """The heuristic player of a game other than the four-seat one: its catalog entry's (made once), or the generic one."""
+    from ..catalog import entry
 
-        module, _, cls = _FAMILY[game].partition(":")
-        player = _FAMILY_PLAYERS[game] = getattr(importlib.import_module(module), cls)()
-    return player
+    return entry(game).heuristic_player()

@@ -1,5 +1,7 @@
 """Each game's observation and state vector, by its rules record: ``observation_of(rules)``, ``state_of(rules)``.
 
+The game's encoders module comes from its catalog entry (``tressette_env.catalog``).
+
 Example:
     >>> from tressette_env.engine import Rules
     >>> observation_of(Rules()).size
@@ -8,27 +10,12 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from .global_state import CLASSIC_STATE, StateEncoder
+from ..catalog import entry_of
+from .global_state import StateEncoder
 from .history import choose
-from .observation import CLASSIC, Observation
-
-_MODULES = {
-    "tressette_in_due": "tressette_env.encoders.in_due",
-    "tressette_col_morto": "tressette_env.encoders.col_morto",
-    "tressette_a_perdere": "tressette_env.encoders.a_perdere",
-    "calabresella": "tressette_env.encoders.calabresella",
-    "tressette_a_chiamare": "tressette_env.encoders.a_chiamare",
-}
-
-
-def _module(rules: Any):
-    name = rules.game.name
-    if name not in _MODULES:
-        raise ValueError(f"no observation for the game {name!r}")
-    return importlib.import_module(_MODULES[name])
+from .observation import Observation
 
 
 def observation_of(rules: Any, history: bool = False) -> Observation:
@@ -38,11 +25,9 @@ def observation_of(rules: Any, history: bool = False) -> Observation:
     observation (``encoders.history``: each card's trick and place, each trick's leader and
     winner, each lead's signal).
     """
-    return choose(CLASSIC if rules.game.name == "tressette" else _module(rules).observation(rules), history)
+    return choose(entry_of(rules).observation(rules), history)
 
 
 def state_of(rules: Any) -> StateEncoder:
     """``env.state()``'s vector for the game ``rules`` belongs to."""
-    if rules.game.name == "tressette":
-        return CLASSIC_STATE
-    return _module(rules).state_encoder(rules)
+    return entry_of(rules).state_encoder(rules)

@@ -103,21 +103,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders import a_chiamare
-from ..games.a_chiamare import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="tressette_a_chiamare",
-    env_name="tressette_a_chiamare_v0",
-    make_rules=make_rules,
-    observation=a_chiamare.observation,
-    state=a_chiamare.state_encoder,
-    gym_id="tressette_env/TressetteAChiamare-v0",
-    pettingzoo_id="tressette_env/tressette_a_chiamare-v0",
-)
+SPEC = game_spec("tressette_a_chiamare")
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:

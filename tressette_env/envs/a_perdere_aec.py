@@ -102,21 +102,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders import a_perdere
-from ..games.a_perdere import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="tressette_a_perdere",
-    env_name="tressette_a_perdere_v0",
-    make_rules=make_rules,
-    observation=a_perdere.observation,
-    state=a_perdere.state_encoder,
-    gym_id="tressette_env/TressetteAPerdere-v0",
-    pettingzoo_id="tressette_env/tressette_a_perdere-v0",
-)
+SPEC = game_spec("tressette_a_perdere")
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:

@@ -115,21 +115,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders import calabresella
-from ..games.calabresella import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="calabresella",
-    env_name="calabresella_v0",
-    make_rules=make_rules,
-    observation=calabresella.observation,
-    state=calabresella.state_encoder,
-    gym_id="tressette_env/Calabresella-v0",
-    pettingzoo_id="tressette_env/calabresella-v0",
-)
+SPEC = game_spec("calabresella")
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:

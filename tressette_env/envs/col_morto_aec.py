@@ -129,21 +129,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders import col_morto
-from ..games.col_morto import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="tressette_col_morto",
-    env_name="tressette_col_morto_v0",
-    make_rules=make_rules,
-    observation=col_morto.observation,
-    state=col_morto.state_encoder,
-    gym_id="tressette_env/TressetteColMorto-v0",
-    pettingzoo_id="tressette_env/tressette_col_morto-v0",
-)
+SPEC = game_spec("tressette_col_morto")
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:

@@ -131,21 +131,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders import in_due
-from ..games.in_due import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="tressette_in_due",
-    env_name="tressette_in_due_v0",
-    make_rules=make_rules,
-    observation=in_due.observation,
-    state=in_due.state_encoder,
-    gym_id="tressette_env/TressetteInDue-v0",
-    pettingzoo_id="tressette_env/tressette_in_due-v0",
-)
+SPEC = game_spec("tressette_in_due")
 
 
 def env(render_mode: str | None = None, **rules: Any) -> AECEnv:

@@ -2,17 +2,18 @@
 
 ``GameSpec`` ties an engine ``Game`` (standard library only) to what the RL layer needs:
 the PettingZoo name, the rule-switch constructor, the ``Observation`` and ``StateEncoder``
-for a rule set. ``SPECS`` lists every game of the package; the environments, the single-agent
-Gymnasium environment, the evaluation and the command line all look games up here.
+for a rule set. ``game_spec(name)`` makes it from the game's entry in ``tressette_env.catalog``;
+the environments, the single-agent Gymnasium environment, the evaluation and the command line
+all look games up here.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import catalog
 from ..encoders.global_state import StateEncoder
 from ..encoders.history import choose
 from ..encoders.observation import Observation
@@ -50,21 +51,32 @@ class GameSpec:
         return tuple(f"player_{i}" for i in range(rules.game.agents(rules)))
 
 
-# name -> "module:attribute" of its GameSpec, imported on first use.
-_SPECS = {
-    "tressette": "tressette_env.envs.tressette_aec:SPEC",
-    "tressette_in_due": "tressette_env.envs.in_due_aec:SPEC",
-    "tressette_col_morto": "tressette_env.envs.col_morto_aec:SPEC",
-    "tressette_a_perdere": "tressette_env.envs.a_perdere_aec:SPEC",
-    "calabresella": "tressette_env.envs.calabresella_aec:SPEC",
-    "tressette_a_chiamare": "tressette_env.envs.a_chiamare_aec:SPEC",
-}
-GAME_NAMES: tuple[str, ...] = tuple(_SPECS)
+_SPECS: dict[str, GameSpec] = {}
 
 
 def game_spec(name: str) -> GameSpec:
-    """The ``GameSpec`` of a game by name (``tressette``, ``tressette_in_due``, ``tressette_col_morto``...)."""
-    if name not in _SPECS:
-        raise ValueError(f"unknown game {name!r}; the games are: {', '.join(_SPECS)}")
-    module, _, attribute = _SPECS[name].partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    """The ``GameSpec`` of a game by name (``tressette``, ``tressette_in_due``, ...), made from its catalog entry.
+
+    Raises:
+        ValueError: no game of the catalog has that name.
+    """
+    spec = _SPECS.get(name) if isinstance(name, str) else None
+    if spec is None:
+        found = catalog.entry(name)
+        spec = _SPECS[name] = GameSpec(
+            name=found.name,
+            env_name=found.env_name,
+            make_rules=found.make_rules,
+            observation=found.observation,
+            state=found.state_encoder,
+            gym_id=found.gym_id,
+            pettingzoo_id=found.pettingzoo_id,
+        )
+    return spec
+
+
+def __getattr__(name: str) -> Any:
+    """``GAME_NAMES``: the games' names, read from the catalog when asked (a game registered later is in it)."""
+    if name == "GAME_NAMES":
+        return catalog.names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

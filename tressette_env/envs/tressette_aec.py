@@ -123,22 +123,11 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..encoders.global_state import CLASSIC_STATE
-from ..encoders.observation import CLASSIC
-from ..engine.rules import make_rules
 from .aec import FamilyEnv, wrap
 from .parallel import parallel_factory
-from .spec import GameSpec
+from .spec import game_spec
 
-SPEC = GameSpec(
-    name="tressette",
-    env_name="tressette_v0",
-    make_rules=make_rules,
-    observation=lambda rules: CLASSIC,
-    state=lambda rules: CLASSIC_STATE,
-    gym_id="tressette_env/Tressette-v0",
-    pettingzoo_id="tressette_env/tressette-v0",
-)
+SPEC = game_spec("tressette")
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 

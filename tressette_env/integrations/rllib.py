@@ -22,7 +22,7 @@ a key not in this table, a value of the wrong type (a bool is a real ``True``/``
 
 | key | default | allowed | meaning |
 | --- | --- | --- | --- |
-| ``"game"`` | ``"tressette"`` | a game's name (``envs.spec.GAME_NAMES``) | the game (``tressette``, ``tressette_in_due``, ``calabresella``...) |
+| ``"game"`` | ``"tressette"`` | a game's name (``catalog.names()``) | the game (``tressette``, ``tressette_in_due``, ``calabresella``...) |
 | ``"rules"`` | ``{}`` | None or a dict of the game's rule switches, checked by the game's rules record | the game's rule switches (e.g. ``{"episode": "match"}``) |
 | ``"learners"`` | None: every agent | None, or a non-empty list of distinct agent names of the game (``[]`` is refused: omit the key for every agent) | the agents RLlib acts for (``["player_0", "player_2"]``: one team) |
 | ``"others"`` | ``"heuristic"`` | one player spec (``agents.registry``) or ``Player``, or a dict with one for each agent not among the learners; checked even when every agent learns | who plays the other agents |
@@ -50,7 +50,6 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -60,11 +59,13 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..agents.base import Player
+from ..catalog import entry
+from ..catalog import names as game_names
 from ..encoders.family import observation_of
 from ..engine.game import new_game
 from ..envs.playing import check_flag, check_seed
 from ..envs.recording import check_record_path
-from ..envs.spec import GAME_NAMES, game_spec
+from ..envs.spec import game_spec
 from ..messages import listed, shown
 from ..wrappers.single_agent import as_player
 
@@ -125,7 +126,7 @@ def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
         raise ValueError(f"unknown env_config key(s) {unknown}; the keys are {list(CONFIG_KEYS)}")
     name = config.get("game", "tressette")
     if not isinstance(name, str):
-        raise TypeError(f"env_config['game'] is a game's name, one of {list(GAME_NAMES)}; got {shown(name)}")
+        raise TypeError(f"env_config['game'] is a game's name, one of {list(game_names())}; got {shown(name)}")
     spec = game_spec(name)
     rules = config.get("rules")
     if rules is None:
@@ -182,7 +183,7 @@ class TressetteMultiAgentEnv(MultiAgentEnv):
         config = check_env_config(config)  # a bad env_config changes nothing
         super().__init__()
         self.game_name = config["game"]
-        module = importlib.import_module(f"tressette_env.{game_spec(self.game_name).env_name}")
+        module = entry(self.game_name).env_functions()
         self.aec = module.raw_env(
             max_cycles=config["max_cycles"], record=config["record"], history=config["history"], **config["rules"]
         )

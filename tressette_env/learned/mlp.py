@@ -64,36 +64,32 @@ OBSERVATIONS = ("default", "history")
 """What a policy's input is: the default observation, or the history observation (``encoders.history``)."""
 
 
-@lru_cache(maxsize=2)
 def family_shapes(history: bool = False) -> dict[tuple[int, int], str]:
     """(observation entries, actions) -> the game whose policies have those input and output sizes.
 
+    Each game of the catalog, in each of its ``forms`` (the form named when the forms' sizes differ).
+
     ``history``: the sizes of the history observation (``observation_of(rules, history=True)``).
     """
-    from ..encoders.family import observation_of
-    from ..engine.rules import Rules
-    from ..games.a_chiamare import AChiamareRules
-    from ..games.a_perdere import APerdereRules
-    from ..games.calabresella import CalabresellaRules
-    from ..games.col_morto import ColMortoRules
-    from ..games.in_due import InDueRules
+    from ..catalog import names
 
-    shapes = {(observation_of(Rules(), history).size, NUM_ACTIONS): "tressette"}
-    for rules in (InDueRules(), ColMortoRules(), ColMortoRules(players=2)):
-        shapes[(observation_of(rules, history).size, rules.game.num_actions)] = f"{rules.game.name}"
-    others = [(APerdereRules(players=n), f"{n} players") for n in range(3, 9)]
-    others += [
-        (APerdereRules(teams=True), "teams"),
-        (APerdereRules(match_end="elimination", episode="match"), "4 players, elimination"),
-    ]
-    others += [
-        (CalabresellaRules(), "3 players"),
-        (CalabresellaRules(players=4), "4 players, all play"),
-        (CalabresellaRules(players=4, four_player="dealer_sits_out"), "4 players, the dealer sits out"),
-        (AChiamareRules(), "5 players"),
-    ]
-    for rules, what in others:
-        shapes[(observation_of(rules, history).size, rules.game.num_actions)] = f"{rules.game.name} ({what})"
+    return _shapes(history, names())
+
+
+@lru_cache(maxsize=4)
+def _shapes(history: bool, games: tuple[str, ...]) -> dict[tuple[int, int], str]:
+    """``family_shapes`` of these games (the catalog's names: a game registered later makes a new key)."""
+    from ..catalog import entry
+    from ..encoders.family import observation_of
+
+    shapes: dict[tuple[int, int], str] = {}
+    for game in map(entry, games):
+        sizes = [
+            (label, (observation_of(rules, history).size, rules.game.num_actions)) for label, rules in game.form_rules()
+        ]
+        one_size = len({shape for _, shape in sizes}) == 1
+        for label, shape in sizes:
+            shapes.setdefault(shape, game.name if one_size or not label else f"{game.name} ({label})")
     return shapes
 
 

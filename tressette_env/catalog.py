@@ -1,0 +1,313 @@
+"""The games of the package, one entry each: the one place that names them.
+
+Every part of the package that needs "the games" reads this catalog: the environments'
+``GameSpec`` (``envs.spec``), the observations (``encoders.family``), the heuristic player,
+the Gymnasium and PettingZoo registries (filled when ``tressette_env`` is imported), the
+command line's ``--game``, the records, the training config, the shapes of learned policies
+(``learned.mlp.family_shapes``) and the generated docs tables (``scripts/sync_tables.py``).
+What a player must know of a game's rules (who may hold which card, the sides, what search
+may solve) it asks the game's ``engine.variant.Game`` hooks, never the game's name.
+
+| field | what it is | Tressette in due's |
+| --- | --- | --- |
+| ``name`` | the game's name, as ``--game`` and the records take it | ``"tressette_in_due"`` |
+| ``title``, ``summary`` | the game's name in prose, and who plays | ``"Tressette in due"``, ``"two players"`` |
+| ``rules`` | ``"module:Class"`` of its rule-switch record (``engine.switches.RuleSwitches``), whose ``game`` is its ``Game`` | ``"tressette_env.games.in_due:InDueRules"`` |
+| ``encoders`` | the module with ``observation(rules)`` and ``state_encoder(rules)`` | ``"tressette_env.encoders.in_due"`` |
+| ``heuristic`` | ``"module:Class"`` of its heuristic player, or None (the generic one plays) | ``"tressette_env.agents.in_due_heuristic:InDueHeuristic"`` |
+| ``env_module`` | the module with ``env``, ``parallel_env``, ``raw_env``, or None (made from the entry: ``envs.generic``) | ``"tressette_env.tressette_in_due_v0"`` |
+| ``gym_id``, ``pettingzoo_id`` | the registered ids | ``"tressette_env/TressetteInDue-v0"``, ``"tressette_env/tressette_in_due-v0"`` |
+| ``docs`` | its page in the docs site, or None | ``"docs/games/in_due.md"`` |
+| ``forms`` | named rule sets whose observation sizes differ: the docs tables, the learned-policy shapes | ``(("stock", {}), ("packets", {"deal": "packets"}))`` |
+
+A new game is its own files (a ``Game`` with its rules record, an observation, optionally a
+heuristic and a docs page) and one ``register(Entry(...))``: the six games of the package
+register below, a game of your own before its first use (``tests/games/toy.py`` is one, two
+seats and five tricks, registered from the test tree).
+
+Example:
+    >>> from tressette_env import catalog
+    >>> catalog.names()[:6]  # the package's six (PACKAGE_GAMES), then any game registered later
+    ('tressette', 'tressette_in_due', 'tressette_col_morto', 'tressette_a_perdere', 'calabresella', 'tressette_a_chiamare')
+    >>> entry = catalog.entry("calabresella")
+    >>> entry.gym_id, entry.make_rules(players=4).players
+    ('tressette_env/Calabresella-v0', 4)
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .messages import shown
+
+__all__ = ["PACKAGE_GAMES", "Entry", "entries", "entry", "entry_of", "names", "register"]
+
+
+def _imported(path: str) -> Any:
+    """The object a ``"module:attribute"`` path names (the module when there is no attribute)."""
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game of the catalog (see the module docstring for each field)."""
+
+    name: str
+    title: str
+    summary: str
+    rules: str
+    encoders: str
+    gym_id: str
+    pettingzoo_id: str
+    heuristic: str | None = None
+    env_module: str | None = None
+    docs: str | None = None
+    forms: tuple[tuple[str, dict], ...] = (("", {}),)
+    gym_entry_point: str = "tressette_env.wrappers.single_agent:SingleAgentEnv"
+    """The single-learner Gymnasium environment (called with ``game=name`` unless it is the four-seat one's own)."""
+    gym_vector_entry_point: str | None = None
+    """A batched ``gymnasium.make_vec`` entry point, where the game has one."""
+    _cache: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    @property
+    def env_name(self) -> str:
+        """The PettingZoo environment's name (``"tressette_in_due_v0"``)."""
+        return f"{self.name}_v0"
+
+    def rules_type(self) -> type:
+        """The game's rule-switch record."""
+        if "rules" not in self._cache:
+            self._cache["rules"] = _imported(self.rules)
+        return self._cache["rules"]
+
+    def make_rules(self, **switches: Any) -> Any:
+        """The game's rules with these switches (``RuleSwitches.make``: every bad switch refused)."""
+        return self.rules_type().make(**switches)
+
+    def game(self) -> Any:
+        """The game's ``engine.variant.Game``."""
+        return self.rules_type().game
+
+    def observation(self, rules: Any) -> Any:
+        """The observation of a seat under ``rules`` (``encoders.observation.Observation``)."""
+        return _imported(self.encoders).observation(rules)
+
+    def state_encoder(self, rules: Any) -> Any:
+        """``env.state()``'s vector under ``rules`` (``encoders.global_state.StateEncoder``)."""
+        return _imported(self.encoders).state_encoder(rules)
+
+    def heuristic_player(self) -> Any:
+        """The game's heuristic player, made once; the generic one (``agents.generic``) where it has none."""
+        if "heuristic" not in self._cache:
+            if self.heuristic is None:
+                from .agents.generic import GenericHeuristic
+
+                self._cache["heuristic"] = GenericHeuristic()
+            else:
+                self._cache["heuristic"] = _imported(self.heuristic)()
+        return self._cache["heuristic"]
+
+    def env_functions(self) -> Any:
+        """The module (or namespace) with the game's ``env``, ``parallel_env`` and ``raw_env``."""
+        if "env" not in self._cache:
+            if self.env_module is None:
+                from .envs.generic import environments
+
+                self._cache["env"] = environments(self)
+            else:
+                self._cache["env"] = _imported(self.env_module)
+        return self._cache["env"]
+
+    def form_rules(self) -> list[tuple[str, Any]]:
+        """Each of ``forms`` as ``(label, rules)``."""
+        return [(label, self.make_rules(**switches)) for label, switches in self.forms]
+
+
+_ENTRIES: dict[str, Entry] = {}
+
+
+def names() -> tuple[str, ...]:
+    """The games' names, in the order they registered (the package's six first)."""
+    return tuple(_ENTRIES)
+
+
+def entries() -> tuple[Entry, ...]:
+    """Every entry, in the order they registered."""
+    return tuple(_ENTRIES.values())
+
+
+def entry(name: str) -> Entry:
+    """The entry of the game named ``name``.
+
+    Raises:
+        ValueError: no game has that name (the message lists the games).
+    """
+    found = _ENTRIES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"unknown game {shown(name)}; the games are: {', '.join(_ENTRIES)}")
+    return found
+
+
+def entry_of(rules: Any) -> Entry:
+    """The entry of the game a rules record belongs to (``rules.game.name``)."""
+    return entry(rules.game.name)
+
+
+def register(new: Entry) -> Entry:
+    """Add a game to the catalog and register its Gymnasium and PettingZoo ids (where those libraries are).
+
+    Registering the same entry again does nothing.
+
+    Raises:
+        ValueError: another game has that name or one of those ids.
+    """
+    if not isinstance(new, Entry):
+        raise TypeError(f"register takes a catalog.Entry, not {type(new).__name__}")
+    old = _ENTRIES.get(new.name)
+    if old is not None:
+        if old == new:
+            return old
+        raise ValueError(f"a game named {new.name!r} is in the catalog already")
+    for other in _ENTRIES.values():
+        clash = {other.gym_id, other.pettingzoo_id} & {new.gym_id, new.pettingzoo_id}
+        if clash:
+            raise ValueError(f"{new.name}: the id {sorted(clash)[0]!r} is {other.name}'s already")
+    _ENTRIES[new.name] = new
+    _register_ids(new)
+    return new
+
+
+def _register_ids(new: Entry) -> None:
+    """The game's ids in Gymnasium's registry and (pettingzoo 1.27 and later) PettingZoo's."""
+    try:
+        import gymnasium
+    except ImportError:  # the engine works without it
+        return
+    if new.gym_id not in gymnasium.registry:
+        kwargs = {} if new.gym_vector_entry_point else {"game": new.name}
+        gymnasium.register(
+            new.gym_id,
+            entry_point=new.gym_entry_point,
+            vector_entry_point=new.gym_vector_entry_point,
+            kwargs=kwargs,
+        )
+    try:
+        import pettingzoo
+    except ImportError:
+        return
+    if not hasattr(pettingzoo, "register"):  # before 1.27 there is no registry: call the game's module
+        return
+    if new.env_module is None:
+        from .envs.generic import entry_points
+
+        aec, parallel = entry_points(new.name)
+    else:
+        aec, parallel = f"{new.env_module}:env", f"{new.env_module}:parallel_env"
+    if new.pettingzoo_id not in getattr(pettingzoo, "aec_registry", {}):
+        pettingzoo.register("aec", new.pettingzoo_id, entry_point=aec)
+    if new.pettingzoo_id not in getattr(pettingzoo, "parallel_registry", {}):
+        pettingzoo.register("parallel", new.pettingzoo_id, entry_point=parallel)
+
+
+# ---------------------------------------------------------------------- the package's games
+
+_PACKAGE = (
+    Entry(
+        name="tressette",
+        title="Tressette",
+        summary="four seats in two partnerships",
+        rules="tressette_env.engine.rules:Rules",
+        encoders="tressette_env.encoders.tressette",
+        heuristic="tressette_env.agents.heuristic:HeuristicPlayer",
+        env_module="tressette_env.tressette_v0",
+        gym_id="tressette_env/Tressette-v0",
+        pettingzoo_id="tressette_env/tressette-v0",
+        docs="docs/RULES.md",
+        forms=(("", {}), ("`signals=False`", {"signals": False})),
+        gym_entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv",
+        gym_vector_entry_point="tressette_env.vector.env:make_vector_env",
+    ),
+    Entry(
+        name="tressette_in_due",
+        title="Tressette in due",
+        summary="two players",
+        rules="tressette_env.games.in_due:InDueRules",
+        encoders="tressette_env.encoders.in_due",
+        heuristic="tressette_env.agents.in_due_heuristic:InDueHeuristic",
+        env_module="tressette_env.tressette_in_due_v0",
+        gym_id="tressette_env/TressetteInDue-v0",
+        pettingzoo_id="tressette_env/tressette_in_due-v0",
+        docs="docs/games/in_due.md",
+        forms=(("stock", {}), ("packets", {"deal": "packets"})),
+    ),
+    Entry(
+        name="tressette_col_morto",
+        title="Tressette col morto",
+        summary="two or three players with dummies",
+        rules="tressette_env.games.col_morto:ColMortoRules",
+        encoders="tressette_env.encoders.col_morto",
+        heuristic="tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
+        env_module="tressette_env.tressette_col_morto_v0",
+        gym_id="tressette_env/TressetteColMorto-v0",
+        pettingzoo_id="tressette_env/tressette_col_morto-v0",
+        docs="docs/games/col_morto.md",
+        forms=(("three players", {}), ("two players", {"players": 2})),
+    ),
+    Entry(
+        name="tressette_a_perdere",
+        title="Tressette a perdere",
+        summary="3 to 8 players each for himself",
+        rules="tressette_env.games.a_perdere:APerdereRules",
+        encoders="tressette_env.encoders.a_perdere",
+        heuristic="tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
+        env_module="tressette_env.tressette_a_perdere_v0",
+        gym_id="tressette_env/TressetteAPerdere-v0",
+        pettingzoo_id="tressette_env/tressette_a_perdere-v0",
+        docs="docs/games/a_perdere.md",
+        forms=(
+            *((f"{n} players", {"players": n}) for n in range(3, 9)),
+            ("teams", {"teams": True}),
+            ("4 players, elimination", {"match_end": "elimination", "episode": "match"}),
+            ("5 players, elimination", {"players": 5, "match_end": "elimination", "episode": "match"}),
+        ),
+    ),
+    Entry(
+        name="calabresella",
+        title="Calabresella",
+        summary="three players (or four): an auction, a called card, one against two",
+        rules="tressette_env.games.calabresella:CalabresellaRules",
+        encoders="tressette_env.encoders.calabresella",
+        heuristic="tressette_env.agents.calabresella_heuristic:CalabresellaHeuristic",
+        env_module="tressette_env.calabresella_v0",
+        gym_id="tressette_env/Calabresella-v0",
+        pettingzoo_id="tressette_env/calabresella-v0",
+        docs="docs/games/calabresella.md",
+        forms=(
+            ("three players", {}),
+            ("four players", {"players": 4}),
+            ("four players, the dealer sits out", {"players": 4, "four_player": "dealer_sits_out"}),
+        ),
+    ),
+    Entry(
+        name="tressette_a_chiamare",
+        title="Tressette a chiamare",
+        summary="five players: a called card's holder is a secret partner",
+        rules="tressette_env.games.a_chiamare:AChiamareRules",
+        encoders="tressette_env.encoders.a_chiamare",
+        heuristic="tressette_env.agents.a_chiamare_heuristic:AChiamareHeuristic",
+        env_module="tressette_env.tressette_a_chiamare_v0",
+        gym_id="tressette_env/TressetteAChiamare-v0",
+        pettingzoo_id="tressette_env/tressette_a_chiamare-v0",
+        docs="docs/games/a_chiamare.md",
+        forms=(("five players", {}),),
+    ),
+)
+PACKAGE_GAMES: tuple[str, ...] = tuple(e.name for e in _PACKAGE)
+"""The games of the package (what its docs tables show), without any registered later."""
+for _entry in _PACKAGE:
+    _ENTRIES[_entry.name] = _entry
+    _register_ids(_entry)

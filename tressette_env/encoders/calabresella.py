@@ -126,8 +126,7 @@ def extras(seats: int) -> tuple[ExtraPiece, ...]:
 @cache
 def observation(rules: CalabresellaRules) -> Observation:
     """The observation of a player of Calabresella under these rules."""
-    seats = 4 if rules.all_play else 3
-    tricks = 10 if rules.all_play else 12
+    seats, tricks, _ = rules.table_shape
     return Observation(
         seats, 2, tricks, rules.players, signals=rules.signals != "none", accusi=False, exposed=True,
         extras=extras(seats), competitor_of=_player,
@@ -141,8 +140,7 @@ def _face_down_cards(state: GameState) -> int:
 @cache
 def state_encoder(rules: CalabresellaRules) -> StateEncoder:
     """``env.state()``'s vector for Calabresella: every hand, the trick history, the face-down cards."""
-    seats = 4 if rules.all_play else 3
-    tricks = 10 if rules.all_play else 12
+    seats, tricks, _ = rules.table_shape
     return StateEncoder(
         seats, 2, tricks, rules.players, signals=rules.signals != "none", accusi=False,
         extras=(ExtraStatePiece(Piece("face_down", (40,), "the face-down cards: the monte, or the discards"),

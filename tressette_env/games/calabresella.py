@@ -273,6 +273,11 @@ class CalabresellaRules(RuleSwitches):
         return self.players == 4 and self.four_player == "all_play"
 
     @property
+    def table_shape(self) -> tuple[int, int, int]:
+        """Seats at the table, cards (and tricks) per seat, the monte's size: (4, 10, 0) when four play, else (3, 12, 4)."""
+        return (4, 10, 0) if self.all_play else (3, 12, MONTE)
+
+    @property
     def enabled_names(self) -> tuple[str, ...]:
         """The contracts that may be bid, in rank order."""
         if self.contracts is not None:
@@ -378,21 +383,13 @@ class Calabresella(auction.StakeGame):
 
     # ------------------------------------------------------------------ dealing
 
-    def _seats(self, rules: CalabresellaRules) -> int:
-        return 4 if rules.all_play else 3
-
-    def _sizes(self, rules: CalabresellaRules) -> tuple[int, int]:
-        """Cards per seat and the monte's size."""
-        return (10, 0) if rules.all_play else (12, MONTE)
-
     def checked_deal(self, rules: CalabresellaRules, options: dict, first: bool) -> dict:
         out: dict = {}
         if "dealer" in options:
             if not first:
                 raise TypeError("the next hand's dealer follows from the last hand: give the cards only")
             out["dealer"] = check_seat(options["dealer"], "dealer", rules.players)
-        seats = self._seats(rules)
-        size, monte = self._sizes(rules)
+        seats, size, monte = rules.table_shape
         pool: dict = {}
         if "hands" in options:
             out["hands"] = tuple(check_cards(options["hands"], (size,) * seats, "hand", pool))
@@ -421,8 +418,7 @@ class Calabresella(auction.StakeGame):
         return sitting if sitting >= 0 else p.table.controllers[p.dealer]
 
     def _deal(self, rules, rng, options, dealer_agent, score, number) -> GameState:
-        seats = self._seats(rules)
-        size, monte_size = self._sizes(rules)
+        seats, size, monte_size = rules.table_shape
         if rules.players == 4 and not rules.all_play:  # the dealer sits out: the others, forehand first
             controllers = tuple((dealer_agent + 1 + k) % 4 for k in range(3))
             dealer_seat, sitting = 2, dealer_agent

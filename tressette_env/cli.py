@@ -31,6 +31,7 @@ import contextlib
 import dataclasses
 import difflib
 import json
+import random
 import re
 import sys
 import time
@@ -100,7 +101,13 @@ def _eval(args: argparse.Namespace) -> int:
         from .evaluation.duplicate import check_duplicate
 
         check_duplicate(rules)
-        players = {spec: make_player(spec) for spec in args.players}
+        bots = _bots(args.bot, args.bot_timeout)
+        players = {spec: bots[spec] if spec in bots else make_player(spec) for spec in args.players}
+        unused = [name for name in bots if name not in players]
+        if unused:
+            raise ValueError(
+                f"--bot {unused[0]}=...: name it among the players too, e.g. `tressette eval {unused[0]} random`"
+            )
         if any(getattr(player, "name", "") == "human" for player in players.values()):
             args.workers, args.no_progress = 1, True  # a person types in this process's terminal
         for player in players.values():  # a trained policy plays the game it was trained on
@@ -124,8 +131,17 @@ def _eval(args: argparse.Namespace) -> int:
                 f"--record {args.record}: not a folder (give a folder for the records, one file per pair)"
             )
         args.record.mkdir(parents=True, exist_ok=True)
-    results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress,
-                          record=args.record is not None)  # fmt: skip
+    from .protocol.bot import BotError
+
+    try:
+        results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress,
+                              record=args.record is not None)  # fmt: skip
+    except BotError as error:
+        print(f"tressette eval: error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        for bot in bots.values():
+            bot.close()
     seconds = time.perf_counter() - start
     print(results_table(results))
     game = "" if args.game == "tressette" else f"{args.game}, "
@@ -136,15 +152,21 @@ def _eval(args: argparse.Namespace) -> int:
         else "each deal played twice, seats swapped"
     )
     print(f"\n{game}{args.deals} boards per pair ({board}), seed {args.seed}, {seconds:.1f} s")
+    for r in results:
+        a, b = r.players
+        ms = [1000 * t for t in r.seconds_per_decision or (0.0, 0.0)]
+        need = r.boards_for(args.ci_width)
+        needed = f"; a 95% CI {args.ci_width:g} points wide needs about {need} boards" if need else ""
+        print(f"{a} vs {b}: {ms[0]:.2f} ms a decision for {a}, {ms[1]:.2f} ms for {b}{needed}")
     if args.json:
         if len(results) == 1:
-            out = results[0].to_json()
+            out = results[0].to_json(timing=True)
         else:
             out = {
                 "players": list(players),
                 "deals": args.deals,
                 "seed": args.seed,
-                "pairs": [r.to_json() for r in results],
+                "pairs": [r.to_json(timing=True) for r in results],
             }
         out["seconds"] = seconds
         Path(args.json).write_text(json.dumps(out, indent=2))
@@ -155,6 +177,39 @@ def _eval(args: argparse.Namespace) -> int:
             path = args.record / record_file_name(k, *result.players)
             path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in result.game_records()))
             print(f"records: {path} ({len(result.game_records())} episodes; tressette replay {path} --episode N)")
+    return 0
+
+
+def _bots(items: Sequence[str], timeout: float) -> dict:
+    """``--bot NAME=COMMAND`` options as players (``protocol.bot.BotPlayer``), by name."""
+    from .protocol.bot import BotPlayer
+
+    bots = {}
+    for item in items:
+        name, eq, command = item.partition("=")
+        name = name.strip()
+        if not eq or not name or not command.strip():
+            raise ValueError(
+                f"--bot {_shown(item)}: write NAME=COMMAND, e.g. --bot mine='node examples/bots/random_legal.js'"
+            )
+        if name in bots or name in PLAYERS:
+            raise ValueError(
+                f"--bot {_shown(name)}: a name given once, and not one of the players ({', '.join(PLAYERS)})"
+            )
+        bots[name] = BotPlayer(name, command, timeout)
+    return bots
+
+
+def _bot(args: argparse.Namespace) -> int:
+    from .protocol.serve import serve
+
+    try:
+        player = make_player(args.player)
+    except ModelFileError as error:
+        _file_error(args.parser, error)
+    except (TypeError, ValueError, ImportError) as error:
+        args.parser.error(str(error))
+    serve(player, sys.stdin, sys.stdout, random.Random(args.seed))
     return 0
 
 
@@ -264,8 +319,6 @@ def _train(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     """``tressette play``."""
-    import random
-
     from .agents.human import HumanPlayer
     from .play import play_episode
 
@@ -281,16 +334,26 @@ def _play(args: argparse.Namespace) -> int:
                 raise ValueError("--partner is the four-seat game's; the other games take --opponents")
             partner = (args.seat + 2) % 4  # an agent; the specs list every agent but the person's
             specs[partner - (partner > args.seat)] = args.partner
-        others = [make_player(spec) for spec in specs]
+        bots = _bots(args.bot, args.bot_timeout)
+        others = [bots[spec] if spec in bots else make_player(spec) for spec in specs]
         hint = make_player(args.hint)
     except ModelFileError as error:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
         args.parser.error(str(error))
+    from .protocol.bot import BotError
+
     seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     print(f"seed {seed} (--seed {seed} plays this deal again)")
     human = HumanPlayer(hint=hint, confirm=not args.no_confirm)
-    play_episode(args.game, rules, human, others, specs, args.seat, seed, args.record and str(args.record))
+    try:
+        play_episode(args.game, rules, human, others, specs, args.seat, seed, args.record and str(args.record))
+    except BotError as error:
+        print(f"tressette play: error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        for bot in bots.values():
+            bot.close()
     return 0
 
 
@@ -432,7 +495,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="write every play's game record to DIR, a JSON-lines file per pair (see tressette replay)",
     )  # fmt: skip
     evaluate.add_argument("--no-progress", action="store_true", help="no progress bar")
+    evaluate.add_argument(
+        "--bot", action="append", default=[], metavar="NAME=COMMAND",
+        help="seat a program speaking the table protocol (docs/protocol.md) as player NAME: it is started with "
+        "COMMAND (no shell) and named among the players (repeatable)",
+    )  # fmt: skip
+    evaluate.add_argument(
+        "--bot-timeout", type=float, default=5.0, metavar="S",
+        help="seconds a --bot has for each decision (default 5); a late, wrong or dead bot stops the evaluation",
+    )  # fmt: skip
+    evaluate.add_argument(
+        "--ci-width", type=float, default=1.0, metavar="W",
+        help="print how many boards a 95%% CI W points wide would need, from this result's spread (default 1)",
+    )  # fmt: skip
     evaluate.set_defaults(run=_eval, parser=evaluate)
+    serving = commands.add_parser(
+        "bot",
+        help="one of the package's players on stdin and stdout, speaking the table protocol (docs/protocol.md)",
+        description='Read act messages (one JSON object a line) on stdin and answer each with {"action": id} '
+        'on stdout, as PLAYER plays; a line it cannot read gets {"error": ...}. Ends at the end of the input.',
+    )
+    serving.add_argument("player", help=f"a player spec: {', '.join(PLAYERS)}, with options, or a model's path")
+    serving.add_argument("--seed", type=_at_least(0), default=0, help="seed of the player's random numbers (0)")
+    serving.set_defaults(run=_bot, parser=serving)
     playing = commands.add_parser(
         "play",
         help="play a game yourself in the terminal against the package's players",
@@ -456,6 +541,11 @@ def build_parser() -> argparse.ArgumentParser:
     playing.add_argument("--hint", default="heuristic", help="the player whose choice ? shows (default heuristic)")
     playing.add_argument("--no-confirm", action="store_true", help="play an action as soon as it is typed")
     playing.add_argument("--record", type=Path, default=None, help="append the episode to this JSON-lines file")
+    playing.add_argument(
+        "--bot", action="append", default=[], metavar="NAME=COMMAND",
+        help="seat a program speaking the table protocol (docs/protocol.md) as NAME, named in --opponents",
+    )  # fmt: skip
+    playing.add_argument("--bot-timeout", type=float, default=5.0, metavar="S", help="seconds a --bot has a decision")
     playing.set_defaults(run=_play, parser=playing)
     replaying = commands.add_parser(
         "replay",

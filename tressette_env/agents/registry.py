@@ -8,6 +8,7 @@
 | `search_v1` | ``search_v1()``: the search player's settings before the compiled solver (a yardstick) |
 | `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
 | `human[:confirm=false,hint=search]` | ``HumanPlayer``: a person typing in the terminal (``tressette play`` seats one) |
+| `llm[:url=URL,model=NAME,language=it]` | ``protocol.llm.ChatPlayer``: a language model behind an OpenAI-compatible chat endpoint |
 | a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO model (needs torch); read without unpickling, so a file cannot run code |
 
 Options after the colon are ``key=value`` pairs passed to the player's constructor
@@ -32,6 +33,7 @@ PLAYERS: dict[str, str] = {
     "search_v1": "tressette_env.agents.search:search_v1",
     "ppo": "tressette_env.learned.loading:shipped_player",
     "human": "tressette_env.agents.human:HumanPlayer",
+    "llm": "tressette_env.protocol.llm:ChatPlayer",
 }
 MODEL_SUFFIXES = (".npz", ".zip")
 

@@ -24,9 +24,11 @@ Example:
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import statistics
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -48,17 +50,27 @@ def _board_seed(seed: int, board: int, stream: int = 0) -> int:
     return (seed * 0x9E3779B97F4A7C15 + board * 0xBF58476D1CE4E5B9 + stream * 0x94D049BB133111EB) % 2**64
 
 
-def play_hand(players: Sequence[Player], state: GameState, rng: random.Random, recorder: Any = None) -> GameState:
+def play_hand(
+    players: Sequence[Player], state: GameState, rng: random.Random, recorder: Any = None, clock: Any = None
+) -> GameState:
     """Play the hand in ``state`` to its end, ``players[agent]`` choosing for each agent.
 
     An agent plays every seat it controls (its own, and its dummy's in col morto), from its
-    own seat's view. A ``records.Recorder`` given as ``recorder`` records each action.
+    own seat's view. A ``records.Recorder`` given as ``recorder`` records each action; a
+    ``clock`` (a list of ``[seconds, decisions]`` per agent) adds each decision's wall time.
     """
     while state.public.status == PLAYING:
         p = state.public
         table = p.table
         agent = table.controllers[p.turn]
-        action = players[agent].act(view(state, table.seat_of[agent]), legal_actions(state), rng)
+        seat_view, legal = view(state, table.seat_of[agent]), legal_actions(state)
+        if clock is None:
+            action = players[agent].act(seat_view, legal, rng)
+        else:
+            start = time.perf_counter()
+            action = players[agent].act(seat_view, legal, rng)
+            clock[agent][0] += time.perf_counter() - start
+            clock[agent][1] += 1
         state = apply(state, action) if recorder is None else recorder.play(state, action)
     return state
 
@@ -116,6 +128,8 @@ class EpisodeRecord:
     field_points: tuple[float, ...] = ()
     game_record: dict | None = field(default=None, compare=False, repr=False)
     """The play's game record (``tressette_env.records``), when the evaluation records."""
+    clock: tuple[tuple[float, int], tuple[float, int]] = field(default=((0.0, 0), (0.0, 0)), compare=False, repr=False)
+    """A's and B's (seconds, decisions) in this play: wall time of their ``act`` calls."""
 
 
 def play_episode(
@@ -144,8 +158,9 @@ def play_episode(
     diffs: list[float] = []
     mine: list[int] = []
     field: list[float] = []
+    clock = [[0.0, 0] for _ in players]
     for _ in range(max_hands):
-        state = play_hand(players, state, rng, recorder)
+        state = play_hand(players, state, rng, recorder, clock)
         p = state.public
         points = game.hand_points(p)
         if points[a_agents[0]] is not None:  # A was dealt in (not out of an elimination match)
@@ -163,7 +178,10 @@ def play_episode(
     winner = state.public.winner
     won = None if winner is None else winner == game.competitor_of(state.public.table, a_agents[0])
     record = None if recorder is None else recorder.finish(state)
-    return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field), record)
+    a = [clock[k] for k in range(len(players)) if k in a_agents]
+    b = [clock[k] for k in range(len(players)) if k not in a_agents]
+    times = tuple((sum(c[0] for c in side), sum(c[1] for c in side)) for side in (a, b))
+    return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field), record, times)
 
 
 @dataclass(frozen=True)
@@ -261,23 +279,48 @@ class DuplicateResult:
     points_sign: int = 1
     """+1 when points are good, -1 when they are charges (a perdere): ``mean_points_diff`` is
     ``points_sign * (A's points - the field's)``."""
+    seconds_per_decision: tuple[float, float] | None = field(default=None, compare=False)
+    """A's and B's mean wall time per decision, in seconds (machine-dependent; left out of equality)."""
     records: list[BoardRecord] = field(default_factory=list, repr=False, compare=False)
+
+    def boards_for(self, width: float) -> int | None:
+        """Boards that would give a 95% CI of ``width`` points (both sides together), by this result's spread.
+
+        ``4 * (1.96 * sd / width) ** 2`` from the spread of the board values; None when there is no spread yet.
+        """
+        low, high = self.ci95
+        if not high > low or self.boards < 2 or not width > 0:
+            return None
+        sd = (high - low) / 2 / 1.96 * self.boards**0.5  # the CI's half-width is about 1.96 sd / sqrt(n)
+        return max(2, math.ceil((2 * 1.96 * sd / width) ** 2))
 
     def game_records(self) -> list[dict]:
         """The game record of every play, board by board (empty unless evaluated with ``record=True``)."""
         return [p.game_record for r in self.records for p in r.plays if p.game_record is not None]
 
-    def to_json(self) -> dict:
-        """The result as plain JSON types (board records left out)."""
+    def to_json(self, timing: bool = False) -> dict:
+        """The result as plain JSON types (board records left out).
+
+        ``timing``: include ``seconds_per_decision`` (machine-dependent, so left out of what must
+        repeat: a trained policy's info, a training run's evaluation history).
+        """
         out = asdict(self)
         out.pop("records")
+        if not timing:
+            out.pop("seconds_per_decision")
         out["deals"] = self.boards
         return out
 
 
 def _play_chunk(args: tuple) -> list[BoardRecord]:
     player_a, player_b, rules, seed, boards, record_as = args
-    return [play_board(player_a, player_b, rules, seed, b, record_as) for b in boards]
+    try:
+        return [play_board(player_a, player_b, rules, seed, b, record_as) for b in boards]
+    finally:  # a player with a process of its own (protocol.bot.BotPlayer) ends it with the chunk
+        for player in (player_a, player_b):
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()
 
 
 def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
@@ -374,6 +417,9 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         win_ci = mean_ci95(wins)
     mine = [r.points_per_hand[0] for r in records]
     theirs = [r.points_per_hand[1] for r in records]
+    spent = [sum(p.clock[side][0] for r in records for p in r.plays) for side in (0, 1)]
+    decided = [sum(p.clock[side][1] for r in records for p in r.plays) for side in (0, 1)]
+    per_decision = tuple(t / n if n else 0.0 for t, n in zip(spent, decided, strict=True))
     return DuplicateResult(
         players=names,
         boards=len(records),
@@ -389,5 +435,6 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         points_ci95=(mean_ci95(mine), mean_ci95(theirs)),
         against="field" if rules.game.lineup(rules) == "field" else "team",
         points_sign=rules.game.points_sign(rules),
+        seconds_per_decision=per_decision,
         records=records,
     )

@@ -1,0 +1,295 @@
+"""The table protocol: the JSON view (exact, and nothing a seat may not know), bots in subprocesses, ``tressette bot``."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.games.family import RULE_SETS
+from tests.hidden import random_positions, replay, sampler_deal
+from tressette_env import catalog
+from tressette_env.agents import HeuristicPlayer
+from tressette_env.cli import main
+from tressette_env.engine import HAND_OVER, PLAYING, apply, legal_actions, new_game, next_hand, view
+from tressette_env.protocol.bot import FIRST_LEGAL, BotError, BotPlayer
+from tressette_env.protocol.serve import serve
+from tressette_env.protocol.state import StateError, decode_public, decode_view, encode_public
+from tressette_env.protocol.view import AnswerError, act_message, read_answer
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+SERVE = f"{PYTHON} -m tressette_env.cli bot"
+PACKAGE_GAMES = list(RULE_SETS)
+
+
+def positions(game: str, count: int, seed: int = 0):
+    """Positions of random play in ``game`` under each of its test rule sets."""
+    rng = random.Random(seed)
+    for switches in RULE_SETS[game]:
+        rules = catalog.entry(game).make_rules(**switches)
+        state = new_game(rules, seed=rng.randrange(10**6))
+        for _ in range(count):
+            status = state.public.status
+            if status == HAND_OVER:
+                state = next_hand(state, rng)
+                continue
+            if status != PLAYING:
+                break
+            yield state
+            state = apply(state, rng.choice(legal_actions(state)))
+
+
+# ---------------------------------------------------------------------- the view
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES)
+def test_the_state_goes_through_json_and_back_exactly(game):
+    for state in positions(game, 60):
+        seat = state.public.turn
+        message = json.loads(json.dumps(act_message(view(state, seat), legal_actions(state))))
+        rebuilt = decode_view(message["seat"], message["hand"], message["private"], message["state"])
+        assert rebuilt == view(state, seat)
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES)
+def test_each_legal_action_has_its_id_and_a_name_that_reads_back(game):
+    for state in positions(game, 30, seed=1):
+        legal = legal_actions(state)
+        message = act_message(view(state, state.public.turn), legal)
+        assert [item["id"] for item in message["legal"]] == legal
+        names = [item["name"] for item in message["legal"]]
+        assert len(set(names)) == len(names)
+        for item in message["legal"]:
+            assert read_answer(json.dumps({"action": item["name"].upper()}), message["legal"]) == item["id"]
+
+
+def test_a_seat_gets_byte_identical_messages_on_deals_it_cannot_tell_apart():
+    """As the observation's no-leak test: another deal that agrees with all a seat knows, the game rebuilt on it."""
+    rng = random.Random(5)
+    compared = differed = 0
+    for position in random_positions(120, seed=7):
+        state = position.state
+        for seat in range(4):
+            other = replay(position, sampler_deal(position, seat, rng))
+            legal = legal_actions(state) if state.public.turn == seat else []
+            mine = json.dumps(act_message(view(state, seat), legal))
+            theirs = json.dumps(act_message(view(other, seat), legal_actions(other) if legal else []))
+            assert mine == theirs
+            compared += 1
+            differed += other.hands != state.hands
+    assert differed > 0.8 * compared
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES[1:])
+def test_in_every_family_game_two_deals_that_swap_the_other_hands_give_the_same_message(game):
+    """At the deal: a seat that cannot see two other seats' hands cannot tell them swapped."""
+    entry = catalog.entry(game)
+    for switches in RULE_SETS[game]:
+        rules = entry.make_rules(**switches)
+        state = new_game(rules, seed=3)
+        n = len(state.hands)
+        for seat in range(n):
+            others = [s for s in range(n) if s != seat and state.hands[s].bit_count() == state.hands[seat].bit_count()]
+            others = [s for s in others if not state.public.exposed_by(s)]
+            if len(others) < 2:
+                continue
+            a, b = others[:2]
+            hands = list(state.hands)
+            hands[a], hands[b] = hands[b], hands[a]
+            swapped = state._replace(hands=tuple(hands), dealt=tuple(hands))
+            assert view(swapped, seat) == view(state, seat)
+            legal = legal_actions(state) if state.public.turn == seat else []
+            assert json.dumps(act_message(view(swapped, seat), legal)) == json.dumps(
+                act_message(view(state, seat), legal)
+            )
+
+
+def test_bad_states_and_answers_are_refused_in_one_line():
+    state = new_game(seed=0)
+    encoded = encode_public(state.public)
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    bad = [
+        {"@": "os:system", "v": []},
+        {"@": "tressette_env.engine.state:SeatView", "v": [1]},
+        {"@": "tressette_env.engine.cards:SUITS", "v": []},
+        {"@rules": "poker", "switches": {}},
+        {"@rules": "tressette", "switches": {"target_score": -3}},
+        deep,
+    ]
+    for value in bad:
+        with pytest.raises(StateError) as error:
+            decode_public(value)
+        assert "\n" not in str(error.value) and len(str(error.value)) < 400
+    with pytest.raises(StateError, match="seat"):
+        decode_view(9, [], [], encoded)
+    with pytest.raises(StateError, match="hand"):
+        decode_view(0, [40], [], encoded)
+    legal = act_message(view(state, state.public.turn), legal_actions(state))["legal"]
+    for line in [
+        "",
+        "3",
+        "{",
+        '{"act": 1}',
+        '{"action": true}',
+        '{"action": 999}',
+        '{"action": "4 di picche"}',
+        "x" * 10**5,
+    ]:
+        with pytest.raises(AnswerError) as error:
+            read_answer(line, legal)
+        assert "\n" not in str(error.value) and len(str(error.value)) < 400
+
+
+# ---------------------------------------------------------------------- tressette bot
+
+
+def test_tressette_bot_answers_as_the_player_does_and_names_what_it_cannot_read(capsys):
+    lines = []
+    expected = []
+    for state in positions("calabresella", 20):
+        seat = view(state, state.public.turn)
+        lines.append(json.dumps(act_message(seat, legal_actions(state))))
+        expected.append(HeuristicPlayer().act(seat, legal_actions(state), random.Random(0)))
+    lines[3:3] = [
+        '{"type": "end"}',
+        "not json",
+        '{"type": "act", "legal": [{"id": 1}], "seat": 0, "hand": [], "state": 5}',
+    ]
+    out = []
+
+    class Out:
+        def write(self, text):
+            out.append(text)
+
+        def flush(self):
+            pass
+
+    serve(HeuristicPlayer(), lines, Out(), random.Random(0))
+    answers = [json.loads(line) for line in "".join(out).splitlines()]
+    assert [a["action"] for a in answers if "action" in a] == expected
+    errors = [a["error"] for a in answers if "error" in a]
+    assert len(errors) == 2 and errors[0].startswith("not JSON")
+
+
+# ---------------------------------------------------------------------- bots in subprocesses
+
+
+def eval_json(tmp_path, *argv) -> tuple[int, dict | None]:
+    out = tmp_path / "result.json"
+    code = main(["eval", *argv, "--no-progress", "--json", str(out)])
+    return code, json.loads(out.read_text()) if code == 0 else None
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES)
+def test_our_heuristic_through_the_pipe_plays_as_it_does_in_process(game, tmp_path):
+    args = ["--game", game, "--deals", "2", "--workers", "1"]
+    code, piped = eval_json(tmp_path, "--bot", f"h={SERVE} heuristic", "h", "random", *args)
+    assert code == 0
+    _, direct = eval_json(tmp_path, "heuristic", "random", *args)
+    assert piped["mean_points_diff"] == direct["mean_points_diff"]
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES)
+def test_a_bot_written_from_the_contract_alone_plays_every_game(game, tmp_path):
+    bot = tmp_path / "first.py"
+    bot.write_text(FIRST_LEGAL)
+    code, result = eval_json(tmp_path, "--bot", f"first={PYTHON} {bot}", "first", "random", "--game", game,
+                             "--deals", "2", "--workers", "1")  # fmt: skip
+    assert code == 0 and result["boards"] == 2
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_the_javascript_example_bot_plays_in_the_evaluation(tmp_path):
+    script = ROOT / "examples" / "bots" / "random_legal.js"
+    code, result = eval_json(tmp_path, "--bot", f"js=node {script}", "js", "random", "--game", "tressette_a_chiamare",
+                             "--deals", "2", "--workers", "2")  # fmt: skip
+    assert code == 0 and result["boards"] == 2
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a killed child that no init has reaped yet, a zombie, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+BROKEN = {
+    "garbage": ("print('hello', flush=True)", "not JSON: hello"),
+    "illegal": ("print('{\"action\": 254}', flush=True)", "action 254 is not legal; legal:"),
+    "a name of nothing": ('print(\'{"action": "asso di picche"}\', flush=True)', "is no legal action's name"),
+    "silent": ("time.sleep(60)", "no answer within 0.5 s"),
+    "dies": ("sys.exit(3)", "ended (exit status 3) without answering"),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_broken_bot_stops_the_evaluation_with_one_line_and_leaves_no_process(case, workers, tmp_path, capsys):
+    body, expected = BROKEN[case]
+    pids = tmp_path / "pids"
+    bot = tmp_path / "bot.py"
+    bot.write_text(textwrap.dedent(f"""\
+        import os, subprocess, sys, time
+        with open({str(pids)!r}, "a") as f:
+            f.write(f"{{os.getpid()}}\\n")
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+            f.write(f"{{child.pid}}\\n")
+        for line in sys.stdin:
+            {body}
+        """))  # fmt: skip
+    code = main(["eval", "--bot", f"bad={PYTHON} {bot}", "--bot-timeout", "0.5", "bad", "random", "--deals", "2",
+                 "--workers", str(workers), "--no-progress"])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and err[0].startswith("tressette eval: error: bot bad: ") and expected in err[0], err
+    time.sleep(0.2)
+    assert [pid for pid in map(int, pids.read_text().split()) if running(pid)] == []
+
+
+def test_a_bot_that_cannot_start_and_bad_bot_options_are_named(tmp_path, capsys):
+    code = main(["eval", "--bot", "ghost=/no/such/program", "ghost", "random", "--deals", "2", "--workers", "1"])
+    assert code == 1
+    assert "bot ghost: cannot start /no/such/program" in capsys.readouterr().err
+    for bot, words in [
+        ("noequals", "NAME=COMMAND"),
+        ("random=x", "not one of the players"),
+        ("spare=x", "among the players"),
+    ]:
+        with pytest.raises(SystemExit) as error:
+            main(["eval", "--bot", bot, "heuristic", "random", "--deals", "2"])
+        assert error.value.code == 2
+        assert words in capsys.readouterr().err
+    with pytest.raises(ValueError, match="timeout"):
+        BotPlayer("b", "x", timeout=0)
+    with pytest.raises(BotError, match="cannot start"):
+        BotPlayer("b", "/no/such/program").ask("{}")
+
+
+def test_tressette_play_seats_a_bot_among_the_opponents(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    bot = tmp_path / "first.py"
+    bot.write_text(FIRST_LEGAL)
+    tressette = str(Path(sys.executable).with_name("tressette"))
+    args = ["play", "--game", "calabresella", "--seed", "4", "--bot", f"first={PYTHON} {bot}"]
+    child = pexpect.spawn(tressette, [*args, "--opponents", "first", "random", "--no-confirm"], encoding="utf-8",
+                          timeout=30, dimensions=(50, 200))  # fmt: skip
+    typed = 0
+    while child.expect([r"your action \(", "episode over: ([^\r\n]*)\r\n"]) == 0:
+        child.sendline("1")
+        typed += 1
+    child.expect(r"(Enter|q) leaves")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and typed >= 1

@@ -1,0 +1,188 @@
+"""Text agents: the prompt in English and Italian, free text read as an action, the chat player against a stub server."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tressette_env.cli import main
+from tressette_env.engine import apply, legal_actions, new_game, parse_card, view
+from tressette_env.engine.actions import BUSSO, CHIAMO, PASS
+from tressette_env.games.calabresella import CalabresellaRules
+from tressette_env.protocol.llm import ChatError, ChatPlayer
+from tressette_env.protocol.text import TextActionError, parse_action, prompt
+
+
+def auction_view():
+    state = new_game(CalabresellaRules(), seed=1)
+    return view(state, state.public.turn), legal_actions(state)
+
+
+def lead_view():
+    """The four-seat game, a seat on lead holding the 3 di denari and another denari (busso is legal)."""
+    for seed in range(200):
+        state = new_game(seed=seed)
+        seat = state.public.turn
+        three = parse_card("3d")
+        if state.hands[seat] >> three & 1 and three + 40 * BUSSO in legal_actions(state):
+            return view(state, seat), legal_actions(state)
+    raise AssertionError("no such deal")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("passo", PASS),
+        ("Chiamo", CHIAMO),
+        ("I bid chiamo!", CHIAMO),
+        ("After some thought:\n2", CHIAMO),
+        ("**passo**", PASS),
+    ],
+)
+def test_free_text_in_the_auction(text, expected):
+    seat, legal = auction_view()
+    assert parse_action(text, seat, legal) == expected
+
+
+def test_free_text_in_the_card_play():
+    seat, legal = lead_view()
+    three = parse_card("3d")
+    assert parse_action("3 di denari", seat, legal) == three
+    assert parse_action("3d busso", seat, legal) == three + 40 * BUSSO
+    assert parse_action("I lead the 3 di denari and knock: 3d busso", seat, legal) == three + 40 * BUSSO
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [("banana", "not an action"), ("solo or chiamo", "several actions"), ("3d busso", "not legal now"), ("", "")],
+)
+def test_what_cannot_be_read_is_said_in_one_line(text, words):
+    seat, legal = auction_view()
+    with pytest.raises(TextActionError) as error:
+        parse_action(text, seat, legal)
+    assert words in str(error.value) and "\n" not in str(error.value) and len(str(error.value)) < 400
+
+
+def test_the_prompt_in_english_and_in_italian_shows_the_hand_and_the_numbered_actions():
+    seat, legal = lead_view()
+    english, italian = prompt(seat, legal, "en"), prompt(seat, legal, "it")
+    assert "You play Tressette" in english and "your actions:" in english and "1) 3d" in english
+    assert "Le tue carte:" in italian and "3 di denari" in italian and "Azioni possibili: 1 " in italian
+    with pytest.raises(ValueError, match="language"):
+        prompt(seat, legal, "fr")
+
+
+# ---------------------------------------------------------------------- the chat player against a stub
+
+
+class Stub:
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 that answers from a script of replies."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.requests: list[dict] = []
+        self.headers: list[dict] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                stub.requests.append(body)
+                stub.headers.append(dict(self.headers))
+                if self.path != "/v1/chat/completions":
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                content = stub.reply(body)
+                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stub():
+    made = []
+
+    def make(reply):
+        made.append(Stub(reply))
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.close()
+
+
+def first_action(body) -> str:
+    """The stub's model: the first numbered action of the prompt, said in a sentence."""
+    return "Let me think. I choose action 1."
+
+
+def last_action(body) -> str:
+    """The stub's Italian model: the last of the numbered actions (the highest bid, then a card)."""
+    line = next(x for x in body["messages"][-1]["content"].splitlines() if x.startswith("Azioni possibili:"))
+    return f"Scelgo l'azione {line.count(';') + 1}."
+
+
+def test_the_chat_player_plays_a_game_through_the_endpoint(stub):
+    server = stub(last_action)
+    player = ChatPlayer(url=server.url, model="stub", key="sk-test", language="it")
+    state = new_game(CalabresellaRules(), seed=2)
+    rng = random.Random(0)
+    decisions = 0
+    while state.public.turn >= 0 and decisions < 60:
+        legal = legal_actions(state)
+        state = apply(state, player.act(view(state, state.public.turn), legal, rng))
+        decisions += 1
+    assert decisions > 10 and len(server.requests) == decisions
+    request = server.requests[0]
+    assert request["model"] == "stub" and request["messages"][1]["content"].startswith("Giochi a Calabresella")
+    assert server.headers[0]["Authorization"] == "Bearer sk-test"
+    assert "sk-test" not in repr(player)
+
+
+def test_a_reply_with_no_action_is_asked_again_with_the_reason(stub):
+    replies = iter(["I am not sure.", "passo"])
+    server = stub(lambda body: next(replies))
+    seat, legal = auction_view()
+    assert ChatPlayer(url=server.url).act(seat, legal, None) == PASS
+    assert "not an action" in server.requests[1]["messages"][-1]["content"]
+
+
+def test_the_chat_player_in_the_evaluation_and_its_errors(stub, tmp_path, capsys):
+    server = stub(first_action)
+    out = tmp_path / "r.json"
+    spec = f"llm:url={server.url},model=stub"
+    assert main(["eval", spec, "random", "--deals", "2", "--workers", "1", "--no-progress", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["boards"] == 2
+    silly = stub(lambda body: "no idea")
+    code = main(
+        ["eval", f"llm:url={silly.url},model=silly", "random", "--deals", "2", "--workers", "1", "--no-progress"]
+    )
+    assert code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "llm silly: no legal action in 2 replies" in err[0]
+    with pytest.raises(ChatError, match="HTTP 404"):
+        ChatPlayer(url=server.url.replace("/v1", "/v2")).chat([])
+    with pytest.raises(ChatError, match="cannot reach"):
+        ChatPlayer(url="http://127.0.0.1:9", timeout=2).chat([])
+    with pytest.raises(ValueError, match="url"):
+        ChatPlayer(url="file:///etc/passwd")

@@ -1,0 +1,188 @@
+"""A program in any language seated as a player: ``BotPlayer(name, command)``.
+
+The command is started (no shell: its words as ``shlex`` splits them) on the first decision,
+with pipes for its stdin and stdout (its stderr is ours). Each decision writes one line, the
+``act`` message (``protocol.view``), and reads one line back, ``{"action": <id or name>}``.
+Everything that can go wrong ends in a ``BotError`` of one line that names the bot:
+
+| what the bot does | error |
+| --- | --- |
+| the command cannot start | ``bot NAME: cannot start ...`` |
+| answers something that is not ``{"action": ...}``, or an illegal action | ``bot NAME: ...`` with what it answered and the legal actions |
+| no whole line within ``timeout`` seconds | ``bot NAME: no answer within T s`` (the process is killed) |
+| ends (or closes its stdout) | ``bot NAME ended (exit status N) without answering`` |
+
+The process runs in its own session and is killed with its children on ``close()``, when the
+player is collected, at the interpreter's exit, and at the end of each chunk of boards of the
+duplicate evaluation (which pickles players into its workers: a pickled bot carries its
+command, not its process, and each worker starts its own).
+
+Example:
+    >>> import sys
+    >>> bot = BotPlayer("first", [sys.executable, "-c", FIRST_LEGAL])
+    >>> from tressette_env.engine import legal_actions, new_game, view
+    >>> state = new_game(seed=0)
+    >>> bot.act(view(state, state.public.turn), legal_actions(state), None) == legal_actions(state)[0]
+    True
+    >>> bot.close()
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import shlex
+import signal
+import subprocess
+import time
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.state import SeatView
+from ..messages import cut, shown
+from .view import MAX_ANSWER, AnswerError, act_message, read_answer
+
+DEFAULT_TIMEOUT = 5.0
+"""Seconds a bot has to answer one decision, by default."""
+
+FIRST_LEGAL = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    message = json.loads(line)\n"
+    "    if message.get('type') == 'act':\n"
+    "        print(json.dumps({'action': message['legal'][0]['id']}), flush=True)\n"
+)
+"""The smallest bot, in Python: the first legal action (``python -c FIRST_LEGAL``)."""
+
+_LIVE: weakref.WeakSet = weakref.WeakSet()
+
+
+class BotError(RuntimeError):
+    """A bot that could not be started, answered badly, too late or not at all (one line, naming the bot)."""
+
+
+class BotPlayer:
+    """A subprocess speaking the table protocol, as a player (see the module docstring).
+
+    Args:
+        name: the bot's name in errors and reports.
+        command: the program and its arguments, a string (split as a shell would, but run without one) or a list.
+        timeout: seconds for each answer (> 0).
+    """
+
+    def __init__(self, name: str, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+        words = shlex.split(command) if isinstance(command, str) else list(command)
+        if not words or not all(isinstance(w, str) for w in words):
+            raise ValueError(f"bot {cut(str(name))}: the command is a program and its arguments; got {shown(command)}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
+            raise ValueError(f"bot {cut(str(name))}: timeout is seconds > 0 (at most 3600); got {shown(timeout)}")
+        self.name = str(name)
+        self.command = words
+        self.timeout = float(timeout)
+        self.decisions = 0
+        """Decisions answered by this copy of the bot."""
+        self.seconds = 0.0
+        """Seconds this copy waited for its answers."""
+        self._process: subprocess.Popen | None = None
+        self._buffer = b""
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_process"], state["_buffer"] = None, b""
+        return state
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _fail(self, problem: str) -> BotError:
+        self.close()
+        return BotError(f"bot {cut(self.name)}: {problem}")
+
+    def _start(self) -> subprocess.Popen:
+        try:
+            process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
+            )
+        except OSError as error:
+            raise BotError(
+                f"bot {cut(self.name)}: cannot start {cut(shlex.join(self.command))}: {error.strerror or error}"
+            ) from None
+        self._process, self._buffer = process, b""
+        _LIVE.add(self)
+        return process
+
+    def act(self, view: SeatView, legal: list[int], rng: Any) -> int:
+        """Send the ``act`` message, read the answer: a legal action id."""
+        message = act_message(view, legal)
+        line = self.ask(json.dumps(message, separators=(",", ":")))
+        try:
+            action = read_answer(line, message["legal"])
+        except AnswerError as error:
+            raise self._fail(str(error)) from None
+        self.decisions += 1
+        return action
+
+    def ask(self, text: str) -> str:
+        """Write ``text`` as one line, return the bot's answer line (within ``timeout``)."""
+        process = self._process or self._start()
+        start = time.monotonic()
+        try:
+            process.stdin.write(text.encode() + b"\n")
+        except OSError:
+            raise self._fail(f"ended (exit status {process.poll()}) before its message was written") from None
+        deadline = start + self.timeout
+        fd = process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fail(f"no answer within {self.timeout:g} s")
+            ready, _, _ = select.select([fd], [], [], min(left, 0.1))
+            if not ready:
+                if process.poll() is not None:  # it ended, though a child of its may hold its stdout open
+                    raise self._fail(f"ended (exit status {process.returncode}) without answering")
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                try:
+                    code = process.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    code = None
+                raise self._fail(f"ended (exit status {code}) without answering")
+            self._buffer += chunk
+            if len(self._buffer) > MAX_ANSWER and b"\n" not in self._buffer[:MAX_ANSWER]:
+                raise self._fail(f"an answer line longer than {MAX_ANSWER} bytes")
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        self.seconds += time.monotonic() - start
+        return line.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        """End the bot's process (and its children): its stdin closed, then killed if it lingers."""
+        process, self._process = getattr(self, "_process", None), None
+        if process is None:
+            return
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # its whole session: children it started too
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process that survives SIGKILL
+            pass
+        process.stdout.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    for bot in list(_LIVE):
+        bot.close()

@@ -1,0 +1,130 @@
+"""A language-model agent: ``ChatPlayer`` asks any OpenAI-compatible chat endpoint for each decision.
+
+Each decision sends the rules in a line and the seat's prompt (``protocol.text.prompt``, in
+English or Italian) to ``POST {url}/chat/completions`` (``model``, ``messages``,
+``temperature``), reads the reply's text as an action (``protocol.text.parse_action``), and,
+when it names none, tells the model why and asks again (``attempts`` in all). The standard
+library's ``urllib`` only: no client package needed.
+
+| option | default | where else it is read |
+| --- | --- | --- |
+| ``url`` | ``http://127.0.0.1:8000/v1`` | ``TRESSETTE_LLM_URL`` |
+| ``model`` | ``"default"`` | ``TRESSETTE_LLM_MODEL`` |
+| ``key`` | none (no ``Authorization`` header) | ``TRESSETTE_LLM_KEY``, then ``OPENAI_API_KEY`` |
+| ``language`` | ``"en"`` | ``"it"`` for the Italian prompt |
+| ``timeout`` | 60 s a request | |
+| ``attempts`` | 2 | |
+
+A request that fails, a reply that is not a chat completion, or ``attempts`` replies that name
+no legal action raise ``ChatError`` (a ``BotError``: ``tressette eval`` stops with one line and
+exit status 1). As a player spec: ``tressette eval "llm:model=llama3,url=http://127.0.0.1:8080/v1" heuristic``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from typing import Any
+
+from ..engine.state import SeatView
+from ..messages import cut, shown
+from .bot import BotError
+from .text import LANGUAGES, TextActionError, parse_action, prompt
+
+MAX_REPLY = 1 << 20
+"""The most bytes of a reply read."""
+
+SYSTEM = {
+    "en": "You are playing an Italian trick-taking card game of the Tressette family (40 cards: denari, coppe, "
+    "spade, bastoni; the 3 is the highest card of a suit, then the 2, the asso, re, cavallo, fante, 7 down to 4; "
+    "follow suit when you can; no trumps). Choose one of the legal actions you are shown.",
+    "it": "Stai giocando a un gioco di carte della famiglia del Tressette (40 carte: denari, coppe, spade, bastoni; "
+    "il 3 è la carta più forte del seme, poi il 2, l'asso, re, cavallo, fante, dal 7 al 4; si risponde al seme "
+    "quando si può; niente briscola). Scegli una delle azioni possibili che ti vengono mostrate.",
+}
+
+
+class ChatError(BotError):
+    """The endpoint failed, or its replies named no legal action (one line)."""
+
+
+class ChatPlayer:
+    """A language model behind an OpenAI-compatible chat endpoint, as a player (see the module docstring)."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        url: str | None = None,
+        model: str | None = None,
+        key: str | None = None,
+        language: str = "en",
+        timeout: float = 60.0,
+        attempts: int = 2,
+    ) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"language {shown(language)}: one of {', '.join(LANGUAGES)}")
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or not 1 <= attempts <= 10:
+            raise ValueError(f"attempts {shown(attempts)}: an int from 1 to 10")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:
+            raise ValueError(f"timeout {shown(timeout)}: seconds > 0 (at most 3600)")
+        self.url = str(url or os.environ.get("TRESSETTE_LLM_URL") or "http://127.0.0.1:8000/v1").rstrip("/")
+        if not self.url.startswith(("http://", "https://")):
+            raise ValueError(f"url {shown(self.url)}: an http:// or https:// address")
+        self.model = str(model or os.environ.get("TRESSETTE_LLM_MODEL") or "default")
+        self.key = key or os.environ.get("TRESSETTE_LLM_KEY") or os.environ.get("OPENAI_API_KEY")
+        self.language = language
+        self.timeout = float(timeout)
+        self.attempts = attempts
+        self.requests = 0
+        """Requests this copy sent."""
+
+    def __repr__(self) -> str:  # the key stays out of logs
+        return f"ChatPlayer(url={self.url!r}, model={self.model!r}, language={self.language!r})"
+
+    def act(self, view: SeatView, legal: list[int], rng: Any) -> int:
+        """Ask the model; read its reply as a legal action (asking again with the reason when it names none)."""
+        messages = [
+            {"role": "system", "content": SYSTEM[self.language]},
+            {"role": "user", "content": prompt(view, legal, self.language)},
+        ]
+        reply = ""
+        for _ in range(self.attempts):
+            reply = self.chat(messages)
+            try:
+                return parse_action(reply, view, legal)
+            except TextActionError as error:
+                messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": str(error)}]
+        raise ChatError(
+            f"llm {cut(self.model)}: no legal action in {self.attempts} replies; the last: {cut(reply, 80)!r}"
+        )
+
+    def chat(self, messages: list[dict]) -> str:
+        """One chat completion's text."""
+        body = json.dumps({"model": self.model, "messages": messages, "temperature": 0}).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.key:
+            headers["Authorization"] = f"Bearer {self.key}"
+        request = urllib.request.Request(f"{self.url}/chat/completions", data=body, headers=headers, method="POST")
+        self.requests += 1
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (http(s) checked)
+                raw = response.read(MAX_REPLY + 1)
+        except urllib.error.HTTPError as error:
+            raise ChatError(f"llm {cut(self.model)}: {self.url} answered HTTP {error.code}") from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise ChatError(f"llm {cut(self.model)}: cannot reach {cut(self.url)}: {cut(str(reason))}") from None
+        if len(raw) > MAX_REPLY:
+            raise ChatError(f"llm {cut(self.model)}: a reply past {MAX_REPLY} bytes")
+        try:
+            text = json.loads(raw)["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ChatError(
+                f"llm {cut(self.model)}: not a chat completion: {cut(raw.decode('utf-8', 'replace'))}"
+            ) from None
+        if not isinstance(text, str):
+            raise ChatError(f"llm {cut(self.model)}: the reply's content is {type(text).__name__}, not text")
+        return text

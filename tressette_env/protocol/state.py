@@ -1,0 +1,124 @@
+"""The public record of a hand as JSON and back, exactly: what ``tressette bot`` rebuilds a seat's view from.
+
+``encode_public(public)`` turns a ``PublicState`` (every field public: the rules, the table, the
+game's own record, the history) into JSON values: a named tuple as ``{"@": "module:Class",
+"v": [fields...]}``, the rules as ``{"@rules": game, "switches": {...}}``, tuples as lists.
+``decode_view(message)`` rebuilds the ``SeatView`` from an ``act`` message's ``"state"``, the
+seat's hand and its private cards; nothing from the message is run: a class is looked up only
+among the named tuples of the engine, the games and the catalog's rules modules, and must be one.
+
+Example:
+    >>> from tressette_env.engine import new_game, view
+    >>> state = new_game(seed=0)
+    >>> decode_public(encode_public(state.public)) == state.public
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from .. import catalog
+from ..engine.state import PublicState, SeatView
+from ..messages import shown
+
+MAX_DEPTH = 32
+"""The deepest nesting ``decode_public`` follows (a record is some 6 deep)."""
+
+
+class StateError(ValueError):
+    """A ``"state"`` that is not the JSON of a public record."""
+
+
+def encode_public(value: Any) -> Any:
+    """``value`` (a ``PublicState`` or any part of it) as JSON values."""
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        cls = type(value)
+        return {"@": f"{cls.__module__}:{cls.__qualname__}", "v": [encode_public(v) for v in value]}
+    if isinstance(value, (tuple, list)):
+        return [encode_public(v) for v in value]
+    if is_dataclass(value) and hasattr(type(value), "game"):
+        switches = {f.name: encode_public(getattr(value, f.name)) for f in fields(value)}
+        return {"@rules": value.game.name, "switches": switches}
+    if isinstance(value, dict):
+        return {str(k): encode_public(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"no JSON form for {type(value).__name__} in a public record")
+
+
+def _allowed_module(name: str) -> bool:
+    if name.startswith(("tressette_env.engine.", "tressette_env.games.")):
+        return True
+    return any(name == e.rules.partition(":")[0] for e in catalog.entries())
+
+
+def _named_tuple(tag: Any) -> type:
+    if not isinstance(tag, str) or tag.count(":") != 1:
+        raise StateError(f"a named tuple's tag is 'module:Class'; got {shown(tag)}")
+    module, _, name = tag.partition(":")
+    if not _allowed_module(module):
+        raise StateError(f"{shown(tag)}: not a record of the engine, the games or the catalog's rules modules")
+    cls = getattr(importlib.import_module(module), name, None)
+    if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        raise StateError(f"{shown(tag)}: not a named tuple of the public record")
+    return cls
+
+
+def decode_public(value: Any, depth: int = 0) -> Any:
+    """The record ``encode_public`` made of it.
+
+    Raises:
+        StateError: the JSON is not such a record (an unknown class, a wrong field count, too deep...).
+    """
+    if depth > MAX_DEPTH:
+        raise StateError(f"the state nests deeper than {MAX_DEPTH}")
+    if isinstance(value, list):
+        return tuple(decode_public(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        if "@" in value:
+            cls = _named_tuple(value["@"])
+            items = value.get("v")
+            if not isinstance(items, list) or len(items) != len(cls._fields):
+                raise StateError(f"{cls.__name__} has {len(cls._fields)} fields; got {shown(items)}")
+            return cls(*(decode_public(v, depth + 1) for v in items))
+        if "@rules" in value:
+            switches = value.get("switches")
+            if not isinstance(switches, dict):
+                raise StateError(f"rules need a 'switches' object; got {shown(switches)}")
+            try:
+                rules_type = catalog.entry(value["@rules"]).rules_type()
+                decoded = {k: decode_public(v, depth + 1) for k, v in switches.items()}
+                return rules_type(**decoded)
+            except (TypeError, ValueError) as error:
+                raise StateError(f"rules: {error}") from None
+        return {k: decode_public(v, depth + 1) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise StateError(f"not a JSON value: {shown(value)}")
+
+
+def decode_view(seat: Any, hand: Any, private: Any, state: Any) -> SeatView:
+    """The ``SeatView`` of an ``act`` message: the seat, its hand and private cards (card ids), the state.
+
+    Raises:
+        StateError: a part is not what it should be.
+    """
+    public = decode_public(state)
+    if not isinstance(public, PublicState):
+        raise StateError("the state is not a PublicState")
+    n = public.table.seats if hasattr(public.table, "seats") else 0
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise StateError(f"seat {shown(seat)}: a seat from 0 to {n - 1}")
+    return SeatView(seat, _mask(hand, "hand"), public, _mask(private, "private"))
+
+
+def _mask(cards: Any, what: str) -> int:
+    if not isinstance(cards, list) or not all(type(c) is int and 0 <= c < 40 for c in cards):
+        raise StateError(f"{what} is a list of card ids 0..39; got {shown(cards)}")
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask

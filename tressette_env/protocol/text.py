@@ -1,0 +1,138 @@
+"""A seat's view as a short prompt, in English or in Italian, and free text read back as an action.
+
+``prompt(view, legal, language)`` is what a text agent (a language model) is shown: in English
+the play screen a person sees in ``tressette play`` (the table, then the numbered actions), in
+Italian the same facts in a few lines. Cards are named as the docs name them (``asso di
+denari``, ``3d``). ``parse_action(text, view, legal)`` reads an answer as a person's typing is
+read (``3d``, ``3 di denari``, ``3d busso``, ``chiamo``, ``passo``, an action's number), and
+free text around it (``I play the 3 di denari.``, ``I choose action 2``): the whole text, then its last
+line, then an action's number after the word action (azione), then the
+one legal action whose name the text holds (a name of three letters or more; a two-letter code
+such as ``as`` only when no longer name is found). What it cannot read, or text that names
+several actions, it says in one line (``TextActionError``).
+
+Example:
+    >>> from tressette_env.engine import legal_actions, new_game, view
+    >>> state = new_game(seed=0)
+    >>> seat = view(state, state.public.turn)
+    >>> "asso di denari" in prompt(seat, legal_actions(state), "it")
+    True
+    >>> parse_action("I think I will play the asso di denari.", seat, legal_actions(state))
+    0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..agents.human import HumanPlayer, menu, plain, table_text, typed_names
+from ..engine.actions import CALL_OUT
+from ..engine.cards import card_name, cards_of
+from ..engine.render import default_names
+from ..engine.state import SeatView
+from ..messages import cut
+
+LANGUAGES = ("en", "it")
+
+INSTRUCTIONS = {
+    "en": "Answer with one of the actions above: its number or its name (for example 3d, 3 di denari, 3d busso, "
+    "passo, chiamo).",
+    "it": "Rispondi con una delle azioni qui sopra: il suo numero o il suo nome (per esempio 3d, 3 di denari, "
+    "3d busso, passo, chiamo).",
+}
+
+
+class TextActionError(ValueError):
+    """Text that names no legal action (one line: what was read and what is allowed)."""
+
+
+def prompt(view: SeatView, legal: Sequence[int], language: str = "en") -> str:
+    """The prompt for ``view`` with these legal actions, in ``language`` (``"en"`` or ``"it"``)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
+    p = view.public
+    title = _title(p)
+    lines, entries = menu(view, list(legal))
+    if language == "en":
+        names = ["you" if s == view.seat else name for s, name in enumerate(default_names(p))]
+        return "\n".join(
+            [f"You play {title} as {default_names(p)[view.seat]}.", table_text(view, names), *lines, INSTRUCTIONS["en"]]
+        )
+    n = p.table.seats
+    out = [
+        f"Giochi a {title}: sei il giocatore {view.seat} e tocca a te.",
+        f"Mano {p.hand_number + 1}, mazziere il giocatore {p.dealer}.",
+    ]
+    out.append("Le tue carte: " + ", ".join(card_name(c) for c in cards_of(view.hand)) + ".")
+    for s in range(n):
+        shown = p.exposed_by(s)
+        if s != view.seat and shown:
+            out.append(f"Carte scoperte del giocatore {s}: " + ", ".join(card_name(c) for c in cards_of(shown)) + ".")
+    if p.trick:
+        plays = [f"giocatore {(p.leader + i) % n}: {card_name(c)}" for i, c in enumerate(p.trick)]
+        out.append("Sul tavolo: " + "; ".join(plays) + ".")
+    if p.tricks_done:
+        out.append(
+            f"Prese fatte: {p.tricks_done} di {p.table.tricks}; terzi presi: " + ", ".join(map(str, p.thirds)) + "."
+        )
+    out.append("Azioni possibili: " + "; ".join(f"{k} {_it_name(p, a)}" for k, a in enumerate(entries, start=1)) + ".")
+    out.append(INSTRUCTIONS["it"])
+    return "\n".join(out)
+
+
+def _title(p) -> str:
+    from ..catalog import entry_of
+
+    return entry_of(p.rules).title
+
+
+def _it_name(p, action: int) -> str:
+    names = typed_names(p, action)
+    long = next((n for n in names if " di " in n), None)
+    return f"{names[0]} ({long})" if long else names[0]
+
+
+def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:
+    """The legal action ``text`` names (the module docstring says how it is read).
+
+    Raises:
+        TextActionError: no legal action, or several, can be read from it.
+    """
+    if not isinstance(text, str):
+        raise TextActionError(f"an answer is text; got {type(text).__name__}")
+    legal = list(legal)
+    _, entries = menu(view, legal)
+    said: list[str] = []
+    reader = HumanPlayer(read=lambda _: "", write=said.append)
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    for candidate in dict.fromkeys([text, lines[-1] if lines else "", re.sub(r"[.!;:\"'`*]+", " ", text)]):
+        if candidate.strip() and len(candidate) <= 200:
+            action = reader.parse(candidate, legal, view, entries)
+            if action is not None:
+                return action
+    words = f" {plain(re.sub(r'[^0-9A-Za-zÀ-ÿ ]+', ' ', text))} "
+    number = re.search(r"\b(?:action|azione|number|numero|choice|scelta)\s*(?:n\.?|no\.?|#)?\s*(\d{1,3})\b", text, re.I)
+    if number:  # "I choose action 3"
+        action = reader.parse(number.group(1), legal, view, entries)
+        if action is not None:
+            return action
+    named: dict[int, str] = {}  # each legal action named in the text -> its longest name found there
+    for action in legal:
+        for name in typed_names(view.public, action):
+            if f" {name} " in words and len(name) > len(named.get(action, "")):
+                named[action] = name
+    strong = {a: n for a, n in named.items() if len(n) > 2}  # two-letter codes (``as``, ``rd``) only when alone
+    found = strong or named
+    # A name inside a longer one found too ("3d" in "3d busso") is part of it.
+    found = {a: n for a, n in found.items() if not any(n != m and f" {n} " in f" {m} " for m in found.values())}
+    signalled = [a for a in found if a < CALL_OUT and a >= 40]
+    if len(found) > 1 and len({a % 40 for a in found if a < CALL_OUT}) == 1 and len(signalled) == 1:
+        return signalled[0]  # "the 3 di denari ... 3d busso": one card, said once with its signal
+    if len(found) == 1:
+        return next(iter(found))
+    if len(found) > 1:
+        names = ", ".join(found[a] for a in sorted(found))
+        raise TextActionError(f"{cut(text.strip(), 80)!r} names several actions ({cut(names, 120)}): name one")
+    why = said[0] if said else "no action's name in it"
+    raise TextActionError(f"could not read an action in {cut(text.strip(), 80)!r}: {cut(why, 200)}")

@@ -119,6 +119,7 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         deep = [deep]
     bad = [
         {"@": "os:system", "v": []},
+        {"@": "tressette_env.engine.nope:X", "v": []},
         {"@": "tressette_env.engine.state:SeatView", "v": [1]},
         {"@": "tressette_env.engine.cards:SUITS", "v": []},
         {"@rules": "poker", "switches": {}},
@@ -159,10 +160,15 @@ def test_tressette_bot_answers_as_the_player_does_and_names_what_it_cannot_read(
         seat = view(state, state.public.turn)
         lines.append(json.dumps(act_message(seat, legal_actions(state))))
         expected.append(HeuristicPlayer().act(seat, legal_actions(state), random.Random(0)))
+    nonsense = {"@": "tressette_env.engine.state:PublicState", "v": [None] * 19}  # the shape, no game's values
+    table = {"@": "tressette_env.engine.state:Table", "v": [2, 5, [0, 1], [0, 1], [0, 1], 0, 0, 7, 0, 0, 1, 0, 0, None]}
+    odd = {"@": "tressette_env.engine.state:PublicState", "v": [None] * 9 + [table] + [None] * 9}
     lines[3:3] = [
         '{"type": "end"}',
         "not json",
         '{"type": "act", "legal": [{"id": 1}], "seat": 0, "hand": [], "state": 5}',
+        json.dumps({"type": "act", "legal": [{"id": 1}, {"id": 2}], "seat": 0, "hand": [], "state": nonsense}),
+        json.dumps({"type": "act", "legal": [{"id": 1}, {"id": 2}], "seat": 0, "hand": [1], "state": odd}),
     ]
     out = []
 
@@ -177,7 +183,7 @@ def test_tressette_bot_answers_as_the_player_does_and_names_what_it_cannot_read(
     answers = [json.loads(line) for line in "".join(out).splitlines()]
     assert [a["action"] for a in answers if "action" in a] == expected
     errors = [a["error"] for a in answers if "error" in a]
-    assert len(errors) == 2 and errors[0].startswith("not JSON")
+    assert len(errors) == 4 and errors[0].startswith("ValueError: not JSON"), errors
 
 
 # ---------------------------------------------------------------------- bots in subprocesses

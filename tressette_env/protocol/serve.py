@@ -2,7 +2,8 @@
 
 For each ``act`` message it rebuilds the seat's view from the message (``protocol.state``),
 asks the player, and writes ``{"action": <id>}``. A line it cannot read, or whose view it
-cannot rebuild, gets ``{"error": "..."}`` (one line, what was wrong) and the next line is read;
+cannot rebuild or play (a record of the right shape with values no game has), gets
+``{"error": "..."}`` (one line, what was wrong) and the next line is read;
 other message types get no answer. It ends at the end of its input.
 
 Example:
@@ -27,7 +28,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from ..messages import cut, shown
-from .state import StateError, decode_view
+from .state import decode_view
 
 MAX_MESSAGE = 1 << 22
 """The longest message line read (4 MiB; an ``act`` message is some 10 to 40 kB)."""
@@ -67,8 +68,8 @@ def serve(player: Any, stdin: Iterable[str], stdout: IO[str], rng: random.Random
             continue
         try:
             action = _action(player, line, rng)
-        except (ValueError, StateError, TypeError, KeyError, IndexError) as error:
-            stdout.write(json.dumps({"error": cut(str(error), 300)}) + "\n")
+        except Exception as error:  # noqa: BLE001 - a record that decodes but is no game's state fails anywhere
+            stdout.write(json.dumps({"error": cut(f"{type(error).__name__}: {error}", 300)}) + "\n")
             stdout.flush()
             continue
         if action is not None:

@@ -61,7 +61,11 @@ def _named_tuple(tag: Any) -> type:
     module, _, name = tag.partition(":")
     if not _allowed_module(module):
         raise StateError(f"{shown(tag)}: not a record of the engine, the games or the catalog's rules modules")
-    cls = getattr(importlib.import_module(module), name, None)
+    try:
+        loaded = importlib.import_module(module)
+    except ImportError:
+        raise StateError(f"{shown(tag)}: no such module") from None
+    cls = getattr(loaded, name, None)
     if not (isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")):
         raise StateError(f"{shown(tag)}: not a named tuple of the public record")
     return cls

@@ -102,7 +102,7 @@ def _eval(args: argparse.Namespace) -> int:
 
         check_duplicate(rules)
         bots = _bots(args.bot, args.bot_timeout)
-        players = {spec: bots[spec] if spec in bots else make_player(spec) for spec in args.players}
+        players = {_secret_free(spec): bots[spec] if spec in bots else make_player(spec) for spec in args.players}
         unused = [name for name in bots if name not in players]
         if unused:
             raise ValueError(
@@ -180,6 +180,11 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _secret_free(spec: str) -> str:
+    """A player spec as a name for tables, files and records: a ``key=...`` option shown as ``key=***``."""
+    return re.sub(r"(?<=[:,])key=[^,]*", "key=***", spec)
+
+
 def _bots(items: Sequence[str], timeout: float) -> dict:
     """``--bot NAME=COMMAND`` options as players (``protocol.bot.BotPlayer``), by name."""
     from .protocol.bot import BotPlayer
@@ -209,7 +214,9 @@ def _bot(args: argparse.Namespace) -> int:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
         args.parser.error(str(error))
-    serve(player, sys.stdin, sys.stdout, random.Random(args.seed))
+    if getattr(player, "name", "") == "human":
+        args.parser.error("human reads the terminal, which is the protocol's here: seat a person with tressette play")
+    serve(player, sys.stdin, sys.stdout, random.Random(args.seed), args.decision_limit)
     return 0
 
 
@@ -517,6 +524,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serving.add_argument("player", help=f"a player spec: {', '.join(PLAYERS)}, with options, or a model's path")
     serving.add_argument("--seed", type=_at_least(0), default=0, help="seed of the player's random numbers (0)")
+    serving.add_argument(
+        "--decision-limit", type=float, default=60.0, metavar="S",
+        help="seconds a decision may take; a longer one is answered {\"error\": ...} (default 60)",
+    )  # fmt: skip
     serving.set_defaults(run=_bot, parser=serving)
     playing = commands.add_parser(
         "play",

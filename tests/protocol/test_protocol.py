@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import shutil
@@ -19,7 +20,7 @@ from tressette_env.agents import HeuristicPlayer
 from tressette_env.cli import main
 from tressette_env.engine import HAND_OVER, PLAYING, apply, legal_actions, new_game, next_hand, view
 from tressette_env.protocol.bot import FIRST_LEGAL, BotError, BotPlayer
-from tressette_env.protocol.serve import serve
+from tressette_env.protocol.serve import MAX_MESSAGE, serve
 from tressette_env.protocol.state import StateError, decode_public, decode_view, encode_public
 from tressette_env.protocol.view import AnswerError, act_message, read_answer
 
@@ -299,3 +300,55 @@ def test_tressette_play_seats_a_bot_among_the_opponents(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and typed >= 1
+
+
+def test_a_hostile_record_cannot_hang_or_flood_tressette_bot():
+    """Negative card masks (an endless bit walk), a table of 10**8 seats, a huge line: each one line of error."""
+    state = new_game(seed=0)
+    seat = view(state, state.public.turn)
+    good = act_message(seat, legal_actions(state))
+
+    def with_state(path, value):
+        message = json.loads(json.dumps(good))
+        target = message["state"]["v"]
+        for step in path[:-1]:
+            target = target[step]["v"]
+        target[path[-1]] = value
+        return json.dumps(message)
+
+    fields = list(type(state.public)._fields)
+    table = fields.index("table")
+    lines = [
+        with_state([fields.index("played")], -1),
+        with_state([table, 0], 10**8),
+        with_state([fields.index("hand_number")], 10**200),
+        "x" * (MAX_MESSAGE + 10) + "\n",
+        json.dumps(good),
+    ]
+    out = io.StringIO()
+    start = time.monotonic()
+    serve(HeuristicPlayer(), io.StringIO("".join(line if line.endswith("\n") else line + "\n" for line in lines)), out,
+          random.Random(0))  # fmt: skip
+    assert time.monotonic() - start < 30
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [("error" in a) for a in answers] == [True, True, True, True, False]
+    assert "card mask" in answers[0]["error"] and "2 to 8 seats" in answers[1]["error"]
+    assert "longer than" in answers[3]["error"]
+
+
+def test_a_decision_past_the_limit_is_answered_with_an_error():
+    class Slow:
+        def act(self, view, legal, rng):
+            time.sleep(5)
+
+    state = new_game(seed=0)
+    line = json.dumps(act_message(view(state, state.public.turn), legal_actions(state))) + "\n"
+    out = io.StringIO()
+    serve(Slow(), io.StringIO(line), out, random.Random(0), decision_limit=0.3)
+    assert json.loads(out.getvalue()) == {"error": "the decision took more than 0.3 s"}
+
+
+def test_tressette_bot_refuses_the_human_player(capsys):
+    with pytest.raises(SystemExit) as error:
+        main(["bot", "human"])
+    assert error.value.code == 2 and "tressette play" in capsys.readouterr().err

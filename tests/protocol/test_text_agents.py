@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -54,6 +55,18 @@ def test_free_text_in_the_card_play():
     assert parse_action("3 di denari", seat, legal) == three
     assert parse_action("3d busso", seat, legal) == three + 40 * BUSSO
     assert parse_action("I lead the 3 di denari and knock: 3d busso", seat, legal) == three + 40 * BUSSO
+    assert parse_action("I lead the 3 di denari with busso", seat, legal) == three + 40 * BUSSO
+    assert parse_action("Busso con il 3 di denari", seat, legal) == three + 40 * BUSSO
+    assert parse_action("I play 3d.", seat, legal) == three
+    for words in [
+        "I will play as low as possible.",
+        "Same as before",
+        "Gioco una carta bassa, ad esempio la più debole.",
+    ]:
+        with pytest.raises(TextActionError):  # "as" and "ad" are words, not the asso di spade or di denari
+            parse_action(words, seat, legal)
+    with pytest.raises(TextActionError, match="names another"):
+        parse_action("I choose action 2: 3 di denari", seat, legal)
 
 
 @pytest.mark.parametrize(
@@ -186,3 +199,59 @@ def test_the_chat_player_in_the_evaluation_and_its_errors(stub, tmp_path, capsys
         ChatPlayer(url="http://127.0.0.1:9", timeout=2).chat([])
     with pytest.raises(ValueError, match="url"):
         ChatPlayer(url="file:///etc/passwd")
+
+
+def test_the_key_stays_out_of_the_results_and_is_not_carried_by_a_redirect(stub, tmp_path, capsys):
+    server = stub(first_action)
+    out = tmp_path / "r.json"
+    spec = f"llm:url={server.url},model=stub,key=sk-SECRET123"
+    assert main(["eval", spec, "random", "--deals", "2", "--workers", "1", "--no-progress", "--json", str(out)]) == 0
+    assert "sk-SECRET123" not in capsys.readouterr().out + out.read_text()
+    assert "key=***" in out.read_text()
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.send_response(302)
+            self.send_header("Location", server.url + "/chat/completions")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    redirecting = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=redirecting.serve_forever, daemon=True).start()
+    try:
+        before = len(server.requests)
+        url = f"http://127.0.0.1:{redirecting.server_address[1]}/v1"
+        with pytest.raises(ChatError, match="HTTP 302"):
+            ChatPlayer(url=url, key="sk-SECRET123").chat([])
+        assert len(server.requests) == before  # the key went nowhere else
+    finally:
+        redirecting.shutdown()
+        redirecting.server_close()
+
+
+def test_the_timeout_bounds_the_whole_reply():
+    class Drip(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Length", "100")
+            self.end_headers()
+            for _ in range(100):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.2)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        start = time.monotonic()
+        with pytest.raises(ChatError, match="within 1 s"):
+            ChatPlayer(url=f"http://127.0.0.1:{server.server_address[1]}/v1", timeout=1).chat([])
+        assert time.monotonic() - start < 5
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -4,7 +4,9 @@ A game of the package has a module (``tressette_in_due_v0``...) with its Petting
 docstring; a game registered with ``env_module=None`` (``tressette_env.catalog``) gets the
 same three functions made here: ``env`` (PettingZoo's classic wrappers), ``raw_env`` (a
 ``FamilyEnv`` subclass) and ``parallel_env``. The class is reachable by name from this module
-(``raw_env__<game>``), so that its environments pickle wherever the game is registered.
+(``raw_env__<game>``), so that its environments pickle wherever the game is registered: a
+process that unpickles one must have registered the game too (imported the module that
+registers it), as a Gymnasium environment made in a spawned worker must.
 
 Example:
     >>> from tressette_env import catalog
@@ -62,6 +64,6 @@ def entry_points(name: str) -> tuple[Any, Any]:
 
 def __getattr__(attribute: str) -> Any:
     """``raw_env__<game>``: the game's environment class (what a pickled environment names)."""
-    if attribute.startswith(_PREFIX):
+    if attribute.startswith(_PREFIX) and attribute[len(_PREFIX) :] in catalog.names():
         return environments(catalog.entry(attribute[len(_PREFIX) :])).raw_env
     raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")

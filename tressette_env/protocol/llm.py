@@ -15,7 +15,10 @@ library's ``urllib`` only: no client package needed.
 | ``timeout`` | 60 s a request | |
 | ``attempts`` | 2 | |
 
-A request that fails, a reply that is not a chat completion, or ``attempts`` replies that name
+The key goes to ``url`` only: a redirect is not followed, and the key is never printed (a
+``key=...`` option of a player spec shows as ``key=***`` in tables, files and records); the
+``timeout`` bounds the whole reply. A request that fails, a reply that is not a chat completion,
+or ``attempts`` replies that name
 no legal action raise ``ChatError`` (a ``BotError``: ``tressette eval`` stops with one line and
 exit status 1). As a player spec: ``tressette eval "llm:model=llama3,url=http://127.0.0.1:8080/v1" heuristic``.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -44,6 +48,16 @@ SYSTEM = {
     "il 3 è la carta più forte del seme, poi il 2, l'asso, re, cavallo, fante, dal 7 al 4; si risponde al seme "
     "quando si può; niente briscola). Scegli una delle azioni possibili che ti vengono mostrate.",
 }
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is refused: it would carry the key to another address."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise urllib.error.HTTPError(req.full_url, code, f"a redirect to {newurl} (not followed)", headers, fp)
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 class ChatError(BotError):
@@ -109,9 +123,17 @@ class ChatPlayer:
             headers["Authorization"] = f"Bearer {self.key}"
         request = urllib.request.Request(f"{self.url}/chat/completions", data=body, headers=headers, method="POST")
         self.requests += 1
+        deadline = time.monotonic() + self.timeout
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (http(s) checked)
-                raw = response.read(MAX_REPLY + 1)
+            with _OPENER.open(request, timeout=self.timeout) as response:
+                raw = b""
+                while len(raw) <= MAX_REPLY:  # the whole reply within the timeout, not each read
+                    if time.monotonic() > deadline:
+                        raise ChatError(f"llm {cut(self.model)}: no whole reply within {self.timeout:g} s")
+                    chunk = response.read1(65536)
+                    if not chunk:
+                        break
+                    raw += chunk
         except urllib.error.HTTPError as error:
             raise ChatError(f"llm {cut(self.model)}: {self.url} answered HTTP {error.code}") from None
         except (urllib.error.URLError, OSError) as error:

@@ -22,8 +22,11 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import signal
+import threading
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -61,13 +64,76 @@ def _action(player: Any, line: str, rng: random.Random) -> int | None:
     return action
 
 
-def serve(player: Any, stdin: Iterable[str], stdout: IO[str], rng: random.Random) -> None:
-    """Answer every ``act`` message of ``stdin`` on ``stdout`` until the input ends."""
-    for line in stdin:
-        if not line.strip():
+DECISION_LIMIT = 60.0
+"""Seconds a decision may take before its message gets ``{"error": ...}`` (``tressette bot --decision-limit``)."""
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _lines(stdin: Iterable[str]):
+    """The input's lines, each read at most ``MAX_MESSAGE + 1`` characters at a time (a longer one: None)."""
+    readline = getattr(stdin, "readline", None)
+    if readline is None:
+        yield from stdin
+        return
+    while True:
+        line = readline(MAX_MESSAGE + 1)
+        if not line:
+            return
+        if len(line) > MAX_MESSAGE and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # skip the rest of it, a bounded piece at a time
+                line = readline(MAX_MESSAGE + 1)
+            yield None
+            continue
+        yield line
+
+
+@contextlib.contextmanager
+def _limit(seconds: float | None):
+    """Raise ``_TooLong`` in the block after ``seconds`` (the main thread of a Unix process; elsewhere no limit)."""
+    usable = seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expired(signum, frame):
+        raise _TooLong
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def serve(
+    player: Any,
+    stdin: Iterable[str],
+    stdout: IO[str],
+    rng: random.Random,
+    decision_limit: float | None = DECISION_LIMIT,
+) -> None:
+    """Answer every ``act`` message of ``stdin`` on ``stdout`` until the input ends.
+
+    A decision that takes longer than ``decision_limit`` seconds (a record that makes the player
+    search forever) is stopped and answered ``{"error": ...}``.
+    """
+    for line in _lines(stdin):
+        if line is not None and not line.strip():
             continue
         try:
-            action = _action(player, line, rng)
+            if line is None:
+                raise ValueError(f"a message longer than {MAX_MESSAGE} characters")
+            with _limit(decision_limit):
+                action = _action(player, line, rng)
+        except _TooLong:
+            stdout.write(json.dumps({"error": f"the decision took more than {decision_limit:g} s"}) + "\n")
+            stdout.flush()
+            continue
         except Exception as error:  # noqa: BLE001 - a record that decodes but is no game's state fails anywhere
             stdout.write(json.dumps({"error": cut(f"{type(error).__name__}: {error}", 300)}) + "\n")
             stdout.flush()

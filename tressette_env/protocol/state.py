@@ -113,10 +113,52 @@ def decode_view(seat: Any, hand: Any, private: Any, state: Any) -> SeatView:
     public = decode_public(state)
     if not isinstance(public, PublicState):
         raise StateError("the state is not a PublicState")
-    n = public.table.seats if hasattr(public.table, "seats") else 0
+    _check_bounds(public)
+    n = public.table.seats
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise StateError(f"seat {shown(seat)}: a seat from 0 to {n - 1}")
     return SeatView(seat, _mask(hand, "hand"), public, _mask(private, "private"))
+
+
+MAX_INT = 1 << 320
+"""Every number of a record is above -2**320 and below 2**320 (a card mask of eight seats)."""
+
+
+def _ints(value: Any, path: str = "state"):
+    """Every int of a decoded record, with where it is."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield path, value
+    elif isinstance(value, tuple):
+        for k, item in enumerate(value):
+            yield from _ints(item, f"{path}.{value._fields[k]}" if hasattr(value, "_fields") else f"{path}[{k}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _ints(item, f"{path}.{key}")
+
+
+def _check_bounds(public: PublicState) -> None:
+    """The sizes and numbers the players loop over, in their ranges: a record cannot make a player loop or grow forever.
+
+    The table has 2 to 8 seats and 1 to 20 tricks; every number lies within ``MAX_INT``; the
+    card masks (the cards played, the voids, the signals, the cards face up, the declared cards)
+    are not negative. What these checks leave (a game's own record with values no deal has) is
+    bounded in time by ``tressette bot``'s decision limit.
+    """
+    table = public.table
+    if not hasattr(table, "seats") or type(table.seats) is not int or not 2 <= table.seats <= 8:
+        raise StateError(f"table.seats {shown(getattr(table, 'seats', None))}: a table has 2 to 8 seats")
+    if type(table.tricks) is not int or not 1 <= table.tricks <= 20:
+        raise StateError(f"table.tricks {shown(table.tricks)}: a hand has 1 to 20 tricks")
+    for where, number in _ints(public):
+        if not -MAX_INT < number < MAX_INT:
+            raise StateError(f"{where} = {shown(number)}: numbers of a record lie within ±2**320")
+    masks = {"played": public.played, "signals": public.signals, "voids": public.voids,
+             "table.exposed": table.exposed, "accusi.revealed": getattr(public.accusi, "revealed", 0)}  # fmt: skip
+    for where, mask in masks.items():
+        if type(mask) is not int or mask < 0:
+            raise StateError(f"{where} = {shown(mask)}: a card mask is an int >= 0")
 
 
 def _mask(cards: Any, what: str) -> int:

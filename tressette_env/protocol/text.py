@@ -7,8 +7,10 @@ denari``, ``3d``). ``parse_action(text, view, legal)`` reads an answer as a pers
 read (``3d``, ``3 di denari``, ``3d busso``, ``chiamo``, ``passo``, an action's number), and
 free text around it (``I play the 3 di denari.``, ``I choose action 2``): the whole text, then its last
 line, then an action's number after the word action (azione), then the
-one legal action whose name the text holds (a name of three letters or more; a two-letter code
-such as ``as`` only when no longer name is found). What it cannot read, or text that names
+one legal action whose name the text holds (a name of three letters or more, or a card's code
+with its digit: ``3d``; a code of letters only, ``as`` or ``ad``, is read only as the whole
+answer, since it is a word too), with a signal said anywhere in the text (``the 3 di coppe,
+with busso``). What it cannot read, or text that names
 several actions, it says in one line (``TextActionError``).
 
 Example:
@@ -27,7 +29,7 @@ import re
 from collections.abc import Sequence
 
 from ..agents.human import HumanPlayer, menu, plain, table_text, typed_names
-from ..engine.actions import CALL_OUT
+from ..engine.actions import CALL_OUT, SIGNAL_NAMES
 from ..engine.cards import card_name, cards_of
 from ..engine.render import default_names
 from ..engine.state import SeatView
@@ -112,23 +114,34 @@ def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:
             if action is not None:
                 return action
     words = f" {plain(re.sub(r'[^0-9A-Za-zÀ-ÿ ]+', ' ', text))} "
+    named: dict[int, str] = {}  # each legal action named in the text -> its longest name found there
+    for action in legal:
+        for name in typed_names(view.public, action):
+            # A two-letter code of letters only (``as``, ``ad``, ``rd``) is an English or Italian word too:
+            # in free text only a code with its digit (``3d``) or a longer name counts.
+            if (len(name) > 2 or any(ch.isdigit() for ch in name)) and f" {name} " in words:
+                if len(name) > len(named.get(action, "")):
+                    named[action] = name
+    # A name inside a longer one found too ("3d" in "3d busso") is part of it.
+    found = {a: n for a, n in named.items() if not any(n != m and f" {n} " in f" {m} " for m in named.values())}
+    cards = {a % 40 for a in found if a < CALL_OUT}
+    if found and len(cards) == 1 and all(a < CALL_OUT for a in found):
+        card = cards.pop()
+        said_signals = [k for k in (1, 2, 3) if f" {SIGNAL_NAMES[k]} " in words] + ([2] if " liscio " in words else [])
+        said_signals = sorted(set(said_signals))
+        if len(said_signals) == 1 and card + 40 * said_signals[0] in legal:
+            found = {card + 40 * said_signals[0]: ""}  # the card and, anywhere in the text, its signal
+        elif not said_signals and len(found) > 1 and card in legal:
+            found = {card: ""}
     number = re.search(r"\b(?:action|azione|number|numero|choice|scelta)\s*(?:n\.?|no\.?|#)?\s*(\d{1,3})\b", text, re.I)
     if number:  # "I choose action 3"
         action = reader.parse(number.group(1), legal, view, entries)
         if action is not None:
+            if found and action not in found:
+                raise TextActionError(
+                    f"{cut(text.strip(), 80)!r} chooses action {number.group(1)} but names another: name one"
+                )
             return action
-    named: dict[int, str] = {}  # each legal action named in the text -> its longest name found there
-    for action in legal:
-        for name in typed_names(view.public, action):
-            if f" {name} " in words and len(name) > len(named.get(action, "")):
-                named[action] = name
-    strong = {a: n for a, n in named.items() if len(n) > 2}  # two-letter codes (``as``, ``rd``) only when alone
-    found = strong or named
-    # A name inside a longer one found too ("3d" in "3d busso") is part of it.
-    found = {a: n for a, n in found.items() if not any(n != m and f" {n} " in f" {m} " for m in found.values())}
-    signalled = [a for a in found if a < CALL_OUT and a >= 40]
-    if len(found) > 1 and len({a % 40 for a in found if a < CALL_OUT}) == 1 and len(signalled) == 1:
-        return signalled[0]  # "the 3 di denari ... 3d busso": one card, said once with its signal
     if len(found) == 1:
         return next(iter(found))
     if len(found) > 1:

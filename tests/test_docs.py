@@ -76,6 +76,20 @@ def test_the_docs_site_lists_every_page():
         assert str(page.relative_to(ROOT / "docs")) in nav, f"{page} is not in mkdocs.yml's nav"
 
 
+def test_every_game_of_the_catalog_has_its_page_and_its_row_in_the_package_docstring():
+    """The catalog's ``docs``, ``title`` and ``summary`` are what the site and ``tressette_env``'s table show."""
+    import tressette_env
+    from tressette_env import catalog
+
+    nav = (ROOT / "mkdocs.yml").read_text()
+    rows = [line for line in tressette_env.__doc__.splitlines() if line.startswith("| ")]
+    for name in catalog.PACKAGE_GAMES:
+        entry = catalog.entry(name)
+        assert (ROOT / entry.docs).is_file() and entry.docs.removeprefix("docs/") in nav, entry.docs
+        (row,) = [r for r in rows if f"``{entry.env_name}``" in r]
+        assert row.startswith(f"| {entry.title}") and entry.summary in row and f"``{entry.gym_id}``" in row, row
+
+
 def _table_after(text: str, header: str) -> str:
     start = text.index(header)
     end = text.find("\n\n", start)

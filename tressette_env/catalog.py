@@ -171,11 +171,11 @@ def register(new: Entry) -> Entry:
     if old is not None:
         if old == new:
             return old
-        raise ValueError(f"a game named {new.name!r} is in the catalog already")
+        raise ValueError(f"a game named {shown(new.name)} is in the catalog already")
     for other in _ENTRIES.values():
         clash = {other.gym_id, other.pettingzoo_id} & {new.gym_id, new.pettingzoo_id}
         if clash:
-            raise ValueError(f"{new.name}: the id {sorted(clash)[0]!r} is {other.name}'s already")
+            raise ValueError(f"{shown(new.name)}: the id {shown(sorted(clash)[0])} is {other.name}'s already")
     _ENTRIES[new.name] = new
     _register_ids(new)
     return new

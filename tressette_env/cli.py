@@ -101,7 +101,7 @@ def _eval(args: argparse.Namespace) -> int:
         from .evaluation.duplicate import check_duplicate
 
         check_duplicate(rules)
-        bots = _bots(args.bot, args.bot_timeout)
+        bots = _bots(args.bot, args.bot_timeout, args.bot_fallback)
         players = {_secret_free(spec): bots[spec] if spec in bots else make_player(spec) for spec in args.players}
         unused = [name for name in bots if name not in players]
         if unused:
@@ -131,13 +131,17 @@ def _eval(args: argparse.Namespace) -> int:
                 f"--record {args.record}: not a folder (give a folder for the records, one file per pair)"
             )
         args.record.mkdir(parents=True, exist_ok=True)
+    from .evaluation.journal import JournalError
     from .protocol.bot import BotError
 
     try:
         results = round_robin(players, args.deals, args.seed, rules, args.workers, not args.no_progress,
-                              record=args.record is not None)  # fmt: skip
+                              record=args.record is not None, journal=args.journal)  # fmt: skip
+    except JournalError as error:
+        args.parser.error(f"--journal: {error}")
     except BotError as error:
-        print(f"tressette eval: error: {error}", file=sys.stderr)
+        again = f" (the boards played are in {args.journal}: the same command resumes)" if args.journal else ""
+        print(f"tressette eval: error: {error}{again}", file=sys.stderr)
         return 1
     finally:
         for bot in bots.values():
@@ -158,6 +162,9 @@ def _eval(args: argparse.Namespace) -> int:
         need = r.boards_for(args.ci_width)
         needed = f"; a 95% CI {args.ci_width:g} points wide needs about {need} boards" if need else ""
         print(f"{a} vs {b}: {ms[0]:.2f} ms a decision for {a}, {ms[1]:.2f} ms for {b}{needed}")
+        for name, fell, decided in zip(r.players, r.fallbacks or (0, 0), r.decisions or (0, 0), strict=True):
+            if fell:
+                print(f"{name}: {fell} of {decided} decisions played by the fallback {args.bot_fallback}")
     if args.json:
         if len(results) == 1:
             out = results[0].to_json(timing=True)
@@ -185,10 +192,20 @@ def _secret_free(spec: str) -> str:
     return re.sub(r"(?<=[:,])key=[^,]*", "key=***", spec)
 
 
-def _bots(items: Sequence[str], timeout: float) -> dict:
-    """``--bot NAME=COMMAND`` options as players (``protocol.bot.BotPlayer``), by name."""
+def _bots(items: Sequence[str], timeout: float, fallback: str | None = None) -> dict:
+    """``--bot NAME=COMMAND`` options as players (``protocol.bot.BotPlayer``), by name; ``--bot-fallback``'s player."""
     from .protocol.bot import BotPlayer
 
+    if fallback is not None:
+        if not items:
+            raise ValueError("--bot-fallback: give it with --bot NAME=COMMAND (it plays the decisions a bot fails)")
+        if fallback == "human" or not fallback.strip():
+            raise ValueError(
+                f"--bot-fallback {_shown(fallback)}: a player spec ({', '.join(p for p in PLAYERS if p != 'human')})"
+            )
+        fallback_player = make_player(fallback)
+    else:
+        fallback_player = None
     bots = {}
     for item in items:
         name, eq, command = item.partition("=")
@@ -201,7 +218,7 @@ def _bots(items: Sequence[str], timeout: float) -> dict:
             raise ValueError(
                 f"--bot {_shown(name)}: a name given once, and not one of the players ({', '.join(PLAYERS)})"
             )
-        bots[name] = BotPlayer(name, command, timeout)
+        bots[name] = BotPlayer(name, command, timeout, fallback_player)
     return bots
 
 
@@ -341,7 +358,7 @@ def _play(args: argparse.Namespace) -> int:
                 raise ValueError("--partner is the four-seat game's; the other games take --opponents")
             partner = (args.seat + 2) % 4  # an agent; the specs list every agent but the person's
             specs[partner - (partner > args.seat)] = args.partner
-        bots = _bots(args.bot, args.bot_timeout)
+        bots = _bots(args.bot, args.bot_timeout, args.bot_fallback)
         others = [bots[spec] if spec in bots else make_player(spec) for spec in specs]
         hint = make_player(args.hint)
     except ModelFileError as error:
@@ -512,6 +529,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a --bot has for each decision (default 5); a late, wrong or dead bot stops the evaluation",
     )  # fmt: skip
     evaluate.add_argument(
+        "--bot-fallback", default=None, metavar="PLAYER",
+        help="a player spec (random, heuristic, ...) that plays the decisions a --bot fails, instead of stopping; "
+        "the first failure is written out and the count is reported",
+    )  # fmt: skip
+    evaluate.add_argument(
+        "--journal", type=Path, default=None, metavar="FILE",
+        help="append each finished board to FILE (JSON lines); the same command again resumes an interrupted "
+        "evaluation from it, playing only the boards it lacks",
+    )  # fmt: skip
+    evaluate.add_argument(
         "--ci-width", type=float, default=1.0, metavar="W",
         help="print how many boards a 95%% CI W points wide would need, from this result's spread (default 1)",
     )  # fmt: skip
@@ -557,6 +584,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="seat a program speaking the table protocol (docs/protocol.md) as NAME, named in --opponents",
     )  # fmt: skip
     playing.add_argument("--bot-timeout", type=float, default=5.0, metavar="S", help="seconds a --bot has a decision")
+    playing.add_argument(
+        "--bot-fallback", default=None, metavar="PLAYER", help="a player that plays the decisions a --bot fails"
+    )
     playing.set_defaults(run=_play, parser=playing)
     replaying = commands.add_parser(
         "replay",

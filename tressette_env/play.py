@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .agents.base import Player
+from .agents.base import Player, hand_over
 from .agents.human import (
     LEGEND,
     HumanPlayer,
@@ -134,6 +134,7 @@ def _play_one(
                 for line in wrap_items(f"{words} to {seat_names[taker]}: ", plays, 2, sep=" · "):
                     write(line)
             continue
+        hand_over(players, state)  # a bot hears the protocol's end message
         for line in hand_over_lines(p, seat_names, names):
             write(line)
         if p.status == HAND_OVER:

@@ -13,6 +13,11 @@ Every player (random, heuristic, search, a trained model) implements ``Player``:
 Players hold no state between calls (the view has perfect recall), so one object can
 play several seats, several games, and be copied to worker processes.
 
+A player may also have ``end(view)``: the duplicate evaluation and ``tressette play`` call
+it (``hand_over``) when a hand ends, once for each seat the player plays, with that seat's
+view of the finished hand. A bot (``protocol.bot.BotPlayer``) sends it on as the table
+protocol's ``end`` message; players that need no news of the end have no such method.
+
 Example:
     >>> import random
     >>> from tressette_env.engine import new_game, legal_actions, view, apply
@@ -27,9 +32,11 @@ Example:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ..engine.state import SeatView
+from ..engine.game import view
+from ..engine.state import GameState, SeatView
 
 
 @runtime_checkable
@@ -39,3 +46,16 @@ class Player(Protocol):
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """Choose one of ``legal`` for the seat that ``view`` belongs to."""
         ...
+
+
+def hand_over(players: Sequence[object], state: GameState) -> None:
+    """Tell each player with an ``end`` method that the hand of ``state`` is over, once per seat it plays.
+
+    ``players[agent]`` plays agent ``agent``; the view is that agent's own seat's (a dummy's
+    player is told once, from its own seat).
+    """
+    seat_of = state.public.table.seat_of
+    for agent, player in enumerate(players):
+        end = getattr(player, "end", None)
+        if end is not None and seat_of[agent] >= 0:
+            end(view(state, seat_of[agent]))

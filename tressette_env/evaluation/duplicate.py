@@ -30,11 +30,11 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..agents.base import Player
+from ..agents.base import Player, hand_over
 from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
@@ -57,7 +57,9 @@ def play_hand(
 
     An agent plays every seat it controls (its own, and its dummy's in col morto), from its
     own seat's view. A ``records.Recorder`` given as ``recorder`` records each action; a
-    ``clock`` (a list of ``[seconds, decisions]`` per agent) adds each decision's wall time.
+    ``clock`` (a list of ``[seconds, decisions, fallbacks]`` per agent) adds each decision's wall
+    time, and the decisions a bot's fallback played (``protocol.bot.BotPlayer``'s ``fallbacks``).
+    At the end, players with an ``end`` method are told (``agents.base.hand_over``).
     """
     while state.public.status == PLAYING:
         p = state.public
@@ -67,11 +69,15 @@ def play_hand(
         if clock is None:
             action = players[agent].act(seat_view, legal, rng)
         else:
+            player = players[agent]
+            failed = getattr(player, "fallbacks", 0)
             start = time.perf_counter()
-            action = players[agent].act(seat_view, legal, rng)
+            action = player.act(seat_view, legal, rng)
             clock[agent][0] += time.perf_counter() - start
             clock[agent][1] += 1
+            clock[agent][2] += getattr(player, "fallbacks", 0) - failed
         state = apply(state, action) if recorder is None else recorder.play(state, action)
+    hand_over(players, state)
     return state
 
 
@@ -128,8 +134,9 @@ class EpisodeRecord:
     field_points: tuple[float, ...] = ()
     game_record: dict | None = field(default=None, compare=False, repr=False)
     """The play's game record (``tressette_env.records``), when the evaluation records."""
-    clock: tuple[tuple[float, int], tuple[float, int]] = field(default=((0.0, 0), (0.0, 0)), compare=False, repr=False)
-    """A's and B's (seconds, decisions) in this play: wall time of their ``act`` calls."""
+    clock: tuple[tuple[float, int, int], ...] = field(default=((0.0, 0, 0), (0.0, 0, 0)), compare=False, repr=False)
+    """A's and B's (seconds, decisions, fallbacks) in this play: wall time of their ``act`` calls, their
+    number, and how many of them a bot's fallback played."""
 
 
 def play_episode(
@@ -158,7 +165,7 @@ def play_episode(
     diffs: list[float] = []
     mine: list[int] = []
     field: list[float] = []
-    clock = [[0.0, 0] for _ in players]
+    clock = [[0.0, 0, 0] for _ in players]
     for _ in range(max_hands):
         state = play_hand(players, state, rng, recorder, clock)
         p = state.public
@@ -180,7 +187,7 @@ def play_episode(
     record = None if recorder is None else recorder.finish(state)
     a = [clock[k] for k in range(len(players)) if k in a_agents]
     b = [clock[k] for k in range(len(players)) if k not in a_agents]
-    times = tuple((sum(c[0] for c in side), sum(c[1] for c in side)) for side in (a, b))
+    times = tuple((sum(c[0] for c in side), sum(c[1] for c in side), sum(c[2] for c in side)) for side in (a, b))
     return EpisodeRecord(tuple(diffs), won, tuple(mine), tuple(field), record, times)
 
 
@@ -281,6 +288,11 @@ class DuplicateResult:
     ``points_sign * (A's points - the field's)``."""
     seconds_per_decision: tuple[float, float] | None = field(default=None, compare=False)
     """A's and B's mean wall time per decision, in seconds (machine-dependent; left out of equality)."""
+    decisions: tuple[int, int] | None = field(default=None, compare=False)
+    """A's and B's decisions over the evaluation."""
+    fallbacks: tuple[int, int] | None = field(default=None, compare=False)
+    """Of those, how many a bot's fallback player played (``tressette eval --bot-fallback``): a bot that
+    answered badly, late or not at all. They hang on the bots' time limits, so they are timing."""
     records: list[BoardRecord] = field(default_factory=list, repr=False, compare=False)
 
     def boards_for(self, width: float) -> int | None:
@@ -307,7 +319,8 @@ class DuplicateResult:
         out = asdict(self)
         out.pop("records")
         if not timing:
-            out.pop("seconds_per_decision")
+            for key in ("seconds_per_decision", "decisions", "fallbacks"):
+                out.pop(key)
         out["deals"] = self.boards
         return out
 
@@ -316,11 +329,16 @@ def _play_chunk(args: tuple) -> list[BoardRecord]:
     player_a, player_b, rules, seed, boards, record_as = args
     try:
         return [play_board(player_a, player_b, rules, seed, b, record_as) for b in boards]
-    finally:  # a player with a process of its own (protocol.bot.BotPlayer) ends it with the chunk
-        for player in (player_a, player_b):
-            close = getattr(player, "close", None)
-            if callable(close):
-                close()
+    finally:
+        _close(player_a, player_b)
+
+
+def _close(*players: Any) -> None:
+    """End the processes of players that have one (``protocol.bot.BotPlayer``): a worker's chunk, or the evaluation, is over."""
+    for player in players:
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
 
 
 def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
@@ -356,6 +374,7 @@ def duplicate(
     progress: bool = True,
     names: tuple[str, str] | None = None,
     record: bool = False,
+    journal: Any = None,
 ) -> DuplicateResult:
     """Evaluate ``player_a`` against ``player_b`` on ``boards`` duplicate boards.
 
@@ -370,6 +389,9 @@ def duplicate(
         progress: show a tqdm progress bar (when tqdm is installed).
         names: the players' names for the report (default: their ``name`` attribute).
         record: keep a game record of every play (``result.game_records()``; ``tressette eval --record``).
+        journal: a file (or an ``evaluation.journal.Journal``) that each board is appended to as it ends; the
+            boards it already holds for these names, game, rules and seed are not played again, so an
+            interrupted evaluation resumes (``tressette eval --journal``).
     """
     if check_seed(seed) is None:  # boards need a seed to be replayed
         raise TypeError("seed is a non-negative integer (int or NumPy integer); got None")
@@ -383,21 +405,36 @@ def duplicate(
         getattr(player_a, "name", type(player_a).__name__),
         getattr(player_b, "name", type(player_b).__name__),
     )
+    if journal is not None and not hasattr(journal, "add"):
+        from .journal import Journal
+
+        journal = Journal(journal, rules, seed)
+    done = {} if journal is None else {b: r for b, r in journal.done(names).items() if b < boards}
     update = _progress(boards, progress, f"{names[0]} vs {names[1]}")
-    indices = list(range(boards))
-    records: list[BoardRecord] = []
+    update(len(done))
+    indices = [b for b in range(boards) if b not in done]
+    records: list[BoardRecord] = list(done.values())
+    record_as = names if record else None
+
+    def finished(chunk_records: list[BoardRecord]) -> None:
+        records.extend(chunk_records)
+        if journal is not None:
+            journal.add(names, chunk_records)
+        update(len(chunk_records))
+
     if workers == 1:
-        for chunk in _chunks(indices, 16):
-            records += _play_chunk((player_a, player_b, rules, seed, chunk, names if record else None))
-            update(len(chunk))
-    else:
-        size = max(1, min(64, boards // (workers * 8)))
-        record_as = names if record else None
+        try:
+            for b in indices:
+                finished([play_board(player_a, player_b, rules, seed, b, record_as)])
+        finally:
+            _close(player_a, player_b)
+    elif indices:
+        size = max(1, min(64, len(indices) // (workers * 8)))
         jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for chunk_records in pool.map(_play_chunk, jobs):
-                records += chunk_records
-                update(len(chunk_records))
+            for future in as_completed([pool.submit(_play_chunk, job) for job in jobs]):
+                finished(future.result())
+    records.sort(key=lambda r: r.board)
     return summarize(records, names, rules, seed)
 
 
@@ -420,6 +457,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
     spent = [sum(p.clock[side][0] for r in records for p in r.plays) for side in (0, 1)]
     decided = [sum(p.clock[side][1] for r in records for p in r.plays) for side in (0, 1)]
     per_decision = tuple(t / n if n else 0.0 for t, n in zip(spent, decided, strict=True))
+    fallbacks = tuple(sum(p.clock[side][2] for r in records for p in r.plays) for side in (0, 1))
     return DuplicateResult(
         players=names,
         boards=len(records),
@@ -436,5 +474,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
         against="field" if rules.game.lineup(rules) == "field" else "team",
         points_sign=rules.game.points_sign(rules),
         seconds_per_decision=per_decision,
+        decisions=tuple(decided),
+        fallbacks=fallbacks,
         records=records,
     )

@@ -2,7 +2,8 @@
 
 The command is started (no shell: its words as ``shlex`` splits them) on the first decision,
 with pipes for its stdin and stdout (its stderr is ours). Each decision writes one line, the
-``act`` message (``protocol.view``), and reads one line back, ``{"action": <id or name>}``.
+``act`` message (``protocol.view``), and reads one line back, ``{"action": <id or name>}``;
+the end of each hand writes one ``end`` line per seat the bot plays, which needs no answer.
 Everything that can go wrong ends in a ``BotError`` of one line that names the bot:
 
 | what the bot does | error |
@@ -10,7 +11,13 @@ Everything that can go wrong ends in a ``BotError`` of one line that names the b
 | the command cannot start | ``bot NAME: cannot start ...`` |
 | answers something that is not ``{"action": ...}``, or an illegal action | ``bot NAME: ...`` with what it answered and the legal actions |
 | no whole line within ``timeout`` seconds | ``bot NAME: no answer within T s`` (the process is killed) |
+| does not read its input for ``timeout`` seconds (a full pipe) | ``bot NAME: did not read its input within T s`` |
 | ends (or closes its stdout) | ``bot NAME ended (exit status N) without answering`` |
+
+With a ``fallback`` player, every error but the first row's is not raised: the fallback plays
+that decision from the same view, ``fallbacks`` counts it, the first error is written to
+stderr, and the bot's process (killed) is started afresh at its next decision. A command that
+cannot start is an error with or without a fallback.
 
 The process runs in its own session and is killed with its children on ``close()``, when the
 player is collected, at the interpreter's exit, and at the end of each chunk of boards of the
@@ -36,6 +43,7 @@ import select
 import shlex
 import signal
 import subprocess
+import sys
 import time
 import weakref
 from collections.abc import Sequence
@@ -43,7 +51,7 @@ from typing import Any
 
 from ..engine.state import SeatView
 from ..messages import cut, shown
-from .view import MAX_ANSWER, AnswerError, act_message, read_answer
+from .view import MAX_ANSWER, AnswerError, act_message, end_message, read_answer
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds a bot has to answer one decision, by default."""
@@ -64,6 +72,10 @@ class BotError(RuntimeError):
     """A bot that could not be started, answered badly, too late or not at all (one line, naming the bot)."""
 
 
+class BotStartError(BotError):
+    """A bot whose command could not be started (no fallback covers it: the command is wrong)."""
+
+
 class BotPlayer:
     """A subprocess speaking the table protocol, as a player (see the module docstring).
 
@@ -71,9 +83,12 @@ class BotPlayer:
         name: the bot's name in errors and reports.
         command: the program and its arguments, a string (split as a shell would, but run without one) or a list.
         timeout: seconds for each answer (> 0).
+        fallback: a player that plays the decisions the bot fails (None: a failure raises ``BotError``).
     """
 
-    def __init__(self, name: str, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, name: str, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT, fallback: Any = None
+    ) -> None:
         words = shlex.split(command) if isinstance(command, str) else list(command)
         if not words or not all(isinstance(w, str) for w in words):
             raise ValueError(f"bot {cut(str(name))}: the command is a program and its arguments; got {shown(command)}")
@@ -86,6 +101,11 @@ class BotPlayer:
         """Decisions answered by this copy of the bot."""
         self.seconds = 0.0
         """Seconds this copy waited for its answers."""
+        self.fallback = fallback
+        self.fallbacks = 0
+        """Decisions of this copy that the fallback played."""
+        self.first_error = ""
+        """The first error the fallback covered, in this copy."""
         self._process: subprocess.Popen | None = None
         self._buffer = b""
 
@@ -107,33 +127,54 @@ class BotPlayer:
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
             )
         except OSError as error:
-            raise BotError(
+            raise BotStartError(
                 f"bot {cut(self.name)}: cannot start {cut(shlex.join(self.command))}: {error.strerror or error}"
             ) from None
+        os.set_blocking(process.stdin.fileno(), False)
         self._process, self._buffer = process, b""
         _LIVE.add(self)
         return process
 
     def act(self, view: SeatView, legal: list[int], rng: Any) -> int:
-        """Send the ``act`` message, read the answer: a legal action id."""
+        """Send the ``act`` message, read the answer: a legal action id (the fallback's, if the bot fails)."""
         message = act_message(view, legal)
-        line = self.ask(json.dumps(message, separators=(",", ":")))
         try:
-            action = read_answer(line, message["legal"])
-        except AnswerError as error:
-            raise self._fail(str(error)) from None
+            line = self.ask(json.dumps(message, separators=(",", ":")))
+            try:
+                action = read_answer(line, message["legal"])
+            except AnswerError as error:
+                raise self._fail(str(error)) from None
+        except BotError as error:
+            if self.fallback is None or isinstance(error, BotStartError):
+                raise
+            return self._fall_back(error, view, legal, rng)
         self.decisions += 1
         return action
+
+    def _fall_back(self, error: BotError, view: SeatView, legal: list[int], rng: Any) -> int:
+        self.fallbacks += 1
+        if not self.first_error:
+            self.first_error = str(error)
+            name = getattr(self.fallback, "name", type(self.fallback).__name__)
+            print(f"tressette: {error}; the fallback {name} plays its failed decisions", file=sys.stderr)
+        return self.fallback.act(view, legal, rng)
+
+    def end(self, view: SeatView) -> None:
+        """Send the ``end`` message of a finished hand (no answer is read); nothing if the bot is not running."""
+        if self._process is None:
+            return
+        try:
+            self._write(json.dumps(end_message(view), separators=(",", ":")), time.monotonic() + self.timeout)
+        except BotError:
+            if self.fallback is None:
+                raise
 
     def ask(self, text: str) -> str:
         """Write ``text`` as one line, return the bot's answer line (within ``timeout``)."""
         process = self._process or self._start()
         start = time.monotonic()
-        try:
-            process.stdin.write(text.encode() + b"\n")
-        except OSError:
-            raise self._fail(f"ended (exit status {process.poll()}) before its message was written") from None
         deadline = start + self.timeout
+        self._write(text, deadline)
         fd = process.stdout.fileno()
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
@@ -157,6 +198,28 @@ class BotPlayer:
         line, _, self._buffer = self._buffer.partition(b"\n")
         self.seconds += time.monotonic() - start
         return line.decode("utf-8", "replace")
+
+    def _write(self, text: str, deadline: float) -> None:
+        """Write ``text`` and a newline to the bot's stdin by ``deadline`` (a bot that reads nothing cannot block us)."""
+        process = self._process
+        fd = process.stdin.fileno()
+        data = memoryview(text.encode() + b"\n")
+        while data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fail(f"did not read its input within {self.timeout:g} s")
+            _, ready, _ = select.select([], [fd], [], min(left, 0.1))
+            if not ready:
+                if process.poll() is not None:
+                    raise self._fail(f"ended (exit status {process.returncode}) before its message was written")
+                continue
+            try:
+                written = os.write(fd, data)
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise self._fail(f"ended (exit status {process.poll()}) before its message was written") from None
+            data = data[written:]
 
     def close(self) -> None:
         """End the bot's process (and its children): its stdin closed, then killed if it lingers."""

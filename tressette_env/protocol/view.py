@@ -28,6 +28,20 @@ which are themselves a function of that view: the message says nothing the seat 
 An answer is one line: ``{"action": <id>}`` or ``{"action": "<name>"}`` (a legal action's name,
 any case).
 
+When a hand ends, each seat a player plays gets an ``end`` message (``end_message``), which
+needs no answer: the finished hand as that seat sees it, and how it scored.
+
+| field | what it is |
+| --- | --- |
+| ``type``, ``protocol``, ``game``, ``rules``, ``seat`` | ``"end"``, and as in ``act`` |
+| ``agent`` | the player that plays ``seat`` (0 first; a dummy's seat names its player's own) |
+| ``hand_number``, ``tricks``, ``declarations``, ``thirds`` | the finished hand, as in ``act`` |
+| ``points`` | the hand's score by side as the game keeps it (``HandScore.points``: cards, last trick, declarations, bonus; the four-seat game: team 0 is seats 0 and 2) |
+| ``agent_points`` | each agent's points for the hand, its side's (a perdere: its charge; ``null``: not dealt in) |
+| ``match_score`` | each competitor's score after this hand |
+| ``match_over``, ``winner`` | whether the episode is over; the competitor that won the match, or ``null`` |
+| ``state`` | the public record, exactly |
+
 Example:
     >>> from tressette_env.engine import legal_actions, new_game, view
     >>> state = new_game(seed=0)
@@ -45,7 +59,7 @@ from typing import Any
 
 from ..engine.actions import CALL_OUT, SIGNAL_NAMES
 from ..engine.cards import card_name, cards_of
-from ..engine.state import SeatView
+from ..engine.state import HAND_OVER, SeatView
 from ..messages import cut, shown
 from . import PROTOCOL
 from .state import encode_public
@@ -104,6 +118,38 @@ def act_message(view: SeatView, legal: list[int]) -> dict:
         "match_score": list(p.match_score),
         "face_up": face_up,
         "legal": [{"id": a, "name": game.action_label(p, a)} for a in legal],
+        "state": encode_public(p),
+    }
+
+
+def end_message(view: SeatView) -> dict:
+    """The ``end`` message for ``view``, a seat's view of a finished hand (the module docstring's second table)."""
+    p = view.public
+    game = p.rules.game
+    table = p.table
+    return {
+        "type": "end",
+        "protocol": PROTOCOL,
+        "game": game.name,
+        "rules": _switches(p.rules),
+        "seat": view.seat,
+        "agent": table.controllers[view.seat],
+        "hand_number": p.hand_number,
+        "tricks": [
+            {"leader": leader, "cards": list(cards), "actions": list(actions), "signal": _signal(actions)}
+            for leader, cards, actions in p.tricks()
+            if cards
+        ],
+        "declarations": [
+            [{"kind": a.kind, "cards": cards_of(a.cards), "points": a.points} for a in by_seat]
+            for by_seat in p.accusi.by_seat
+        ],
+        "thirds": list(p.thirds),
+        "points": list(p.result.points) if p.result is not None else [],
+        "agent_points": list(game.hand_points(p)) if p.result is not None else [],
+        "match_score": list(p.match_score),
+        "match_over": p.status != HAND_OVER,
+        "winner": p.winner,
         "state": encode_public(p),
     }
 

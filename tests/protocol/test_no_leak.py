@@ -1,0 +1,434 @@
+"""No leak through the table protocol, mid-hand, in every game of the family.
+
+A player (a bot over ``tressette bot``) receives ``act_message(view(state, seat), legal)`` for its
+own seat. Two deals that the seat cannot tell apart must give it byte-identical messages
+(``json.dumps``), at every point of the hand: the auction, the call, the exchange, the stock's
+draws, the packets, the card play, in later hands of a match too. This is the observation's
+no-leak test (``tests/encoders/test_observation.py``, ``tests/hidden.py``) for the protocol, over
+every game of the catalog and each of its test rule sets (``tests.games.family.RULE_SETS``).
+
+How the other deal is built. What a seat has seen is read from its ``SeatView``: its hand, what
+it alone knows (``private``: its discards, a monte it looked at), every card played, declared or
+lying face up (``table.exposed``, kept once played: a dummy's hand, a shown draw, a packet top, a
+called card handed over), and the cards whose place the rules tell the table (``told``).
+Every other card of the deal is "unseen". The game is dealt again from the same seed with the
+unseen cards relabelled by a permutation (``DealRandom``: every shuffle of the deal gives the
+same order, each unseen card replaced by its image), so that each unseen card goes to the place
+(a hand, the stock at the same depth, the monte, a packet) of another unseen card, and every seen
+card stays where it was. Then the hand's actions are replayed from scratch with ``apply``: the
+public ones as they were, the face-down ones (a perdere's dealer's discards, Calabresella's
+discards and swaps, which stay out of the public history) on the relabelled cards.
+
+The other deal is kept when the replay accepts every action (``apply`` checks follow-suit, so a
+shown void, each signal's truth, the legality of every call and discard), the same seat is on
+turn (under ``first_lead="four_of_denari"`` that says who holds the 4 di denari) and the
+declarations are the same (they are public by rule). Nothing else of the public record is read
+to accept a deal, so a hidden fact that reached the public record (or ``private``, or the legal
+actions' names) makes the messages differ and the test fail.
+
+The permutations tried, in turn: any permutation of the unseen cards, one that keeps each card's
+suit (so that shown voids and signals still hold; a restriction needed mid-hand, where a random
+deal rarely fits all of them), and the exchange of two unseen cards. Each comparison keeps the
+first kept deal that really differs from the real one (another hand or another hidden record).
+A seat whose unseen cards all lie in one hand knows them (Tressette in due once the stock is
+gone) and is not counted among those compared on another deal. So that the test cannot pass
+for nothing, it requires most comparisons to be made on another deal, sees the message change
+when one of the seat's own cards is exchanged for an unseen one, and, in Tressette a chiamare,
+sees the hidden partner move.
+
+What it cannot see: a public action keeps its id in the other deal, so a leak carried by an
+action's id itself is out of its reach. Two leaks found while writing it are pinned at the end
+as strict xfails (the package is not changed here): col morto's dummy leading in the dark
+(stepped around above: its message is compared without the legal list), and Tressette in due's
+packet numbers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from typing import NamedTuple
+
+import pytest
+
+from tests.games.family import RULE_SETS
+from tressette_env import catalog
+from tressette_env.engine import (
+    CALL_OUT,
+    HAND_OVER,
+    PLAYING,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    apply,
+    legal_actions,
+    new_game,
+    next_hand,
+    view,
+)
+from tressette_env.engine.actions import CALL, CHIAMO, DIVIDETE, GIVE, PASS, SCEGLIETE
+from tressette_env.engine.state import SeatView
+from tressette_env.games.col_morto import FIRST_CARD
+from tressette_env.protocol.view import act_message
+
+GAMES = list(RULE_SETS)
+FULL = (1 << 40) - 1
+POSITIONS = 24
+"""Positions of random play drawn for each rule set of each game (every agent's seat is compared)."""
+TRIES = {"any": 6, "suit": 10, "swap": 10}
+"""Candidate permutations of each kind tried for one comparison, in this order."""
+
+
+class Rejected(Exception):
+    """A candidate deal that the public record rules out."""
+
+
+class DealRandom(random.Random):
+    """A ``random.Random`` that records each list it shuffles (the real deal) or deals them again relabelled.
+
+    Made with ``decks`` (the recorded shuffles of the real deal) and ``relabel`` (card -> card), each
+    shuffle draws the same random numbers as in the real deal (so the dealer and everything else drawn
+    stays the same) and then puts the recorded order there, every card replaced by its image.
+    """
+
+    def __init__(self, seed: int, decks: tuple | None = None, relabel: dict | None = None) -> None:
+        super().__init__(seed)
+        self.given = decks
+        self.relabel = relabel or {}
+        self.decks: list[tuple[int, ...]] = []
+
+    def shuffle(self, x) -> None:  # type: ignore[override]
+        super().shuffle(x)
+        if self.given is None:
+            self.decks.append(tuple(x))
+            return
+        deck = [self.relabel.get(c, c) for c in self.given[len(self.decks)]]
+        self.decks.append(tuple(deck))
+        if sorted(deck) != sorted(x):  # e.g. a second shuffle of the cards left by a relabelled first
+            raise Rejected("the relabelled deck does not fit the shuffle")
+        x[:] = deck
+
+
+class Hand(NamedTuple):
+    """How a hand was dealt: its rules, the previous hand of the match (None: the first), the seed, the shuffles."""
+
+    rules: object
+    before: GameState | None
+    seed: int
+    decks: tuple[tuple[int, ...], ...]
+    start: GameState
+    """The hand as dealt."""
+
+
+class Position(NamedTuple):
+    """A position of random play, with the hand's deal and every action of the hand so far."""
+
+    state: GameState
+    hand: Hand
+    actions: tuple[tuple[int, bool], ...]
+    """(action, face down): the face-down actions stay out of ``public.history``."""
+
+
+def deal(rules, before: GameState | None, rng: random.Random) -> GameState:
+    return new_game(rules, rng) if before is None else next_hand(before, rng)
+
+
+BID_WEIGHTS = {PASS: 5, CHIAMO: 4, DIVIDETE: 2, SCEGLIETE: 3}
+"""Random play bids mostly pass or chiamo (a hidden partner, an exchange), as ``tests/games/test_a_chiamare.py``
+does, and often Calabresella's dividete and scegliete where they may be bid (their face-down exchanges)."""
+
+
+def positions(game: str, count: int, seed: int) -> list[Position]:
+    """``count`` positions (a seat to act, mid-hand) of random play under each of ``game``'s test rule sets.
+
+    A quarter of them, where there are such positions, lie in the game's own phases (the auction,
+    the call, the exchange, the packets: as many of each phase as can be), the rest in the card
+    play; later hands of a match too.
+    """
+    rng = random.Random(seed)
+    out = []
+    for switches in RULE_SETS[game]:
+        rules = catalog.entry(game).make_rules(**switches)
+        found: list[Position] = []
+        before = None
+        while len(found) < 12 * count:
+            hand_seed = rng.randrange(10**9)
+            dealing = DealRandom(hand_seed)
+            state = deal(rules, before, dealing)
+            hand = Hand(rules, before, hand_seed, tuple(dealing.decks), state)
+            actions: list[tuple[int, bool]] = []
+            while state.public.status == PLAYING:
+                found.append(Position(state, hand, tuple(actions)))
+                legal = [a for a in legal_actions(state) if a != CALL_OUT]
+                action = rng.choices(legal, [BID_WEIGHTS.get(a, 1) for a in legal])[0]
+                after = apply(state, action)
+                shown = after.public.history[len(state.public.history) :] == (action,)
+                actions.append((action, not shown))
+                state = after
+            before = state if state.public.status == HAND_OVER else None
+        play = [q for q in found if rules.game.card_play_begun(q.state.public)]
+        own: dict[int, list[Position]] = {}  # by phase, each phase's in random order
+        for q in rng.sample(found, len(found)):
+            if not rules.game.card_play_begun(q.state.public):
+                own.setdefault(q.state.public.phase, []).append(q)
+        some = [q for row in itertools.zip_longest(*own.values()) for q in row if q is not None][: count // 4]
+        out.extend(some + rng.sample(play, count - len(some)))
+    return out
+
+
+def rebuild(position: Position, relabel: dict) -> GameState:
+    """The hand dealt again with the unseen cards relabelled, its actions replayed (face-down ones relabelled)."""
+    hand = position.hand
+    state = deal(hand.rules, hand.before, DealRandom(hand.seed, hand.decks, relabel))
+    for action, face_down in position.actions:
+        if face_down:
+            for base in (CALL, GIVE):
+                if base <= action < base + 40:
+                    action = base + relabel.get(action - base, action - base)
+        state = apply(state, action)
+    return state
+
+
+def folded(packed: int) -> int:
+    """The union of the 40-bit blocks of a by-seat packed mask."""
+    out = 0
+    while packed:
+        out |= packed & FULL
+        packed >>= 40
+    return out
+
+
+def told(position: Position, v: SeatView) -> int:
+    """Cards whose place the rules tell the table, beyond the cards face up, declared or played.
+
+    Read from the rules, the public actions and the real deal, not from the public record's fields
+    that say it (``monte_shown``, ``announced``), so that a hidden card leaking into them is not
+    taken for a card the seat has seen.
+    """
+    p = v.public
+    rules, x = p.rules, p.table.extra
+    if rules.game.name == "calabresella" and x.contract == CHIAMO and x.called >= 0:
+        told = 1 << x.called  # its holder hands it over face up, or it lay in the monte: said at the call
+        if rules.show_monte_on_call:  # the monte as dealt, turned up for all (no monte: nothing)
+            told |= sum(1 << c for c in position.hand.start.hidden.face_down)
+        return told
+    if rules.game.name == "tressette_a_chiamare" and rules.reveal_partner and x.called >= 0:
+        return 1 << x.called  # its holder is announced at the call
+    return 0
+
+
+def seen(position: Position, v: SeatView) -> int:
+    """Every card whose place ``v``'s seat knows."""
+    p = v.public
+    known = v.hand | v.private | p.all_played | folded(p.accusi.revealed) | folded(p.table.exposed)
+    return known | told(position, v)
+
+
+def message(state: GameState, seat: int, agent: int, legal: bool = True) -> str:
+    """What ``agent`` (playing from ``seat``) receives: its view, the legal actions when it is to act."""
+    p = state.public
+    to_act = legal and p.table.controllers[p.turn] == agent
+    return json.dumps(act_message(view(state, seat), legal_actions(state) if to_act else []))
+
+
+def dummy_leads_in_the_dark(state: GameState, agent: int) -> bool:
+    """Col morto's known leak (``test_known_leak_a_dummy_that_leads_in_the_dark_shows_its_cards``): ``agent``
+    plays the opening lead of its dummy before the dummy is shown, from a legal list of the dummy's cards."""
+    p = state.public
+    return p.rules.game.name == "tressette_col_morto" and p.phase == FIRST_CARD and p.table.controllers[p.turn] == agent
+
+
+def candidate(kind: str, unseen: list[int], rng: random.Random) -> dict:
+    """A relabelling of the unseen cards: any permutation, a suit-keeping one, or an exchange of two."""
+    if kind == "any":
+        return dict(zip(unseen, rng.sample(unseen, len(unseen)), strict=True))
+    if kind == "suit":
+        relabel = {}
+        for suit in range(4):
+            cards = [c for c in unseen if c // 10 == suit]
+            relabel.update(zip(cards, rng.sample(cards, len(cards)), strict=True))
+        return relabel
+    a, b = rng.sample(unseen, 2)
+    return {a: b, b: a}
+
+
+def consistent(position: Position, relabel: dict) -> GameState:
+    """The game rebuilt on the relabelled deal, if the seat's public record allows it (see the module docstring)."""
+    state = position.state
+    try:
+        other = rebuild(position, relabel)
+    except (IllegalActionError, GameOverError) as error:
+        raise Rejected(str(error)) from None
+    p, q = state.public, other.public
+    if q.turn != p.turn or q.accusi != p.accusi or q.table.exposed != p.table.exposed:
+        raise Rejected("another seat to act, other declarations or other cards face up")
+    return other
+
+
+def differs(state: GameState, other: GameState) -> bool:
+    return other.hands != state.hands or other.dealt != state.dealt or other.hidden != state.hidden
+
+
+def what_differs(state: GameState, other: GameState, seat: int, agent: int) -> str:
+    """The message's fields that differ, and the public record's (and its table's and extra record's)."""
+    one, two = json.loads(message(state, seat, agent)), json.loads(message(other, seat, agent))
+    keys = [k for k in one if one[k] != two[k]]
+    p, q = view(state, seat).public, view(other, seat).public
+    fields = [f for f in p._fields if getattr(p, f) != getattr(q, f)]
+    table = [f for f in p.table._fields if getattr(p.table, f) != getattr(q.table, f)]
+    extra = []
+    if p.extra is not None and hasattr(p.extra, "_fields"):
+        extra = [f"{f}: {getattr(p.extra, f)!r} != {getattr(q.extra, f)!r}" for f in p.extra._fields
+                 if getattr(p.extra, f) != getattr(q.extra, f)]  # fmt: skip
+    private = (view(state, seat).private, view(other, seat).private)
+    return f"message keys {keys}; public {fields}; table {table}; extra {extra}; private {private}"
+
+
+def another_deal(position: Position, unseen: list[int], rng: random.Random) -> tuple[str, GameState] | None:
+    """The first kept deal that differs from the real one, and the kind of permutation that made it (or None)."""
+    for kind, tries in TRIES.items():
+        for _ in range(tries):
+            try:
+                other = consistent(position, candidate(kind, unseen, rng))
+            except Rejected:
+                continue
+            if differs(position.state, other):
+                return kind, other
+    return None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_gets_the_same_message_mid_hand_on_deals_it_cannot_tell_apart(game):
+    rng = random.Random(sum(map(ord, game)))
+    compared = hidden = differed = sides_moved = own_changed = dark = 0
+    kinds: Counter = Counter()
+    phases: Counter = Counter()
+    for position in positions(game, POSITIONS, seed=len(game)):
+        state = position.state
+        assert rebuild(position, {}) == state  # the deal and the replay rebuild the real game exactly
+        p = state.public
+        for agent, seat in enumerate(p.table.seat_of):
+            if seat < 0:  # a dealer who sits out the hand gets no message
+                continue
+            compared += 1
+            v = view(state, seat)
+            unseen = sorted({c for deck in position.hand.decks for c in deck if not seen(position, v) >> c & 1})
+            places = {next((s for s, h in enumerate(state.hands) if h >> c & 1), -1 - c) for c in unseen}
+            if len(places) < 2:  # the unseen cards all lie in one hand: the seat knows them (in due's endgame)
+                continue
+            hidden += 1
+            mine = message(state, seat, agent)
+            found = another_deal(position, unseen, rng)
+            if found is not None:
+                kind, other = found
+                if dummy_leads_in_the_dark(state, agent):  # all but the legal list, which shows the dummy's cards
+                    mine = message(state, seat, agent, legal=False)
+                    assert message(other, seat, agent, legal=False) == mine
+                    dark += 1
+                    continue
+                assert message(other, seat, agent) == mine, (
+                    f"{game} {p.rules}, {p.table.extra!r}: seat {seat} tells two deals apart: "
+                    + what_differs(state, other, seat, agent)
+                )
+                differed += 1
+                kinds[kind] += 1
+                phases["play" if not p.phase else p.rules.game.phase_name(p)] += 1
+                game_of = p.rules.game
+                sides_moved += game_of.deal_sides(v, other.hands) != game_of.deal_sides(v, state.hands)
+            # The comparison can fail: one of the seat's own cards exchanged for an unseen one (where the
+            # record allows it) gives another message.
+            mask = v.hand & ~folded(p.table.exposed)
+            held = [c for c in range(40) if mask >> c & 1]
+            if held:
+                a, b = rng.choice(held), rng.choice(unseen)
+                try:
+                    changed = consistent(position, {a: b, b: a})
+                except Rejected:
+                    continue
+                assert message(changed, seat, agent) != mine
+                own_changed += 1
+    print(f"\n{game}: {compared} seats compared ({hidden} with unseen cards), {differed} on another deal "
+          f"{dict(kinds)}, sides moved {sides_moved}, phases {dict(phases)}; {own_changed} own-hand changes seen; "
+          f"{dark} dummy's leads in the dark compared without the legal list")  # fmt: skip
+    assert differed + dark > 0.8 * hidden and hidden > 0.5 * compared, (compared, hidden, differed, kinds)
+    assert own_changed > 0.2 * hidden
+    if game == "tressette_a_chiamare":  # the hidden partner did move
+        assert sides_moved >= 5
+
+
+# ---------------------------------------------------------------------- known leaks, pinned
+#
+# Two leaks the test above cannot see (the first it steps around, the second lies in a public
+# action's id, which it keeps as it is). Each test below raises ``Leak`` while the leak is there;
+# once it is fixed the test passes and, strict, the xfail reports it: then drop the mark.
+
+
+class Leak(Exception):
+    """Two deals a seat cannot tell apart give it different messages."""
+
+
+def first_difference(one: str, two: str) -> list[str]:
+    a, b = json.loads(one), json.loads(two)
+    return [key for key in a if a[key] != b[key]]
+
+
+@pytest.mark.xfail(strict=True, raises=Leak, reason="col morto: a dummy's opening lead in the dark lists its cards")
+def test_known_leak_a_dummy_that_leads_in_the_dark_shows_its_cards():
+    """``dummy_exposed="after_first_card"``: when the dummy leads the first trick, its player is asked
+    before the dummy is shown, and the ``legal`` list (ids and names) is the dummy's hidden hand."""
+    from tressette_env.games.col_morto import ColMortoRules
+
+    rules = ColMortoRules(players=2, dummy_exposed="after_first_card")
+    state = new_game(rules, seed=4, dealer=1)  # player 1 deals: player 0's dummy (seat 2) leads
+    p = state.public
+    assert p.turn == 2 and p.table.controllers[2] == 0 and p.phase == FIRST_CARD and p.exposed == 0
+    hands = [[c for c in range(40) if h >> c & 1] for h in state.hands]
+    for a in hands[2]:  # exchange a card of the dummy's for one of seat 1's: player 0 sees neither
+        for b in hands[1]:
+            swapped = [[b if c == a else a if c == b else c for c in h] for h in hands]
+            other = new_game(rules, hands=swapped, dealer=1)
+            if view(other, 0) == view(state, 0):
+                break
+        else:
+            continue
+        break
+    assert view(other, 0) == view(state, 0) and other.hands != state.hands
+    mine, theirs = message(state, 0, 0), message(other, 0, 0)
+    if mine != theirs:
+        raise Leak(f"message fields {first_difference(mine, theirs)} differ")
+
+
+@pytest.mark.xfail(strict=True, raises=Leak, reason="in due, packets: PACKET + k numbers packets by hidden bottoms")
+def test_known_leak_the_packet_numbers_tell_how_the_hidden_bottom_cards_rank():
+    """The packet form: a seat's packets are numbered by their bottom cards, and the number of the
+    packet it turns up (``PACKET + k``, in the public history) tells the other seat how the turned
+    packet's bottom card ranks among the bottoms it has not seen.
+
+    Seat 0 turns up the same two packets (bottoms 25 and 35) in two deals that differ only in
+    cards seat 1 never sees: the bottom of a packet that goes into seat 0's hand (5, or 30) and
+    the last card under the packet of 25 (30, or 5).
+    """
+    from tressette_env.engine.actions import PACKET
+    from tressette_env.games.in_due import InDueRules
+
+    rules = InDueRules(deal="packets")
+    own = [(5, 6, 7, 8, 9), (15, 16, 17, 18, 19), (25, 26, 27, 28, 30), (35, 36, 37, 38, 39)]
+    dealer = [(0, 1, 2, 3, 4), (10, 11, 12, 13, 14), (20, 21, 22, 23, 24), (29, 31, 32, 33, 34)]
+    swapped = [tuple(5 if c == 30 else 30 if c == 5 else c for c in packet) for packet in own]
+    states = []
+    for packets in (own, swapped):
+        state = new_game(rules, packets=packets + dealer, dealer=1)  # seat 0 turns up first
+        for bottom in (25, 35):  # the packet of that bottom card, by its number among seat 0's four
+            k = sorted(packet[0] for packet in packets).index(bottom)
+            state = apply(state, PACKET + k)
+        states.append(state)
+    one, two = states
+    assert one.public.turn == two.public.turn == 1
+    assert one.hands[1] == two.hands[1] and one.public.table.exposed == two.public.table.exposed
+    mine, theirs = message(one, 1, 1), message(two, 1, 1)
+    if mine != theirs:
+        raise Leak(
+            f"message fields {first_difference(mine, theirs)} differ: {one.public.history} != {two.public.history}"
+        )

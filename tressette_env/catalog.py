@@ -25,6 +25,14 @@ heuristic and a docs page) and one ``register(Entry(...))``: the six games of th
 register below, a game of your own before its first use (``tests/games/toy.py`` is one, two
 seats and five tricks, registered from the test tree).
 
+A game in a package of its own reaches every process, the ``tressette`` command and
+``tressette bot`` included, through an entry point in the group ``tressette_env.games``
+naming the module that registers it (``load_plugins``, run the first time the games are
+listed or an unknown name is looked up):
+
+    [project.entry-points."tressette_env.games"]
+    my_game = "my_package.my_game"
+
 Example:
     >>> from tressette_env import catalog
     >>> catalog.names()[:6]  # the package's six (PACKAGE_GAMES), then any game registered later
@@ -40,7 +48,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import shown
+from .messages import cut, shown
 
 __all__ = ["PACKAGE_GAMES", "Entry", "entries", "entry", "entry_of", "names", "register"]
 
@@ -130,13 +138,47 @@ class Entry:
 _ENTRIES: dict[str, Entry] = {}
 
 
+PLUGIN_GROUP = "tressette_env.games"
+"""The entry-point group of other packages' games: each entry point names a module that registers one."""
+
+_plugins_loaded = False
+
+
+def load_plugins() -> tuple[str, ...]:
+    """Import the module of every installed entry point in ``PLUGIN_GROUP`` (once per process): they register.
+
+    A module that cannot be imported, or whose game cannot register, is skipped with a warning
+    naming it. Returns the names of the games it added.
+    """
+    global _plugins_loaded
+    if _plugins_loaded:
+        return ()
+    _plugins_loaded = True
+    import warnings
+    from importlib.metadata import entry_points
+
+    before = set(_ENTRIES)
+    for point in entry_points(group=PLUGIN_GROUP):
+        try:
+            point.load()
+        except Exception as error:  # noqa: BLE001 - another package's module: whatever it raises, the rest work on
+            warnings.warn(
+                f"the game plugin {shown(point.name)} ({cut(point.value)}) was not loaded: "
+                f"{type(error).__name__}: {cut(str(error))}",
+                stacklevel=2,
+            )
+    return tuple(name for name in _ENTRIES if name not in before)
+
+
 def names() -> tuple[str, ...]:
-    """The games' names, in the order they registered (the package's six first)."""
+    """The games' names, in the order they registered (the package's six first, then the plugins')."""
+    load_plugins()
     return tuple(_ENTRIES)
 
 
 def entries() -> tuple[Entry, ...]:
     """Every entry, in the order they registered."""
+    load_plugins()
     return tuple(_ENTRIES.values())
 
 
@@ -147,6 +189,8 @@ def entry(name: str) -> Entry:
         ValueError: no game has that name (the message lists the games).
     """
     found = _ENTRIES.get(name) if isinstance(name, str) else None
+    if found is None and load_plugins():
+        found = _ENTRIES.get(name)
     if found is None:
         raise ValueError(f"unknown game {shown(name)}; the games are: {', '.join(_ENTRIES)}")
     return found

@@ -23,7 +23,7 @@ from tressette_env.engine import (
     renuncio,
     view,
 )
-from tressette_env.engine.actions import CALL_OUT, PACKET
+from tressette_env.engine.actions import CALL, CALL_OUT, PACKET
 from tressette_env.engine.scoring import score_hand
 from tressette_env.games.in_due import PLAY_PACKETS, PLAY_STOCK, TURN_PACKETS, InDueRules
 
@@ -223,18 +223,30 @@ PACKETS = [codes(p) for p in ("3d 4d 5d 6d 7d", "Ad Fd Cd Rd 2d", "3c 4c 5c 6c 7
                               "3s 4s 5s 6s 7s", "As Fs Cs Rs 2s", "3b 4b 5b 6b 7b", "Ab Fb Cb Rb 2b")]  # fmt: skip
 
 
+def turn_up(code: str) -> int:
+    """Turn up the packet whose bottom card is ``code``: ``CALL + card``."""
+    return CALL + parse_card(code)
+
+
+def label(state, a: int) -> str:
+    """An action's name on the play screen and in the protocol."""
+    return state.public.rules.game.action_label(state.public, a)
+
+
 def test_packets_each_player_turns_up_two_of_four_and_the_tops_are_shown_at_once():
     state = new_game(InDueRules(deal="packets"), packets=PACKETS, dealer=1)
     p = state.public
     assert p.phase == TURN_PACKETS and p.turn == 0  # the non-dealer chooses first
     assert state.hands[0] == parse_cards("3d Ad 3c Ac")  # it sees its packets' bottom cards
-    # Its packets are numbered by their bottom cards: 0 = Ad (id 0), 1 = 3d, 2 = Ac, 3 = 3c.
-    state = apply(state, PACKET + 1)
+    # A packet is turned up by naming its bottom card (which the table sees at once): CALL + card.
+    state = apply(state, turn_up("3d"))
     assert state.public.exposed_by(0) == parse_cards("3d") and state.public.turn == 0
-    assert legal_actions(state) == [PACKET + 0, PACKET + 2, PACKET + 3]
-    state = apply(state, PACKET + 3)
+    assert legal_actions(state) == [turn_up("Ad"), turn_up("Ac"), turn_up("3c")]
+    assert state.public.history == (turn_up("3d"),) and state.public.extra.turned == ((parse_card("3d"),), ())
+    assert [label(state, a) for a in legal_actions(state)] == ["volta Ad", "volta Ac", "volta 3c"]
+    state = apply(state, turn_up("3c"))
     assert state.public.turn == 1
-    state = apply(apply(state, PACKET + 0), PACKET + 1)
+    state = apply(apply(state, turn_up("As")), turn_up("3s"))
     p = state.public
     assert p.phase == PLAY_PACKETS and p.turn == 0
     assert state.hands[0] == parse_cards("Ad Fd Cd Rd 2d Ac Fc Cc Rc 2c 3d 3c")  # two packets and two tops
@@ -243,8 +255,8 @@ def test_packets_each_player_turns_up_two_of_four_and_the_tops_are_shown_at_once
 
 def test_playing_a_top_uncovers_the_next_card_of_its_packet():
     state = new_game(InDueRules(deal="packets"), packets=PACKETS, dealer=1)
-    for k in (1, 3, 0, 1):
-        state = apply(state, PACKET + k)
+    for card in ("3d", "3c", "As", "3s"):
+        state = apply(state, turn_up(card))
     state = apply(state, action("3d"))
     p = state.public
     assert p.extra.tops[0] == (parse_card("4d"), parse_card("3c")) and p.extra.sizes[0] == (4, 5)
@@ -253,13 +265,13 @@ def test_playing_a_top_uncovers_the_next_card_of_its_packet():
 
 def test_the_follower_follows_suit_with_a_face_up_top():
     state = new_game(InDueRules(deal="packets"), packets=PACKETS, dealer=1)
-    for k in (1, 3, 0, 1):  # player 1 turns up its As and 3s packets: it holds spade only as tops
-        state = apply(state, PACKET + k)
+    for card in ("3d", "3c", "As", "3s"):  # player 1 turns up its As and 3s packets: it holds spade only as tops
+        state = apply(state, turn_up(card))
     state = apply(state, action("3c"))  # no: player 0 leads coppe, player 1 has none at all
     assert all(a // 10 != 1 for a in legal_actions(state))
     state = new_game(InDueRules(deal="packets"), packets=PACKETS, dealer=1)
-    for k in (1, 3, 0, 1):
-        state = apply(state, PACKET + k)
+    for card in ("3d", "3c", "As", "3s"):
+        state = apply(state, turn_up(card))
     # player 0 leads a spade? it has none; lead denari and check player 1's legal set is its whole playable hand
     state = apply(state, action("Ad"))
     assert set(legal_actions(state)) == set(cards_of(state.hands[1]))
@@ -280,9 +292,8 @@ def test_pizzichi_pickup_takes_an_honour_top_into_the_hand():
     packets[0] = codes("3d 2d Ad 6d 7d")  # under the 3d: the 2d, then the asso
     packets[1] = codes("4d Fd Cd Rd 5d")
     state = new_game(InDueRules(deal="packets", pizzichi_pickup=True), packets=packets, dealer=1)
-    # Player 0's packets by bottom card: 0 = 3d, 1 = 4d, 2 = 3c, 3 = Ac.
-    for k in (0, 2, 0, 1):
-        state = apply(state, PACKET + k)
+    for card in ("3d", "Ac", "As", "3s"):
+        state = apply(state, turn_up(card))
     p = state.public
     # The 3d top is a pizzico: into the hand, and so are the 2d and the asso under it; then the 6d.
     assert p.extra.tops[0][0] == parse_card("6d") and p.extra.sizes[0][0] == 2

@@ -37,10 +37,10 @@ when one of the seat's own cards is exchanged for an unseen one, and, in Tresset
 sees the hidden partner move.
 
 What it cannot see: a public action keeps its id in the other deal, so a leak carried by an
-action's id itself is out of its reach. Two leaks found while writing it are pinned at the end
-as strict xfails (the package is not changed here): col morto's dummy leading in the dark
-(stepped around above: its message is compared without the legal list), and Tressette in due's
-packet numbers.
+action's id itself is out of its reach. Two leaks it and its writing found are fixed, and each has
+its own test at the end: col morto's dummy leading in the dark (its player was asked for the
+opening lead before the dummy was shown, the dummy's cards as his legal actions), and Tressette
+in due's packet numbers (an id that ranked a hidden card).
 """
 
 from __future__ import annotations
@@ -233,13 +233,6 @@ def message(state: GameState, seat: int, agent: int, legal: bool = True) -> str:
     return json.dumps(act_message(view(state, seat), legal_actions(state) if to_act else []))
 
 
-def dummy_leads_in_the_dark(state: GameState, agent: int) -> bool:
-    """Col morto's known leak (``test_known_leak_a_dummy_that_leads_in_the_dark_shows_its_cards``): ``agent``
-    plays the opening lead of its dummy before the dummy is shown, from a legal list of the dummy's cards."""
-    p = state.public
-    return p.rules.game.name == "tressette_col_morto" and p.phase == FIRST_CARD and p.table.controllers[p.turn] == agent
-
-
 def candidate(kind: str, unseen: list[int], rng: random.Random) -> dict:
     """A relabelling of the unseen cards: any permutation, a suit-keeping one, or an exchange of two."""
     if kind == "any":
@@ -302,7 +295,7 @@ def another_deal(position: Position, unseen: list[int], rng: random.Random) -> t
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seat_gets_the_same_message_mid_hand_on_deals_it_cannot_tell_apart(game):
     rng = random.Random(sum(map(ord, game)))
-    compared = hidden = differed = sides_moved = own_changed = dark = 0
+    compared = hidden = differed = sides_moved = own_changed = 0
     kinds: Counter = Counter()
     phases: Counter = Counter()
     for position in positions(game, POSITIONS, seed=len(game)):
@@ -323,11 +316,6 @@ def test_a_seat_gets_the_same_message_mid_hand_on_deals_it_cannot_tell_apart(gam
             found = another_deal(position, unseen, rng)
             if found is not None:
                 kind, other = found
-                if dummy_leads_in_the_dark(state, agent):  # all but the legal list, which shows the dummy's cards
-                    mine = message(state, seat, agent, legal=False)
-                    assert message(other, seat, agent, legal=False) == mine
-                    dark += 1
-                    continue
                 assert message(other, seat, agent) == mine, (
                     f"{game} {p.rules}, {p.table.extra!r}: seat {seat} tells two deals apart: "
                     + what_differs(state, other, seat, agent)
@@ -349,24 +337,20 @@ def test_a_seat_gets_the_same_message_mid_hand_on_deals_it_cannot_tell_apart(gam
                     continue
                 assert message(changed, seat, agent) != mine
                 own_changed += 1
-    print(f"\n{game}: {compared} seats compared ({hidden} with unseen cards), {differed} on another deal "
-          f"{dict(kinds)}, sides moved {sides_moved}, phases {dict(phases)}; {own_changed} own-hand changes seen; "
-          f"{dark} dummy's leads in the dark compared without the legal list")  # fmt: skip
-    assert differed + dark > 0.8 * hidden and hidden > 0.5 * compared, (compared, hidden, differed, kinds)
+    print(
+        f"\n{game}: {compared} seats compared ({hidden} with unseen cards), {differed} on another deal "
+        f"{dict(kinds)}, sides moved {sides_moved}, phases {dict(phases)}; {own_changed} own-hand changes seen"
+    )
+    assert differed > 0.8 * hidden and hidden > 0.5 * compared, (compared, hidden, differed, kinds)
     assert own_changed > 0.2 * hidden
     if game == "tressette_a_chiamare":  # the hidden partner did move
         assert sides_moved >= 5
 
 
-# ---------------------------------------------------------------------- known leaks, pinned
+# ---------------------------------------------------------------------- two leaks, fixed
 #
-# Two leaks the test above cannot see (the first it steps around, the second lies in a public
-# action's id, which it keeps as it is). Each test below raises ``Leak`` while the leak is there;
-# once it is fixed the test passes and, strict, the xfail reports it: then drop the mark.
-
-
-class Leak(Exception):
-    """Two deals a seat cannot tell apart give it different messages."""
+# Found by the test above and while writing it (the second lay in a public action's id, which the
+# test above keeps as it is).
 
 
 def first_difference(one: str, two: str) -> list[str]:
@@ -374,43 +358,42 @@ def first_difference(one: str, two: str) -> list[str]:
     return [key for key in a if a[key] != b[key]]
 
 
-@pytest.mark.xfail(strict=True, raises=Leak, reason="col morto: a dummy's opening lead in the dark lists its cards")
-def test_known_leak_a_dummy_that_leads_in_the_dark_shows_its_cards():
-    """``dummy_exposed="after_first_card"``: when the dummy leads the first trick, its player is asked
-    before the dummy is shown, and the ``legal`` list (ids and names) is the dummy's hidden hand."""
+def test_a_dummy_that_makes_the_opening_lead_is_shown_at_the_deal():
+    """``dummy_exposed="after_first_card"``: a dummy on lead for the first trick is shown before it leads
+    (its player was asked before, with the dummy's hidden cards as his legal actions); a live leader
+    still leads in the dark."""
     from tressette_env.games.col_morto import ColMortoRules
 
     rules = ColMortoRules(players=2, dummy_exposed="after_first_card")
     state = new_game(rules, seed=4, dealer=1)  # player 1 deals: player 0's dummy (seat 2) leads
     p = state.public
-    assert p.turn == 2 and p.table.controllers[2] == 0 and p.phase == FIRST_CARD and p.exposed == 0
-    hands = [[c for c in range(40) if h >> c & 1] for h in state.hands]
-    for a in hands[2]:  # exchange a card of the dummy's for one of seat 1's: player 0 sees neither
-        for b in hands[1]:
-            swapped = [[b if c == a else a if c == b else c for c in h] for h in hands]
-            other = new_game(rules, hands=swapped, dealer=1)
-            if view(other, 0) == view(state, 0):
-                break
-        else:
-            continue
-        break
-    assert view(other, 0) == view(state, 0) and other.hands != state.hands
-    mine, theirs = message(state, 0, 0), message(other, 0, 0)
-    if mine != theirs:
-        raise Leak(f"message fields {first_difference(mine, theirs)} differ")
+    assert p.turn == 2 and p.table.controllers[2] == 0 and p.phase != FIRST_CARD
+    assert p.exposed_by(2) == state.hands[2] and p.exposed_by(3) == state.hands[3]
+    state = new_game(rules, seed=4, dealer=0)  # player 0 deals: player 1 (seat 1) leads, in the dark
+    p = state.public
+    assert p.turn == 1 and p.phase == FIRST_CARD and p.table.exposed == 0
+    three = ColMortoRules(players=3, dummy_exposed="after_first_card", first_lead="four_of_denari")
+    led = Counter()
+    for seed in range(40):
+        state = new_game(three, seed=seed)
+        p = state.public
+        dummy = p.table.extra.dummies[0]
+        led[p.turn == dummy] += 1
+        assert (p.phase == FIRST_CARD) == (p.turn != dummy)
+        assert p.table.exposed == (state.hands[dummy] << (40 * dummy) if p.turn == dummy else 0)
+    assert led[True] and led[False]
 
 
-@pytest.mark.xfail(strict=True, raises=Leak, reason="in due, packets: PACKET + k numbers packets by hidden bottoms")
-def test_known_leak_the_packet_numbers_tell_how_the_hidden_bottom_cards_rank():
-    """The packet form: a seat's packets are numbered by their bottom cards, and the number of the
-    packet it turns up (``PACKET + k``, in the public history) tells the other seat how the turned
-    packet's bottom card ranks among the bottoms it has not seen.
+def test_the_packets_turned_up_tell_nothing_of_the_bottom_cards_not_seen():
+    """The packet form: a packet is turned up by naming its bottom card (``CALL + c``), which the table then sees.
+    (Its actions were once ``PACKET + k``, the packets numbered by their bottom cards: the number in
+    the public history told the other seat how the turned card ranked among bottoms it never saw.)
 
     Seat 0 turns up the same two packets (bottoms 25 and 35) in two deals that differ only in
     cards seat 1 never sees: the bottom of a packet that goes into seat 0's hand (5, or 30) and
     the last card under the packet of 25 (30, or 5).
     """
-    from tressette_env.engine.actions import PACKET
+    from tressette_env.engine.actions import CALL
     from tressette_env.games.in_due import InDueRules
 
     rules = InDueRules(deal="packets")
@@ -420,15 +403,12 @@ def test_known_leak_the_packet_numbers_tell_how_the_hidden_bottom_cards_rank():
     states = []
     for packets in (own, swapped):
         state = new_game(rules, packets=packets + dealer, dealer=1)  # seat 0 turns up first
-        for bottom in (25, 35):  # the packet of that bottom card, by its number among seat 0's four
-            k = sorted(packet[0] for packet in packets).index(bottom)
-            state = apply(state, PACKET + k)
+        for bottom in (25, 35):
+            state = apply(state, CALL + bottom)
         states.append(state)
     one, two = states
-    assert one.public.turn == two.public.turn == 1
+    assert one.public.turn == two.public.turn == 1 and one.hands[0] != two.hands[0]
     assert one.hands[1] == two.hands[1] and one.public.table.exposed == two.public.table.exposed
     mine, theirs = message(one, 1, 1), message(two, 1, 1)
-    if mine != theirs:
-        raise Leak(
-            f"message fields {first_difference(mine, theirs)} differ: {one.public.history} != {two.public.history}"
-        )
+    assert mine == theirs, first_difference(mine, theirs)
+    assert one.public.history == (CALL + 25, CALL + 35)

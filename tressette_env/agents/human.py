@@ -30,6 +30,7 @@ go before a card say what the phase does with it:
 | ``prendi`` | ``CALL + c`` | Calabresella's partial exchange and scegliete: take a card of the monte |
 | ``dà`` | ``GIVE + c`` | Calabresella: the soloist gives a card back, face up, to the player who gave him the called one |
 | ``scarta`` | ``GIVE + c`` | a discard face down: Calabresella's soloist after the exchange, dividete, scegliete (into the monte); a perdere's dealer |
+| ``volta`` | ``CALL + c`` | Tressette in due's packet form: turn up the packet whose bottom card is c |
 
 The engine's names (``action_to_string``: ``dà 4d`` for every ``GIVE``) are accepted too.
 With ``confirm=True`` (the default) the chosen action is shown and played only after Enter;
@@ -118,7 +119,10 @@ DISCARD_KIND = Kind("scarta", "discard {} face down", "discards {} face down", "
 INTO_MONTE_KIND = Kind(
     "scarta", "put {} into the monte", "puts {} into the monte", "put a card into the monte, face down (scarta)"
 )
-ROLE_KINDS = {"take": TAKE_KIND, "return": RETURN_KIND, "into_monte": INTO_MONTE_KIND}
+TURN_UP_KIND = Kind(
+    "volta", "turn up the packet of {}", "turns up the packet of {}", "turn up a packet by its bottom card (volta)"
+)
+ROLE_KINDS = {"take": TAKE_KIND, "return": RETURN_KIND, "into_monte": INTO_MONTE_KIND, "turn_up": TURN_UP_KIND}
 """The kinds of the card roles a game names (``Game.action_role``)."""
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.actions import CALL_OUT, PACKET
+from ..engine.actions import CALL, CALL_OUT
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of
 from ..engine.scoring import team_points
 from ..engine.state import SeatView
@@ -63,10 +63,8 @@ class InDueHeuristic:
         if phase == SELECT_PACKETS:
             return legal[0]
         if phase == TURN_PACKETS:
-            # Turn up the packet whose bottom card is worth least (packets are numbered by bottom card id).
-            bottoms = cards_of(view.hand)
-            choices = [a - PACKET for a in legal]
-            return PACKET + min(choices, key=lambda k: (THIRDS[bottoms[k]], STRENGTH[bottoms[k]]))
+            # Turn up the packet whose bottom card (CALL + card) is worth least.
+            return min(legal, key=lambda a: (THIRDS[a - CALL], STRENGTH[a - CALL]))
         me = view.seat
         if (
             CALL_OUT in legal

@@ -48,7 +48,10 @@ def _own_packets(p: PublicState, me: int, hand: int) -> int:
 
 
 def _turned(p: PublicState, me: int, hand: int) -> int:
-    return sum(1 << k for k in p.table.extra.turned[me]) if p.table.phase == TURN_PACKETS else 0
+    if p.table.phase != TURN_PACKETS:
+        return 0
+    turned = p.table.extra.turned[me]  # bottom cards; the packets are numbered as in own_packets, by bottom card
+    return sum(1 << k for k, card in enumerate(cards_of(hand)) if card in turned)
 
 
 def _packet_sizes(p: PublicState, me: int, hand: int) -> int:

@@ -87,7 +87,9 @@ ACTION_BLOCKS: tuple[tuple[int, int, str], ...] = (
     (
         CALL,
         CALL + 39,
-        "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte",
+        "call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, "
+        "take card `id - 161` from the monte; in Tressette in due's packet form, turn up the packet whose bottom "
+        "card is `id - 161`",
     ),
     (
         GIVE,

@@ -304,7 +304,8 @@ class Game:
         """What a card-bearing action or a pass does in this phase, where it is not what its id says.
 
         ``"take"`` (a card of the monte), ``"return"`` (a card given back face up), ``"into_monte"``
-        (a card put into the monte face down), ``"stop"`` (a pass that ends taking); None: as named
+        (a card put into the monte face down), ``"turn_up"`` (in due: turn up the packet of that bottom
+        card), ``"stop"`` (a pass that ends taking); None: as named
         (``chiama``, a discard face down, ``passo``). None in every phase by default.
         """
         return None

@@ -59,8 +59,8 @@ for the other agent.
 ### Action Space
 
 The family's action table (ids mean the same in every game); Tressette in due uses
-`0..39` (play a card), `160` (chiamarsi fuori, with `calling_out=True`) and `247..254`
-(choose a packet, in the packet form):
+`0..39` (play a card), `160` (chiamarsi fuori, with `calling_out=True`), and in the packet
+form `161..200` (turn up the packet of a bottom card) and `247..254` (choose a packet blind):
 
 | action id | meaning |
 | --- | --- |
@@ -69,7 +69,7 @@ The family's action table (ids mean the same in every game); Tressette in due us
 | `80..119` | play card `id - 80` and signal **striscio** (lead only; the leader keeps another card of the suit, with `striscio="no_honours"` none of them a 3, 2 or asso) |
 | `120..159` | play card `id - 120` and signal **volo** (lead only; it is the leader's last card of the suit) |
 | `160` | **chiamarsi fuori**: claim the match (only with `calling_out=True`, only on lead) |
-| `161..200` | call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte |
+| `161..200` | call card `id - 161` (a card the caller lacks; its holder gives it, or becomes a partner); in an exchange, take card `id - 161` from the monte; in Tressette in due's packet form, turn up the packet whose bottom card is `id - 161` |
 | `201..240` | part with card `id - 201` in an exchange: return it face up to the giver, or discard it face down (the phase says which) |
 | `241` | pass (the auction) |
 | `242` | bid **chiamo** (call a card) |

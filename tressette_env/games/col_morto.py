@@ -39,6 +39,10 @@ Decisions where FAMILY.md leaves a point open (docs/games/col_morto.md says why)
   (so when the second player deals, the first player's dummy leads).
 - With ``dummy_holder="fixed"`` the holder sits at seat 0, his dummy at seat 2, and the deal
   passes from player to player (the dummy never deals).
+- With ``dummy_exposed="after_first_card"``, a dummy that makes the opening lead itself (two
+  players, when the second deals; or the holder of the 4 di denari under ``first_lead``) is
+  shown at the deal: its player cannot play a card he has not seen, and asking him to would
+  hand him the dummy's cards as his legal actions before the others see them.
 - Rewards: each player gets his side's points minus the other side's (a hand), or, for a
   match, +1 to the winner and -1/(players - 1) to each other player.
 
@@ -228,7 +232,7 @@ class TressetteColMorto(Game):
         else:
             first = (d + 1) % 4
         shown = sum(hands[s] << (40 * s) for s in dummies)
-        if rules.dummy_exposed == "deal":
+        if rules.dummy_exposed == "deal" or first in dummies:  # a dummy on lead is shown to be played
             table = self._table(rules, controllers, seat_of, shown, PLAY)
         else:
             table = self._table(rules, controllers, seat_of, 0, FIRST_CARD)
@@ -241,6 +245,9 @@ class TressetteColMorto(Game):
         return GameState(public, hands, hands)
 
     # ------------------------------------------------------------------ the opening lead in the dark
+
+    def phase_name(self, p: PublicState) -> str:
+        return "the opening lead, the dummy face down" if p.phase == FIRST_CARD else f"phase {p.phase}"
 
     def legal_phase(self, state: GameState) -> int:
         return legal_mask_for(state.hands[state.public.turn], state.public)

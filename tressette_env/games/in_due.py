@@ -18,7 +18,7 @@ so no signals. Each player's thirds are rounded down: 11 points a hand between t
 | phase | who | legal actions |
 | --- | --- | --- |
 | select packets (``packet_deal="choose"``) | non-dealer, four times | ``PACKET + k``, k one of the eight packets not yet taken (blind) |
-| turn packets up (packet form) | non-dealer twice, then the dealer twice | ``PACKET + k``, k one of his four packets not yet turned (he sees their bottom cards) |
+| turn packets up (packet form) | non-dealer twice, then the dealer twice | ``CALL + c`` (``volta c``), c the bottom card of one of his four packets not yet turned (he sees them) |
 | play with a stock | leader, follower | a card; the follower follows suit if able (``follow_suit_with_stock``), then both draw |
 | play with packets | leader, follower | a card of the hand or a face-up top; follow suit with either if able |
 | play (the stock or the packets gone) | leader, follower | a card, following suit if able (the core's card play) |
@@ -45,8 +45,10 @@ Decisions where FAMILY.md leaves a point open (docs/games/in_due.md says why):
 - ``dealt_and_drawn``: after a draw, a combination is declared when it holds the card just
   drawn and the player has not declared those same cards this hand.
 - The packets are turned up in turn, the non-dealer's two first, each shown at once (so the
-  dealer chooses knowing the non-dealer's tops). A seat's four packets are numbered by their
-  bottom cards, lowest card id first: ``PACKET + k`` turns up the k-th.
+  dealer chooses knowing the non-dealer's tops). A packet is turned up by naming its bottom
+  card, ``CALL + c`` (``volta c``: the family's "name a card" ids), which the table sees at
+  once: a number for the packet would tell the other player something of the bottoms he has
+  not seen.
 - With ``objective="avoid"`` a renuncio charges the offender 11 points (the opponent 0), and
   calling out is refused (a claim to have reached the target is a claim to have lost).
 - Accusi in the packet form are refused (no source says which cards they count from).
@@ -68,8 +70,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from ..engine.actions import FAMILY_NUM_ACTIONS, PACKET
-from ..engine.cards import HONOURS, NUM_CARDS, CardMask, mask_of
+from ..engine.actions import CALL, FAMILY_NUM_ACTIONS, PACKET
+from ..engine.cards import HONOURS, NUM_CARDS, CardMask, card_code, mask_of
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
@@ -158,7 +160,7 @@ class InDuePublic(NamedTuple):
     sizes: tuple[tuple[int, ...], ...]
     """Per seat, the cards left in each of its face-up packets, the top included (packet form)."""
     turned: tuple[tuple[int, ...], ...]
-    """Per seat, the packets (0..3 of its own, numbered by their bottom cards) it has turned face up."""
+    """Per seat, the bottom cards of the packets it has turned face up, in the order turned (seen by all)."""
     selected: tuple[int, ...]
     """The packets (0..7) the non-dealer has picked so far (``packet_deal="choose"``)."""
 
@@ -309,9 +311,8 @@ class TressetteInDue(Game):
         if phase == SELECT_PACKETS:
             taken = p.extra.selected
             return sum(1 << (PACKET + k) for k in range(PACKETS) if k not in taken)
-        if phase == TURN_PACKETS:
-            turned = p.extra.turned[p.turn]
-            return sum(1 << (PACKET + k) for k in range(4) if k not in turned)
+        if phase == TURN_PACKETS:  # the hand holds the four bottom cards
+            return (state.hands[p.turn] & ~mask_of(p.extra.turned[p.turn])) << CALL
         hand = state.hands[p.turn]
         if p.trick and not p.table.must_follow:
             return hand  # while the stock lasts the follower may play any card (follow_suit_with_stock=False)
@@ -320,11 +321,14 @@ class TressetteInDue(Game):
     def apply_phase(self, state: GameState, action: int) -> GameState:
         p = state.public
         phase = p.table.phase
-        if phase in (SELECT_PACKETS, TURN_PACKETS):
+        if phase == SELECT_PACKETS:
             if not self.legal_phase(state) >> action & 1 or action < PACKET:
                 raise illegal(state, action, f"in this phase ({PHASE_NAMES[phase]}) choose one of the packets offered")
-            k = action - PACKET
-            return self._select(state, k) if phase == SELECT_PACKETS else self._turn(state, k)
+            return self._select(state, action - PACKET)
+        if phase == TURN_PACKETS:
+            if not self.legal_phase(state) >> action & 1 or not CALL <= action < CALL + 40:
+                raise illegal(state, action, f"in this phase ({PHASE_NAMES[phase]}) name the bottom card of a packet")
+            return self._turn(state, action - CALL)
         # A card play: the core's, then the stock's draws or the packets' uncovering.
         plain = p.table._replace(phase=PLAY)
         after = apply(with_public(state, p._replace(table=plain)), action)
@@ -352,13 +356,12 @@ class TressetteInDue(Game):
         new = self._start_turning(p.rules, p.dealer, p.match_score, p.hand_number, own, packets)
         return with_public(new, new.public._replace(history=p.history + (PACKET + k,)))
 
-    def _turn(self, state: GameState, k: int) -> GameState:
-        """The seat on turn turns its packet k face up; when both have turned two, play begins."""
+    def _turn(self, state: GameState, bottom: int) -> GameState:
+        """The seat on turn turns face up its packet whose bottom card is ``bottom``; when both have turned two, play begins."""
         p = state.public
         seat = p.turn
-        turned = _set(p.extra.turned, seat, p.extra.turned[seat] + (k,))
-        history = p.history + (PACKET + k,)
-        bottom = state.hidden.packets[seat][k][0]
+        turned = _set(p.extra.turned, seat, p.extra.turned[seat] + (bottom,))
+        history = p.history + (CALL + bottom,)
         exposed = p.table.exposed | 1 << (40 * seat + bottom)  # turned face up: its top is seen at once
         if len(turned[seat]) < 2 or len(turned[1 - seat]) < 2:
             table = p.table._replace(exposed=exposed, extra=p.extra._replace(turned=turned))
@@ -368,13 +371,13 @@ class TressetteInDue(Game):
         own = state.hidden.packets
         hands, exposed, under, tops = [0, 0], 0, [(), ()], [(), ()]
         for s in (0, 1):
-            for j, packet in enumerate(own[s]):
-                if j in turned[s]:
+            for packet in own[s]:
+                if packet[0] in turned[s]:
                     hands[s] |= 1 << packet[0]  # the bottom card, now the top
                     exposed |= 1 << (40 * s + packet[0])
                 else:
                     hands[s] |= mask_of(packet)
-            up = sorted(turned[s])
+            up = [j for j, packet in enumerate(own[s]) if packet[0] in turned[s]]  # by bottom card
             tops[s] = tuple(own[s][j][0] for j in up)
             under[s] = tuple(own[s][j][1:] for j in up)
         sizes = ((PACKET_SIZE, PACKET_SIZE), (PACKET_SIZE, PACKET_SIZE))
@@ -487,6 +490,16 @@ class TressetteInDue(Game):
         # Ten cards in hand; each face-up packet has given its cards taken out, and its top.
         given = sum(PACKET_SIZE - n + (n > 0) for n in p.extra.sizes[seat])
         return 10 + given - p.played_by(seat).bit_count()
+
+    def action_role(self, p: PublicState, action: int) -> str | None:
+        """Turning packets up: ``CALL + c`` turns up the packet whose bottom card is c."""
+        return "turn_up" if p.table.phase == TURN_PACKETS and CALL <= action < CALL + 40 else None
+
+    def action_label(self, p: PublicState, action: int) -> str:
+        """``volta Ad``: turn up the packet whose bottom card is the asso di denari."""
+        if self.action_role(p, action) == "turn_up":
+            return f"volta {card_code(action - CALL)}"
+        return super().action_label(p, action)
 
     def card_play_begun(self, p: PublicState) -> bool:
         """The stock and packet forms play tricks in phases of their own."""

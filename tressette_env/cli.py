@@ -110,7 +110,8 @@ def _eval(args: argparse.Namespace) -> int:
             )
         if any(getattr(player, "name", "") == "human" for player in players.values()):
             args.workers, args.no_progress = 1, True  # a person types in this process's terminal
-        for player in players.values():  # a trained policy plays the game it was trained on
+        fallbacks = {bot.fallback for bot in bots.values()} - {None}
+        for player in [*players.values(), *fallbacks]:  # a trained policy plays the game it was trained on
             if hasattr(player, "check_game"):
                 player.check_game(rules)
     except ModelFileError as error:
@@ -203,7 +204,10 @@ def _bots(items: Sequence[str], timeout: float, fallback: str | None = None) -> 
             raise ValueError(
                 f"--bot-fallback {_shown(fallback)}: a player spec ({', '.join(p for p in PLAYERS if p != 'human')})"
             )
-        fallback_player = make_player(fallback)
+        try:
+            fallback_player = make_player(fallback)
+        except (TypeError, ValueError, ImportError) as error:
+            raise ValueError(f"--bot-fallback: {error}") from None
     else:
         fallback_player = None
     bots = {}

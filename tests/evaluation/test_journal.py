@@ -131,3 +131,80 @@ def test_a_bad_journal_is_a_usage_error_of_tressette_eval(tmp_path, capsys):
     with pytest.raises(SystemExit) as error:
         main(["eval", "heuristic", "random", "--deals", "2", "--workers", "1", "--journal", str(path)])
     assert error.value.code == 2 and "--journal: " in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_journal_is_left_as_it_was_and_a_cut_header_is_written_again(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text('{"a": 1}')  # no newline: not a journal cut short, someone's file
+    with pytest.raises(JournalError, match="not an evaluation journal"):
+        run(path, boards=2)
+    assert path.read_text() == '{"a": 1}'
+    run(path.with_name("j.jsonl"), boards=2)
+    header = path.with_name("j.jsonl").read_text().splitlines()[0]
+    cut_short = tmp_path / "cut.jsonl"
+    cut_short.write_text(header[:20])  # killed while writing its header
+    assert run(cut_short, boards=2) == run(boards=2)
+    assert cut_short.read_text().splitlines()[0] == header
+    with pytest.raises(JournalError, match="not a file"):
+        run(tmp_path, boards=2)
+    assert run(tmp_path / "new" / "dir" / "j.jsonl", boards=2) == run(boards=2)
+
+
+def test_numbers_out_of_bounds_and_plays_of_another_shape_are_refused(tmp_path):
+    path = tmp_path / "j.jsonl"
+    run(path, boards=2)
+    lines = path.read_text().splitlines(keepends=True)
+    board = json.loads(lines[1])
+    for change, words in [
+        (lambda b: b["plays"][0].update(diffs=[10**400]), "beyond"),
+        (lambda b: b["plays"][0].update(diffs=[1e308], a_points=[1.0], field_points=[1.0]), "beyond"),
+        (lambda b: b["plays"][0]["clock"][0].__setitem__(1, -3), "none negative"),
+        (lambda b: b["plays"][0].update(diffs=[], a_points=[], field_points=[]), "a list of 1 to"),
+        (lambda b: b["plays"][0].update(a_points=[1, 2, 3]), "as long as each other"),
+        (lambda b: b["plays"].append(b["plays"][0]), "a list of 2 plays here"),
+    ]:
+        broken = json.loads(lines[1])
+        change(broken)
+        path.write_text(lines[0] + json.dumps(broken) + "\n")
+        with pytest.raises(JournalError, match=words):
+            run(path, boards=2)
+    assert board["plays"][0]["diffs"]  # the unbroken board reads
+    path.write_text("".join(lines))
+    assert run(path, boards=2) == run(boards=2)
+
+
+def test_a_failure_in_a_worker_keeps_the_boards_the_others_finished(tmp_path):
+    path = tmp_path / "j.jsonl"
+
+    with pytest.raises(RuntimeError, match="boom"):
+        duplicate(FailsOnce(), RandomPlayer(), boards=40, seed=0, workers=2, progress=False, journal=path)
+    kept = [json.loads(line)["board"] for line in path.read_text().splitlines()[1:]]
+    assert kept and 9 not in kept
+
+
+class FailsOnce(RandomPlayer):
+    """Fails in board 9 of seed 0, mid-hand."""
+
+    name = "fails"
+
+    def act(self, view, legal, rng):
+        if view.public.tricks_done == 5 and random_board_is(view, 9):
+            raise RuntimeError("boom")
+        return super().act(view, legal, rng)
+
+
+def random_board_is(view, board: int) -> bool:
+    """Whether the deal on the table is board ``board``'s of seed 0 (its first trick's cards tell)."""
+    from tressette_env.engine import new_game
+    from tressette_env.evaluation.duplicate import _board_seed
+
+    state = new_game(seed=_board_seed(0, board))
+    return view.hand & state.hands[view.seat] == view.hand
+
+
+def test_resuming_with_records_plays_again_the_boards_journaled_without_them(tmp_path):
+    path = tmp_path / "j.jsonl"
+    run(path, boards=2, seed=1)
+    resumed = run(path, boards=4, seed=1, record=True)
+    assert len(resumed.game_records()) == 8 and resumed == run(boards=4, seed=1)
+    assert resumed.game_records() == run(boards=4, seed=1, record=True).game_records()

@@ -201,3 +201,30 @@ def test_the_end_message_of_a_bot_that_reads_nothing_is_an_error_or_falls_back()
             for _ in range(100):
                 bot.end(seat_view)
         bot.close()
+
+
+def test_the_fallback_is_checked_as_the_players_are(capsys):
+    for argv, words in [
+        (["--bot-fallback", "nonsense"], "--bot-fallback: unknown player"),
+        (["--game", "tressette_in_due", "--bot-fallback", "ppo"], "ppo"),
+    ]:
+        with pytest.raises(SystemExit) as error:
+            main(["eval", "--bot", "b=x", "b", "random", "--deals", "2", *argv])
+        assert error.value.code == 2
+        assert words in capsys.readouterr().err
+
+
+def test_a_bot_that_answers_an_end_message_is_named_for_it(tmp_path, capsys):
+    bot = tmp_path / "chatty.py"
+    bot.write_text(LISTENER.replace('    if message["type"] == "act":\n', '    if True:\n')
+                   .replace('message["legal"][0]["id"]', 'message.get("legal", [{"id": 0}])[0]["id"]'))  # fmt: skip
+    code = main(["eval", "--bot", f"chatty={PYTHON} {bot} {tmp_path / 'log'}", "chatty", "random", "--deals", "2",
+                 "--workers", "1", "--no-progress"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and "bot chatty: wrote {" in err and "when no answer was asked (an end message needs none)" in err
+
+
+def test_a_match_that_ends_without_a_winner_counts_half():
+    rules = catalog.entry("calabresella").make_rules(players=4, four_player="dealer_sits_out", episode="match")
+    result = duplicate(RandomPlayer(), RandomPlayer(), boards=2, seed=3, rules=rules, workers=1, progress=False)
+    assert 0 <= result.match_win_rate <= 1

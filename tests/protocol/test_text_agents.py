@@ -255,3 +255,21 @@ def test_the_timeout_bounds_the_whole_reply():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_turning_a_packet_up_in_due_is_named_volta_in_both_languages_and_read_back():
+    from tressette_env.engine.actions import CALL
+    from tressette_env.games.in_due import InDueRules
+
+    state = new_game(InDueRules(deal="packets"), seed=2)
+    seat = view(state, state.public.turn)
+    legal = legal_actions(state)
+    card = legal[0] - CALL
+    from tressette_env.engine import card_code
+
+    code = card_code(card)
+    assert f"volta {code.lower()}" in prompt(seat, legal, "it").lower()
+    assert "chiama" not in prompt(seat, legal, "it").lower()
+    assert "turn up a packet by its bottom card (volta)" in prompt(seat, legal, "en")
+    assert parse_action(f"volta {code}", seat, legal) == legal[0]
+    assert parse_action(f"Volto il {code}", seat, legal) == legal[0]

@@ -14,8 +14,8 @@ Players hold no state between calls (the view has perfect recall), so one object
 play several seats, several games, and be copied to worker processes.
 
 A player may also have ``end(view)``: the duplicate evaluation and ``tressette play`` call
-it (``hand_over``) when a hand ends, once for each seat the player plays, with that seat's
-view of the finished hand. A bot (``protocol.bot.BotPlayer``) sends it on as the table
+it (``hand_over``) when a hand ends, once for each agent the player plays, with that agent's
+own seat's view of the finished hand (a dummy's seat gets none: its player hears from his own). A bot (``protocol.bot.BotPlayer``) sends it on as the table
 protocol's ``end`` message; players that need no news of the end have no such method.
 
 Example:

@@ -275,7 +275,8 @@ class DuplicateResult:
     rules: dict
     seed: int
     match_win_rate: float | None = None
-    """A's share of matches won (``episode="match"``)."""
+    """A's share of matches won (``episode="match"``; a match that ends with no winner, as a fixed number
+    of rounds may, counts half)."""
     match_win_ci95: tuple[float, float] | None = None
     points: tuple[float, float] | None = None
     """A's and the field's points per hand (in a perdere, the charges)."""
@@ -410,6 +411,8 @@ def duplicate(
 
         journal = Journal(journal, rules, seed)
     done = {} if journal is None else {b: r for b, r in journal.done(names).items() if b < boards}
+    if record:  # a board journaled without its game records is played again, to the same result, with them
+        done = {b: r for b, r in done.items() if all(p.game_record is not None for p in r.plays)}
     update = _progress(boards, progress, f"{names[0]} vs {names[1]}")
     update(len(done))
     indices = [b for b in range(boards) if b not in done]
@@ -432,8 +435,20 @@ def duplicate(
         size = max(1, min(64, len(indices) // (workers * 8)))
         jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for future in as_completed([pool.submit(_play_chunk, job) for job in jobs]):
-                finished(future.result())
+            futures = [pool.submit(_play_chunk, job) for job in jobs]
+            failure = None
+            for future in as_completed(futures):
+                try:
+                    chunk_records = future.result()
+                except BaseException as error:  # noqa: BLE001 - the first failure stops the rest, not what is done
+                    if failure is None:
+                        failure = error
+                        for waiting in futures:
+                            waiting.cancel()
+                    continue
+                finished(chunk_records)  # every chunk that ended well is kept (and journaled)
+            if failure is not None:
+                raise failure
     records.sort(key=lambda r: r.board)
     return summarize(records, names, rules, seed)
 
@@ -449,7 +464,7 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
     hands = sum(len(p.diffs) for r in records for p in r.plays)
     win_rate = win_ci = None
     if rules.episode == "match":
-        wins = [statistics.fmean(p.a_won for p in r.plays) for r in records]
+        wins = [statistics.fmean(0.5 if p.a_won is None else p.a_won for p in r.plays) for r in records]
         win_rate = statistics.fmean(wins)
         win_ci = mean_ci95(wins)
     mine = [r.points_per_hand[0] for r in records]

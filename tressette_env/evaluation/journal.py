@@ -51,6 +51,9 @@ MAX_LINE = 1 << 24
 MAX_BOARDS = 10**7
 """The highest board number a journal may hold."""
 
+MAX_NUMBER = 1e9
+"""The largest magnitude of a number in a board (points, seconds, decisions)."""
+
 
 class JournalError(ValueError):
     """A journal file that is not one, or belongs to another evaluation (the message names the line)."""
@@ -63,13 +66,33 @@ def _header(rules: Any, seed: int) -> dict:
     )
 
 
-def _numbers(value: Any, what: str, kind: type | tuple, line: int) -> tuple:
-    if not isinstance(value, list) or len(value) > 10_000:
-        raise JournalError(f"line {line}: {what} is a list of numbers; got {shown(value)}")
+def _numbers(value: Any, what: str, kind: type | tuple, line: int, least: int = 0) -> tuple:
+    if not isinstance(value, list) or not least <= len(value) <= 10_000:
+        raise JournalError(f"line {line}: {what} is a list of {least} to 10000 numbers; got {shown(value)}")
     for x in value:
-        if isinstance(x, bool) or not isinstance(x, kind) or isinstance(x, float) and not math.isfinite(x):
+        if isinstance(x, bool) or not isinstance(x, kind) or not (isinstance(x, int) or math.isfinite(x)):
             raise JournalError(f"line {line}: {what} holds {shown(x)}, not a number")
+        if not -MAX_NUMBER <= x <= MAX_NUMBER:
+            raise JournalError(f"line {line}: {what} holds {cut(str(x), 40)}, beyond +-{MAX_NUMBER:g}")
     return tuple(value)
+
+
+def _clock(clock: Any, line: int) -> tuple:
+    """A's and B's ``(seconds, decisions, fallbacks)``, each non-negative."""
+    sides = clock if isinstance(clock, list) and len(clock) == 2 else []
+    times = []
+    for side in sides:
+        if not isinstance(side, list) or len(side) != 3:
+            break
+        seconds, decisions, fallbacks = _numbers(side, "clock", (int, float), line)
+        if not (isinstance(decisions, int) and isinstance(fallbacks, int) and min(side) >= 0):
+            break
+        times.append((float(seconds), decisions, fallbacks))
+    if len(times) != 2:
+        raise JournalError(
+            f"line {line}: clock is A's and B's [seconds, decisions, fallbacks], none negative; got {shown(clock)}"
+        )
+    return tuple(times)
 
 
 def _play(item: Any, line: int) -> EpisodeRecord:
@@ -79,44 +102,45 @@ def _play(item: Any, line: int) -> EpisodeRecord:
     won = item["a_won"]
     if won is not None and not isinstance(won, bool):
         raise JournalError(f"line {line}: a_won is true, false or null; got {shown(won)}")
-    clock = item["clock"]
-    if not isinstance(clock, list) or len(clock) != 2:
-        raise JournalError(f"line {line}: clock is A's and B's [seconds, decisions, fallbacks]; got {shown(clock)}")
-    times = []
-    for side in clock:
-        seconds, decisions, fallbacks = (
-            _numbers(side, "clock", (int, float), line) if isinstance(side, list) and len(side) == 3 else (None,) * 3
-        )
-        if not isinstance(decisions, int) or not isinstance(fallbacks, int) or seconds is None:
-            raise JournalError(f"line {line}: clock is A's and B's [seconds, decisions, fallbacks]; got {shown(clock)}")
-        times.append((float(seconds), decisions, fallbacks))
     record = item["record"]
     if record is not None and not isinstance(record, dict):
         raise JournalError(f"line {line}: record is a game record or null; got {shown(record)}")
-    return EpisodeRecord(
-        _numbers(item["diffs"], "diffs", (int, float), line),
-        won,
-        _numbers(item["a_points"], "a_points", (int, float), line),
-        _numbers(item["field_points"], "field_points", (int, float), line),
-        record,
-        tuple(times),
-    )
+    diffs = _numbers(item["diffs"], "diffs", (int, float), line, least=1)
+    a_points = _numbers(item["a_points"], "a_points", (int, float), line, least=1)
+    field_points = _numbers(item["field_points"], "field_points", (int, float), line, least=1)
+    if not len(diffs) == len(a_points) == len(field_points):
+        raise JournalError(f"line {line}: diffs, a_points and field_points are as long as each other (a hand each)")
+    return EpisodeRecord(diffs, won, a_points, field_points, record, _clock(item["clock"], line))
 
 
 class Journal:
-    """The boards of one evaluation (a game, its rules, a seed) in a JSON-lines file (the module docstring)."""
+    """The boards of one evaluation (a game, its rules, a seed) in a JSON-lines file (the module docstring).
+
+    Raises:
+        JournalError: the file is not a journal, another evaluation's, broken, or cannot be read or written.
+    """
 
     def __init__(self, path: str | Path, rules: Any, seed: int) -> None:
         self.path = Path(path)
         self.header = _header(rules, seed)
+        game = rules.game
+        self.plays = game.agents(rules) if game.lineup(rules) == "field" else 2
+        """The plays of a board in this game."""
         self._boards: dict[tuple[str, str], dict[int, BoardRecord]] = {}
-        if self.path.exists() and self.path.stat().st_size:
-            self._read()
-        else:
+        header = json.dumps(self.header, separators=(",", ":")) + "\n"
+        try:
+            if self.path.is_file() and self.path.stat().st_size:
+                if self._read(header.encode()):
+                    return
+            elif self.path.exists() and not self.path.is_file():
+                raise JournalError(f"{self.path}: not a file (give a file for the journal)")
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.header, separators=(",", ":")) + "\n")
+            self.path.write_text(header)
+        except OSError as error:
+            raise JournalError(f"{self.path}: {error.strerror or error}") from None
 
-    def _read(self) -> None:
+    def _read(self, header: bytes) -> bool:
+        """Read the boards; False when the file holds only a header cut short (to be written again)."""
         where = str(self.path)
         good = 0  # bytes of whole, good lines
         with self.path.open("rb") as file:
@@ -129,6 +153,10 @@ class Journal:
                 if not raw.endswith(b"\n"):
                     if len(raw) > MAX_LINE:
                         raise JournalError(f"{where} line {number}: longer than {MAX_LINE} bytes")
+                    if number == 1:  # a first line cut short: our own header's beginning, or not a journal
+                        if header.startswith(raw):
+                            return False
+                        raise JournalError(f"{where}: not an evaluation journal ({JOURNAL}); give another file")
                     break  # the last line, cut short by an interrupted run: dropped
                 try:
                     item = json.loads(raw)
@@ -150,6 +178,7 @@ class Journal:
         if good < self.path.stat().st_size:
             with self.path.open("r+b") as file:
                 file.truncate(good)
+        return True
 
     def _board(self, item: Any, line: int) -> None:
         if not isinstance(item, dict) or set(item) != {"players", "board", "plays"}:
@@ -161,8 +190,10 @@ class Journal:
             raise JournalError(
                 f"{self.path} line {line}: board is an int from 0 to {MAX_BOARDS - 1}; got {shown(board)}"
             )
-        if not isinstance(plays, list) or not 2 <= len(plays) <= 8:
-            raise JournalError(f"{self.path} line {line}: plays is a list of 2 to 8 plays; got {shown(plays)}")
+        if not isinstance(plays, list) or len(plays) != self.plays:
+            raise JournalError(
+                f"{self.path} line {line}: plays is a list of {self.plays} plays here; got {shown(plays)}"
+            )
         try:
             records = tuple(_play(p, line) for p in plays)
         except JournalError as error:
@@ -190,9 +221,12 @@ class Journal:
             ]
             lines.append(json.dumps({"players": list(names), "board": r.board, "plays": plays}, separators=(",", ":")))
             self._boards.setdefault(tuple(names), {})[r.board] = r
-        with self.path.open("a") as file:
-            file.write("".join(line + "\n" for line in lines))
-            file.flush()
+        try:
+            with self.path.open("a") as file:
+                file.write("".join(line + "\n" for line in lines))
+                file.flush()
+        except OSError as error:
+            raise JournalError(f"{self.path}: {error.strerror or error}") from None
 
 
 def _about(header: dict) -> str:

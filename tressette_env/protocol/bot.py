@@ -165,17 +165,27 @@ class BotPlayer:
             return
         try:
             self._write(json.dumps(end_message(view), separators=(",", ":")), time.monotonic() + self.timeout)
-        except BotError:
+        except BotError as error:
             if self.fallback is None:
                 raise
+            if not self.first_error:  # not a decision, so not counted; the bot starts afresh at its next one
+                self.first_error = str(error)
+                print(f"tressette: {error}; it starts again at its next decision", file=sys.stderr)
 
     def ask(self, text: str) -> str:
         """Write ``text`` as one line, return the bot's answer line (within ``timeout``)."""
         process = self._process or self._start()
         start = time.monotonic()
         deadline = start + self.timeout
-        self._write(text, deadline)
         fd = process.stdout.fileno()
+        if self._buffer or select.select([fd], [], [], 0)[0]:  # a line nobody asked for: an answer to an end line?
+            stray = (self._buffer + (os.read(fd, MAX_ANSWER) if select.select([fd], [], [], 0)[0] else b"")).strip()
+            if stray:
+                raise self._fail(
+                    f"wrote {cut(stray.decode('utf-8', 'replace'))} when no answer was asked "
+                    "(an end message needs none)"
+                )
+        self._write(text, deadline)
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:

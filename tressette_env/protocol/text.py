@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..agents.human import HumanPlayer, menu, plain, table_text, typed_names
+from ..agents.human import HumanPlayer, display_name, menu, plain, table_text, typed_names
 from ..engine.actions import CALL_OUT, SIGNAL_NAMES
 from ..engine.cards import card_name, cards_of
 from ..engine.render import default_names
@@ -90,9 +90,11 @@ def _title(p) -> str:
 
 
 def _it_name(p, action: int) -> str:
+    """The action as the play screen names it in this phase (``volta rd``, ``prendi 3c``), with the card's long name."""
     names = typed_names(p, action)
+    shown = plain(display_name(p, action))
     long = next((n for n in names if " di " in n), None)
-    return f"{names[0]} ({long})" if long else names[0]
+    return f"{shown} ({long})" if long else shown
 
 
 def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:

@@ -14,8 +14,9 @@ Every loop reads the legal actions and picks one uniformly with the same cheap R
 ``performance_benchmark`` does.
 Prints a Markdown table with the ratio of each row to OpenSpiel hearts (when
 ``pyspiel`` is installed) and writes the figures as JSON. Two reference rows run a
-do-nothing AEC environment (a fixed observation, 40 steps a hand) raw and inside the same
-PettingZoo wrappers as ``tressette_v0.env()``: what the loop and the wrappers cost alone.
+do-nothing AEC environment (a fixed observation, 40 steps a hand) raw, inside ``env()``'s
+wrapper (``envs.aec.LeanWrapper``) and inside PettingZoo's two wrappers that ``env()`` used
+before: what the loop and the wrappers cost alone.
 
     python benchmarks/bench_env.py --seconds 5 --json benchmarks/results/env.json
 
@@ -237,7 +238,7 @@ ROWS: dict[str, tuple[str, Callable[..., Timing]]] = {
         lambda seconds=None, deals=None: bench_aec(tressette_v0.raw_env, seconds, deals),
     ),
     "aec_wrapped": (
-        "tressette AEC env() with PettingZoo wrappers",
+        "tressette AEC env() (its one wrapper)",
         lambda seconds=None, deals=None: bench_aec(tressette_v0.env, seconds, deals),
     ),
     "single_seat": ("tressette single-seat Gymnasium env (random others)", _single_seat_plays),
@@ -608,6 +609,8 @@ def table(seconds: float) -> dict[str, float | None]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_vector import bench_batch
 
+    from tressette_env.envs.aec import LeanWrapper
+
     rows: dict[str, float | None] = {
         "OpenSpiel hearts (pyspiel, numpy observation)": bench_hearts(seconds),
         "RLCard bridge (numpy observation)": bench_bridge(seconds),
@@ -622,7 +625,8 @@ def table(seconds: float) -> dict[str, float | None]:
         },
         "tressette batched engine, N = 1024, history=True": bench_batch(1024, seconds, {"history": True}),
         "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, seconds).rate,
-        "do-nothing AEC env in the same PettingZoo wrappers": bench_aec(
+        "do-nothing AEC env in env()'s wrapper": bench_aec(lambda: LeanWrapper(DoNothingEnv()), seconds).rate,
+        "do-nothing AEC env in PettingZoo's two wrappers (env() before)": bench_aec(
             lambda: wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothingEnv())), seconds
         ).rate,
     }

@@ -85,7 +85,7 @@ class LeanWrapper(wrappers.OrderEnforcingWrapper):
     ``infos``, ``agents``, the cumulative rewards) served by properties and ``step``, ``last``,
     ``observe`` and ``action_space`` calling the environment directly. Two PettingZoo wrapper
     layers cost a step about 161,000 instructions (30-36 µs) whatever the environment did;
-    docs/speed.md has this one's figures.
+    docs/benchmarks.md has this one's figures.
     """
 
     agent_selection = _served("agent_selection")

@@ -4,7 +4,7 @@ Three loops per game in one process, side by side, in interleaved rounds, CPU ti
 (``time.process_time``): ``raw_env()``; ``env()`` (``envs.aec.LeanWrapper``); and what
 ``env()`` was before, PettingZoo's ``OrderEnforcingWrapper`` over the action check
 (``envs.aec.ActionChecks``). Each loop is the usual one (``last()`` every step, a random legal
-action). Each ratio is the median of the per-round ratios to raw_env.
+action: ``bench_env.bench_aec``). Each ratio is the median of the per-round ratios to raw_env.
 
     python benchmarks/bench_env_wrapper.py --deals 200 --rounds 5 --json benchmarks/results/env_wrapper.json
 """
@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
-import time
+import sys
 from pathlib import Path
 
 from pettingzoo.utils import wrappers
@@ -23,24 +22,8 @@ from pettingzoo.utils import wrappers
 from tressette_env import catalog
 from tressette_env.envs.aec import ActionChecks
 
-
-def loop(env, deals: int, seed: int) -> tuple[int, float]:
-    """(steps, CPU seconds) of ``deals`` deals of random legal play with ``last()`` every step."""
-    rng = random.Random(seed)
-    env.reset(seed=seed)
-    steps = 0
-    start = time.process_time()
-    for _ in range(deals):
-        env.reset()
-        for _agent in env.agent_iter():
-            obs, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[int(rng.random() * len(legal))]))
-            steps += 1
-    return steps, time.process_time() - start
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_env import bench_aec  # noqa: E402  (the loop every environment benchmark of the project runs)
 
 
 def main() -> None:
@@ -60,10 +43,9 @@ def main() -> None:
             "classic": lambda f=functions: wrappers.OrderEnforcingWrapper(ActionChecks(f.raw_env())),
         }
         rates: dict[str, list[float]] = {k: [] for k in makers}
-        for r in range(args.rounds):
+        for _ in range(args.rounds):
             for key, make in makers.items():
-                steps, seconds = loop(make(), args.deals, seed=r)
-                rates[key].append(steps / seconds)
+                rates[key].append(bench_aec(make, deals=args.deals).cpu_rate)
         lean = statistics.median(e / w for e, w in zip(rates["env"], rates["raw"], strict=True))
         old = statistics.median(c / w for c, w in zip(rates["classic"], rates["raw"], strict=True))
         raw = statistics.median(rates["raw"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sys
@@ -100,17 +101,9 @@ def test_tressette_bot_answers_no_end_message(tmp_path):
     from tressette_env.agents import HeuristicPlayer
     from tressette_env.protocol.serve import serve
 
-    out = []
-
-    class Out:
-        def write(self, text):
-            out.append(text)
-
-        def flush(self):
-            pass
-
-    serve(HeuristicPlayer(), [line, line], Out(), random.Random(0))
-    assert out == []
+    out = io.StringIO()
+    serve(HeuristicPlayer(), [line, line], out, random.Random(0))
+    assert out.getvalue() == ""
 
 
 # ---------------------------------------------------------------------- fallbacks

@@ -93,6 +93,9 @@ class DealRandom(random.Random):
     stays the same) and then puts the recorded order there, every card replaced by its image.
     """
 
+    def __new__(cls, seed: int, *args: object, **kwargs: object) -> DealRandom:
+        return super().__new__(cls, seed)  # Python 3.10's Random takes only the seed here
+
     def __init__(self, seed: int, decks: tuple | None = None, relabel: dict | None = None) -> None:
         super().__init__(seed)
         self.given = decks

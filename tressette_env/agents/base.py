@@ -15,8 +15,9 @@ play several seats, several games, and be copied to worker processes.
 
 A player may also have ``end(view)``: the duplicate evaluation and ``tressette play`` call
 it (``hand_over``) when a hand ends, once for each agent the player plays, with that agent's
-own seat's view of the finished hand (a dummy's seat gets none: its player hears from his own). A bot (``protocol.bot.BotPlayer``) sends it on as the table
-protocol's ``end`` message; players that need no news of the end have no such method.
+own seat's view of the finished hand (a dummy's seat gets none: its player hears from his
+own). A bot (``protocol.bot.BotPlayer``) sends it on as the table protocol's ``end``
+message; players that need no news of the end have no such method.
 
 Example:
     >>> import random
@@ -49,7 +50,7 @@ class Player(Protocol):
 
 
 def hand_over(players: Sequence[object], state: GameState) -> None:
-    """Tell each player with an ``end`` method that the hand of ``state`` is over, once per seat it plays.
+    """Tell each player with an ``end`` method that the hand of ``state`` is over, once per agent it plays.
 
     ``players[agent]`` plays agent ``agent``; the view is that agent's own seat's (a dummy's
     player is told once, from its own seat).

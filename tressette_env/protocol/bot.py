@@ -3,7 +3,7 @@
 The command is started (no shell: its words as ``shlex`` splits them) on the first decision,
 with pipes for its stdin and stdout (its stderr is ours). Each decision writes one line, the
 ``act`` message (``protocol.view``), and reads one line back, ``{"action": <id or name>}``;
-the end of each hand writes one ``end`` line per seat the bot plays, which needs no answer.
+the end of each hand writes one ``end`` line per agent the bot plays, which needs no answer.
 Everything that can go wrong ends in a ``BotError`` of one line that names the bot:
 
 | what the bot does | error |
@@ -178,8 +178,9 @@ class BotPlayer:
         start = time.monotonic()
         deadline = start + self.timeout
         fd = process.stdout.fileno()
-        if self._buffer or select.select([fd], [], [], 0)[0]:  # a line nobody asked for: an answer to an end line?
-            stray = (self._buffer + (os.read(fd, MAX_ANSWER) if select.select([fd], [], [], 0)[0] else b"")).strip()
+        waiting = select.select([fd], [], [], 0)[0]  # a line nobody asked for: an answer to an end line?
+        if self._buffer or waiting:
+            stray = (self._buffer + (os.read(fd, MAX_ANSWER) if waiting else b"")).strip()
             if stray:
                 raise self._fail(
                     f"wrote {cut(stray.decode('utf-8', 'replace'))} when no answer was asked "

@@ -28,7 +28,7 @@ which are themselves a function of that view: the message says nothing the seat 
 An answer is one line: ``{"action": <id>}`` or ``{"action": "<name>"}`` (a legal action's name,
 any case).
 
-When a hand ends, each seat a player plays gets an ``end`` message (``end_message``), which
+When a hand ends, each agent a player plays gets an ``end`` message (``end_message``), which
 needs no answer: the finished hand as that seat sees it, and how it scored.
 
 | field | what it is |
@@ -77,6 +77,23 @@ def _signal(actions: Any) -> str:
     return SIGNAL_NAMES[actions[0] // 40] if actions and actions[0] < CALL_OUT else ""
 
 
+def _tricks(p: Any, least: int) -> list[dict]:
+    """The hand's tricks of at least ``least`` cards: ``{"leader", "cards", "actions", "signal"}``."""
+    return [
+        {"leader": leader, "cards": list(cards), "actions": list(actions), "signal": _signal(actions)}
+        for leader, cards, actions in p.tricks()
+        if len(cards) >= least
+    ]
+
+
+def _declarations(p: Any) -> list[list[dict]]:
+    """Per seat, its declarations: ``{"kind", "cards", "points"}``."""
+    return [
+        [{"kind": a.kind, "cards": cards_of(a.cards), "points": a.points} for a in by_seat]
+        for by_seat in p.accusi.by_seat
+    ]
+
+
 def _switches(rules: Any) -> dict:
     return encode_public(rules)["switches"]
 
@@ -104,16 +121,9 @@ def act_message(view: SeatView, legal: list[int]) -> dict:
         "trick": [
             {"seat": (p.leader + i) % n, "card": card, "name": card_name(card)} for i, card in enumerate(p.trick)
         ],
-        "tricks": [
-            {"leader": leader, "cards": list(cards), "actions": list(actions), "signal": _signal(actions)}
-            for leader, cards, actions in p.tricks()
-            if len(cards) == n
-        ],
+        "tricks": _tricks(p, least=n),
         "lead_signal": _signal(p.plays[len(p.plays) - len(p.trick) :]) if p.trick else "",
-        "declarations": [
-            [{"kind": a.kind, "cards": cards_of(a.cards), "points": a.points} for a in by_seat]
-            for by_seat in p.accusi.by_seat
-        ],
+        "declarations": _declarations(p),
         "thirds": list(p.thirds),
         "match_score": list(p.match_score),
         "face_up": face_up,
@@ -135,15 +145,8 @@ def end_message(view: SeatView) -> dict:
         "seat": view.seat,
         "agent": table.controllers[view.seat],
         "hand_number": p.hand_number,
-        "tricks": [
-            {"leader": leader, "cards": list(cards), "actions": list(actions), "signal": _signal(actions)}
-            for leader, cards, actions in p.tricks()
-            if cards
-        ],
-        "declarations": [
-            [{"kind": a.kind, "cards": cards_of(a.cards), "points": a.points} for a in by_seat]
-            for by_seat in p.accusi.by_seat
-        ],
+        "tricks": _tricks(p, least=1),
+        "declarations": _declarations(p),
         "thirds": list(p.thirds),
         "points": list(p.result.points) if p.result is not None else [],
         "agent_points": list(game.hand_points(p)) if p.result is not None else [],

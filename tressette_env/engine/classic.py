@@ -55,6 +55,9 @@ class Tressette(Game):
     renuncio_text = "its team loses the hand 11-0"
     search_mode = "tricks"
 
+    def zero_sum(self, rules: Rules) -> bool:
+        return True  # a team's difference, and its opposite
+
     def agents(self, rules: Rules) -> int:
         return 4
 

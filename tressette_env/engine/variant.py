@@ -114,6 +114,18 @@ class Game:
         points = p.result.points
         return tuple(None if s < 0 else points[table.sides[s]] for s in table.seat_of)
 
+    def zero_sum(self, rules: Any) -> bool:
+        """True when every hand's ``returns`` sum to 0 under ``rules`` (OpenSpiel's ``utility``). Default: False."""
+        return False
+
+    def return_bound(self, rules: Any) -> float:
+        """A bound on the size of any agent's ``returns`` for a hand (OpenSpiel's ``min_utility``, ``max_utility``).
+
+        Default: a side's points of a hand, 11 for the cards and at most 24 for declarations
+        (four napoletane and three quattro), plus a cappotto bonus.
+        """
+        return 11.0 + 24.0 + getattr(rules, "cappotto_bonus", 0)
+
     def competitor_of(self, table: Any, agent: int) -> int:
         """Whose match score ``agent`` plays for (default: its own seat's side)."""
         return table.sides[table.seat_of[agent]]

@@ -285,6 +285,10 @@ class TressetteAPerdere(Game):
     def out_of_match(self, table: Table, agent: int) -> bool:
         return agent in table.extra.out
 
+    def return_bound(self, rules: APerdereRules) -> float:
+        """A charge is at most the hand's total (a cappotto charges it to each of the others) or the zero-point charge."""
+        return float(max(rules.total, rules.zero_point_charge or 0))
+
     def points_sign(self, rules: APerdereRules) -> int:
         return -1 if rules.objective == "avoid" else 1
 

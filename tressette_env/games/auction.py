@@ -179,6 +179,14 @@ class StakeGame(Game):
                 status = HAND_OVER
         return p._replace(status=status, turn=-1, match_score=score, result=result, winner=winner)
 
+    def zero_sum(self, rules: Any) -> bool:
+        return True
+
+    def return_bound(self, rules: Any) -> float:
+        """Each of the others pays the declarer at most the largest multiplier (or 35 thirds), doubled by a cappotto."""
+        largest = max((number for _, number in rules.multipliers or ()), default=0)
+        return 2.0 * (self.agents(rules) - 1) * max(largest, 12, 35)
+
     def returns(self, p: PublicState) -> tuple[float, ...]:
         """The hand's stakes per agent (a match: each agent's total), zero-sum."""
         if p.rules.episode == "hand":

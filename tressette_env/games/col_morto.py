@@ -141,6 +141,9 @@ class TressetteColMorto(Game):
     search_mode = "tricks"
     """The search player plays a dummy's face-up cards from the dummy's seat."""
 
+    def zero_sum(self, rules: ColMortoRules) -> bool:
+        return rules.players == 2  # three players: two share a side, and both score its difference
+
     def agents(self, rules: ColMortoRules) -> int:
         return rules.players
 

@@ -472,6 +472,9 @@ class TressetteInDue(Game):
             diff = -diff
         return diff, -diff
 
+    def zero_sum(self, rules: InDueRules) -> bool:
+        return True
+
     def points_sign(self, rules: InDueRules) -> int:
         return -1 if rules.objective == "avoid" else 1
 

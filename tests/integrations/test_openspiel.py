@@ -1,0 +1,217 @@
+"""The OpenSpiel games (``tressette_env.integrations.openspiel``): OpenSpiel's own checks, and parity with the engine.
+
+Needs the ``openspiel`` extra (``pip install open_spiel``); skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from tressette_env import catalog  # noqa: E402
+from tressette_env.engine import Rules, apply, legal_actions, new_game, view  # noqa: E402
+from tressette_env.engine.cards import cards_of, mask_of  # noqa: E402
+from tressette_env.integrations import openspiel  # noqa: E402
+from tressette_env.protocol.state import encode_public  # noqa: E402
+
+from ..games.family import RULE_SETS  # noqa: E402
+
+HAND_RULE_SETS = [
+    (name, switches) for name, sets in RULE_SETS.items() for switches in sets if switches.get("episode", "hand") == "hand"
+]
+
+
+def _load(name: str, switches: dict):
+    return pyspiel.load_game(openspiel.game_name(name), openspiel.parameters_of(name, switches))
+
+
+def _ids(item):
+    name, switches = item
+    return f"{name}-{'-'.join(f'{k}={v}' for k, v in switches.items()) or 'default'}"
+
+
+def _play(game, rng: random.Random):
+    """A hand with random chance outcomes and random legal actions; the states at each decision, and the end."""
+    state = game.new_initial_state()
+    decisions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            assert sum(probabilities) == pytest.approx(1.0)
+            state.apply_action(rng.choice(outcomes))
+        else:
+            decisions.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+    return decisions, state
+
+
+def test_every_catalog_game_is_registered():
+    names = set(pyspiel.registered_names())
+    for entry in catalog.entries():
+        assert openspiel.game_name(entry.name) in names
+    assert openspiel.register_all() == []  # registering again registers nothing
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_openspiel_random_sim_test(item):
+    """OpenSpiel's own checks of a game (legal actions, clones, observations, returns) over random hands."""
+    pyspiel.random_sim_test(_load(*item), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_each_decision_is_the_engines(item):
+    """At each decision: the engine's agent to act and legal actions, the view as the information state and
+    observation, and at the end the engine's returns, within the bound, summing to 0 where the game says so."""
+    name, switches = item
+    game = _load(name, switches)
+    rules = catalog.entry(name).make_rules(**switches)
+    engine_game = type(rules).game
+    observation = openspiel.observation_of(rules)
+    bound = engine_game.return_bound(rules)
+    rng = random.Random(7)
+    for _ in range(4):
+        decisions, end = _play(game, rng)
+        assert len(decisions) <= game.max_game_length()
+        for state in decisions[:: max(1, len(decisions) // 6)]:
+            gs = state.game_state
+            player = state.current_player()
+            assert player == gs.public.table.controllers[gs.public.turn]
+            assert state.legal_actions() == sorted(legal_actions(gs))
+            seen = view(gs, gs.public.table.seat_of[player])
+            info = json.loads(state.information_state_string(player))
+            assert (info["seat"], info["hand"], info["private"]) == (seen.seat, seen.hand, seen.private)
+            assert info["public"] == json.loads(json.dumps(encode_public(seen.public)))
+            assert state.observation_tensor(player) == pytest.approx(observation.encode(seen).tolist())
+        returns = end.returns()
+        assert returns == [float(r) for r in engine_game.returns(end.game_state.public)]
+        assert all(abs(r) <= bound for r in returns)
+        if engine_game.zero_sum(rules):
+            assert sum(returns) == 0
+            assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_a_hand_built_deal_four_seats():
+    """The chance outcomes are the dealer's draw, then the shuffled deck card by card: seat s gets cards 10s..10s+9."""
+    game = pyspiel.load_game("python_tressette")
+    state = game.new_initial_state()
+    assert [o for o, _ in state.chance_outcomes()] == [0, 1, 2, 3]
+    state.apply_action(2)  # seat 2 deals
+    deck = list(range(39, -1, -1))  # every card, highest id first
+    for i, card in enumerate(deck[:-1]):
+        outcomes = [o for o, _ in state.chance_outcomes()]
+        assert outcomes == sorted(deck[i:])
+        assert state.chance_outcomes()[0][1] == pytest.approx(1 / (40 - i))
+        state.apply_action(card)
+    assert not state.is_chance_node()
+    gs = state.game_state
+    assert gs.public.dealer == 2
+    assert gs.hands == tuple(mask_of(deck[10 * s : 10 * s + 10]) for s in range(4))
+    assert state.current_player() == 3  # the seat after the dealer leads
+
+
+def test_four_seat_hands_match_the_engine_dealt_the_same_cards():
+    """A hand played here and the same hand dealt to the engine by ``new_game(hands=..., dealer=...)`` agree."""
+    game = pyspiel.load_game("python_tressette")
+    rng = random.Random(11)
+    for _ in range(3):
+        decisions, end = _play(game, rng)
+        first = decisions[0].game_state
+        gs = new_game(Rules(), dealer=first.public.dealer, hands=[cards_of(h) for h in first.hands])
+        for state in decisions[1:] + [end]:
+            action = state.history()[-1]
+            assert action in legal_actions(gs)
+            gs = apply(gs, action)
+        assert end.returns() == [float(r) for r in Rules.game.returns(gs.public)]
+
+
+def test_the_information_state_hides_the_other_hands():
+    """Two deals that differ only in two cards of seats 1 and 2: seat 0's information state is the same, theirs differ.
+
+    (Without declarations: a declared combination is public, and the ordered deck deals napoletane.)
+    """
+    game = pyspiel.load_game("python_tressette", {"accusi": False})
+    deck = list(range(40))
+    swapped = deck[:]
+    swapped[10], swapped[20] = swapped[20], swapped[10]  # a card of seat 1's for one of seat 2's
+    states = []
+    for order in (deck, swapped):
+        state = game.new_initial_state()
+        state.apply_action(3)  # seat 3 deals: seat 0 leads
+        for card in order[:-1]:
+            state.apply_action(card)
+        states.append(state)
+    a, b = states
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.observation_string(0) == b.observation_string(0)
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.information_state_string(3) == b.information_state_string(3)
+    for seat in (1, 2):
+        assert a.information_state_string(seat) != b.information_state_string(seat)
+    card = a.legal_actions()[0]
+    a.apply_action(card)
+    b.apply_action(card)
+    assert a.information_state_string(0) == b.information_state_string(0)
+
+
+def test_parameters_are_the_rule_switches():
+    game = pyspiel.load_game(
+        "python_calabresella",
+        {"players": 4, "contracts": "chiamo+solo", "multipliers": "chiamo:2+solo:3"},
+    )
+    assert game.num_players() == 4
+    assert game.rules.contracts == ("chiamo", "solo")
+    assert game.rules.multipliers == (("chiamo", 2), ("solo", 3))
+    assert pyspiel.load_game("python_tressette_col_morto", {"players": 2}).get_type().utility == (
+        pyspiel.GameType.Utility.ZERO_SUM
+    )
+    assert pyspiel.load_game("python_tressette_col_morto").get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"players": 9}, "players"),
+        ({"contracts": 3}, "contracts"),
+        ({"multipliers": "chiamo:two"}, "multipliers"),
+        ({"contracts": "chiamo+nothing"}, "contracts"),
+    ],
+)
+def test_a_bad_parameter_is_refused(params, message):
+    with pytest.raises(Exception, match=message):
+        pyspiel.load_game("python_calabresella", params)
+
+
+def test_a_match_is_refused():
+    with pytest.raises(Exception, match="episode"):
+        pyspiel.load_game("python_tressette", {"episode": "match"})
+    with pytest.raises(ValueError, match="one hand"):
+        openspiel.rules_of("tressette", {"episode": "match"})
+
+
+def test_an_openspiel_algorithm_runs_on_the_game():
+    """OpenSpiel's outcome-sampling MCCFR (C++) reads the information states and plays the legal actions."""
+    game = pyspiel.load_game("python_tressette_in_due")
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game)
+    for _ in range(5):
+        solver.run_iteration()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    policy = solver.average_policy().get_state_policy(state)
+    assert sorted(a for a, _ in policy) == state.legal_actions()
+    assert sum(p for _, p in policy) == pytest.approx(1.0)
+
+
+def test_scripted_random_refuses_other_draws():
+    rng = openspiel.ScriptedRandom([1])
+    assert rng.randrange(3) == 1
+    with pytest.raises(TypeError, match="random"):
+        rng.random()
+    with pytest.raises(TypeError, match="card ids"):
+        openspiel.ScriptedRandom([]).shuffle(["a", "b"])
+    with pytest.raises(ValueError, match="not one of"):
+        openspiel.ScriptedRandom([5]).randrange(3)

@@ -1,0 +1,537 @@
+"""OpenSpiel: every game of the catalog as an OpenSpiel game, ``python_<name>``, for its algorithms and tools.
+
+Importing this module registers one Python game with ``pyspiel`` for each game of the catalog
+(the package's six and any registered before the import)::
+
+    import pyspiel
+    import tressette_env.integrations.openspiel  # registers python_tressette, python_calabresella, ...
+
+    game = pyspiel.load_game("python_calabresella", {"players": 4})
+    state = game.new_initial_state()
+
+| OpenSpiel | here |
+| --- | --- |
+| game | one hand (``episode="hand"``: a match is refused), every rule switch a game parameter |
+| players | the game's agents (``player_0`` is OpenSpiel's player 0); an agent plays its dummies' seats too |
+| chance nodes | the deal, explicit: the dealer's draw, then each shuffle card by card, each outcome equally likely |
+| actions | the package's action ids (``game.num_actions`` of them: a card 0..159 with its signal, a call, a bid...); legal ones from ``engine.game.legal_actions`` |
+| returns | ``engine.game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
+| information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) |
+| observation tensor, string | the environments' observation (``encoders``), and the view as the terminal shows it |
+
+Game parameters are the game's rule switches (``RuleSwitches``), checked by its rules record
+(a bad one raises the record's ``ValueError``). A bool, int or word switch is a parameter of
+that type; the others are written so that a game's name (``str(game)``) loads it back:
+
+| switch allows | parameter | example |
+| --- | --- | --- |
+| a number or None (``zero_point_charge``) | an int, -1 for None | ``{"zero_point_charge": 1}`` |
+| some of a list, or None (``contracts``) | a string: the words joined by ``+``, or ``"default"`` | ``{"contracts": "chiamo+solo"}`` |
+| numbers for some keys, or None (``multipliers``) | a string: ``key:number`` joined by ``+``, or ``"default"`` | ``{"multipliers": "chiamo:2+solo:3"}`` |
+
+``parameters_of(name, switches)`` writes them from the rule switches. ``episode`` is no parameter:
+a game here is one hand.
+
+The deal replays the game's own dealing (``Game.new_game``) with a random source that reads the
+chance outcomes played so far, so a deal here is dealt by the same code as everywhere else and
+``engine.game.new_game(rules, seed)`` and this game cannot disagree on what a deal means: the
+dealer's draw ``randrange(n)`` is one chance node of ``n`` outcomes, and ``shuffle`` of ``m``
+cards is ``m - 1`` chance nodes, each the next card of the shuffled list among those not yet
+drawn (the outcome is the card's id).
+
+``state.resample_from_infostate(player, sampler)`` draws a state the player cannot tell from
+this one (``agents.sampling.DealSampler``, the search player's sampler), so OpenSpiel's Python
+``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``) plays every game.
+
+Not here: the information state tensor, and matches. OpenSpiel's C++ bots (``pyspiel.MCTSBot``,
+``pyspiel.ISMCTSBot``) crash on Python games in open_spiel 2.0.2, OpenSpiel's own
+``python_team_dominoes`` too: use the Python ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .. import catalog
+from ..encoders.family import observation_of
+from ..agents.sampling import DealSampler, InconsistentViewError
+from ..engine.actions import GIVE
+from ..engine.cards import NUM_CARDS, card_code, cards_of
+from ..engine.game import apply, current_agent, is_over, legal_actions, view
+from ..protocol.state import encode_public
+
+__all__ = ["ScriptedRandom", "game_name", "parameters_of", "register_all", "rules_of"]
+
+PREFIX = "python_"
+
+
+def game_name(entry_name: str) -> str:
+    """The OpenSpiel name of the catalog's game ``entry_name`` (``"python_calabresella"``)."""
+    return PREFIX + entry_name
+
+
+class _NeedChance(Exception):
+    """Raised by ``ScriptedRandom`` when the deal needs an outcome not drawn yet: ``outcomes`` are its choices."""
+
+    def __init__(self, kind: str, outcomes: list[int], after: int = 0):
+        super().__init__(kind)
+        self.kind = kind
+        self.outcomes = outcomes
+        self.after = after
+        """The chance nodes of the same shuffle that follow this one (their outcomes: these, less the ones drawn)."""
+
+
+class ScriptedRandom(random.Random):
+    """A ``random.Random`` whose draws are the outcomes in ``script``, in order (the deal's chance nodes).
+
+    ``randrange(n)`` takes the next outcome (one of ``0..n-1``); ``shuffle(cards)`` takes one
+    outcome per place but the last, each the card (a distinct id ``0..39``) put there among those
+    not placed yet. When the script runs out the draw raises ``_NeedChance`` with its choices.
+    Any other draw raises: a game's deal that draws otherwise needs this class taught it.
+    """
+
+    def __new__(cls, script: list[int]):  # (Python 3.10's Random.__new__ takes the seed only)
+        return super().__new__(cls)
+
+    def __init__(self, script: list[int]):
+        super().__init__(0)
+        self.script = script
+        self.at = 0
+        self.shuffled = 0
+        """The cards shuffled so far (a mask): those the chance outcomes name, and the last of each shuffle."""
+
+    def _next(self, kind: str, outcomes: list[int], after: int = 0) -> int:
+        if self.at == len(self.script):
+            raise _NeedChance(kind, outcomes, after)
+        outcome = self.script[self.at]
+        if outcome not in outcomes:
+            raise ValueError(f"chance outcome {outcome!r} is not one of {outcomes}")
+        self.at += 1
+        return outcome
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:
+            start, stop = 0, start
+        return self._next("draw", list(range(start, stop, step)))
+
+    def shuffle(self, x: list) -> None:
+        left = sorted(x)
+        if len(set(left)) != len(left) or any(type(c) is not int or not 0 <= c < NUM_CARDS for c in left):
+            raise TypeError(f"ScriptedRandom shuffles distinct card ids 0..{NUM_CARDS - 1}; got {x!r}")
+        for card in left:
+            self.shuffled |= 1 << card
+        last = len(x) - 2
+        for i in range(len(x) - 1):
+            card = self._next("card", left, last - i)
+            left.remove(card)
+            x[i] = card
+        if x:
+            x[-1] = left[0]
+
+    def random(self) -> float:
+        raise TypeError("a deal drawn with random() cannot be replayed from chance outcomes (use randrange or shuffle)")
+
+    def getrandbits(self, k: int) -> int:
+        raise TypeError("a deal drawn with getrandbits() cannot be replayed from chance outcomes")
+
+
+def _kind(field: dataclasses.Field) -> str:
+    """How a switch is an OpenSpiel parameter: ``"plain"`` (bool, int, str), ``"int|None"``, ``"subset|None"``, ``"mapping|None"``."""
+    if type(field.default) in (bool, int, str):
+        return "plain"
+    allowed = field.metadata["switch"].allowed
+    if isinstance(allowed, tuple) and allowed and allowed[0] in ("int|None", "subset|None", "mapping|None"):
+        return allowed[0]
+    raise TypeError(f"rule switch {field.name} has no OpenSpiel parameter form (allowed: {allowed!r})")
+
+
+def _to_parameter(field: dataclasses.Field, value: Any) -> Any:
+    kind = _kind(field)
+    if kind == "plain":
+        return value
+    if kind == "int|None":
+        return -1 if value is None else value
+    if value is None:
+        return "default"
+    if kind == "subset|None":
+        return "+".join(value)
+    pairs = value.items() if isinstance(value, dict) else value
+    return "+".join(f"{key}:{number}" for key, number in pairs)
+
+
+def _from_parameter(field: dataclasses.Field, value: Any) -> Any:
+    kind = _kind(field)
+    if kind == "plain":
+        return value
+    if kind == "int|None":
+        return None if value == -1 else value
+    if not isinstance(value, str):
+        raise ValueError(f"game parameter {field.name} is a string ('default', or words joined by '+'); got {value!r}")
+    if value == "default":
+        return None
+    if kind == "subset|None":
+        return tuple(value.split("+"))
+    pairs = {}
+    for part in value.split("+"):
+        key, _, number = part.partition(":")
+        if not number.isdigit():
+            raise ValueError(f"game parameter {field.name} is 'default' or key:number pairs joined by '+'; got {value!r}")
+        pairs[key] = int(number)
+    return pairs
+
+
+def _parameters(entry: catalog.Entry) -> dict[str, Any]:
+    """The game's parameters with their defaults (every rule switch but ``episode``)."""
+    return {
+        f.name: _to_parameter(f, f.default) for f in dataclasses.fields(entry.rules_type()) if f.name != "episode"
+    }
+
+
+def parameters_of(entry_name: str, switches: dict[str, Any]) -> dict[str, Any]:
+    """OpenSpiel parameters for rule switches of the catalog's game ``entry_name``.
+
+    >>> parameters_of("calabresella", {"players": 4, "contracts": ("chiamo", "solo"), "multipliers": {"solo": 3}})
+    {'players': 4, 'contracts': 'chiamo+solo', 'multipliers': 'solo:3'}
+    >>> parameters_of("tressette_a_perdere", {"zero_point_charge": None})
+    {'zero_point_charge': -1}
+    """
+    entry = catalog.entry(entry_name)
+    fields = {f.name: f for f in dataclasses.fields(entry.rules_type())}
+    return {k: _to_parameter(fields[k], v) if k in fields else v for k, v in switches.items()}
+
+
+def rules_of(entry_name: str, params: dict[str, Any]) -> Any:
+    """The rules record of the catalog's game ``entry_name`` for OpenSpiel parameters ``params`` (checked by the record)."""
+    entry = catalog.entry(entry_name)
+    fields = {f.name: f for f in dataclasses.fields(entry.rules_type())}
+    if params.get("episode", "hand") != "hand":
+        raise ValueError("an OpenSpiel game here is one hand: the episode parameter is 'hand' only")
+    switches = {}
+    for name, value in params.items():
+        if name == "episode":
+            continue
+        if name not in fields:
+            raise ValueError(f"{name!r} is not a parameter of {game_name(entry_name)}; parameters are {sorted(fields)}")
+        switches[name] = _from_parameter(fields[name], value)
+    return entry.make_rules(**switches)
+
+
+def _player_range(entry: catalog.Entry) -> tuple[int, int]:
+    counts = {entry.game().agents(entry.make_rules())}
+    if any(f.name == "players" for f in dataclasses.fields(entry.rules_type())):
+        for players in range(2, 9):
+            try:
+                counts.add(entry.game().agents(entry.make_rules(players=players)))
+            except ValueError:
+                pass
+    return min(counts), max(counts)
+
+
+_GAMES: dict[str, type] = {}
+
+
+def _game_type(entry: catalog.Entry, rules: Any) -> pyspiel.GameType:
+    """The game's OpenSpiel type under ``rules`` (registered with the default rules; each loaded game has its own)."""
+    least, most = _player_range(entry)
+    zero_sum = entry.game().zero_sum(rules)
+    return pyspiel.GameType(
+        short_name=game_name(entry.name),
+        long_name=f"{entry.title} (tressette-env)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=most,
+        min_num_players=least,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(entry),
+    )
+
+
+class TressetteGame(pyspiel.Game):
+    """One catalog game as an OpenSpiel game (subclassed per entry by ``register_all``: ``entry`` names it)."""
+
+    entry: catalog.Entry
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        params = dict(params or {})
+        self.rules = rules_of(self.entry.name, params)
+        self.engine_game = self.entry.game()
+        game = self.engine_game
+        agents = game.agents(self.rules)
+        bound = float(game.return_bound(self.rules))
+        self.deal_options = game.check_deal_options(self.rules, {})
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_actions,
+            max_chance_outcomes=NUM_CARDS,
+            num_players=agents,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if game.zero_sum(self.rules) else None,
+            max_game_length=max_decisions(game.num_actions, agents),
+        )
+        super().__init__(_game_type(self.entry, self.rules), info, {**_parameters(self.entry), **params})
+
+    def __deepcopy__(self, memo: dict) -> TressetteGame:
+        return self  # immutable: a cloned state shares its game
+
+    def new_initial_state(self) -> TressetteState:
+        return TressetteState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TressetteObserver:
+        return TressetteObserver(self, iig_obs_type, params)
+
+
+def max_decisions(num_actions: int, agents: int) -> int:
+    """A bound on a hand's decisions: 40 cards, and no more calls, bids and discards than distinct actions and 8 per agent."""
+    return NUM_CARDS + num_actions + 8 * agents
+
+
+class TressetteState(pyspiel.State):
+    """A hand in OpenSpiel: chance nodes while it is dealt, then the engine's ``GameState`` (``self.game_state``)."""
+
+    def __init__(self, game: TressetteGame):
+        super().__init__(game)
+        self._tgame = game
+        self.script: list[int] = []
+        self.kinds: list[str] = []
+        self.game_state = None
+        self.shuffled = 0
+        """The cards the deal shuffled (a mask; cards set aside unshuffled, as a perdere's, are not)."""
+        self._chance: tuple[str, list[int], int] | None = None  # the chance node's kind, outcomes, nodes after it
+        self._deal()
+
+    def _deal(self) -> None:
+        game = self._tgame
+        rng = ScriptedRandom(self.script)
+        try:
+            self.game_state = game.engine_game.new_game(game.rules, rng, game.deal_options)
+            self.shuffled = rng.shuffled
+        except _NeedChance as need:
+            self._chance = (need.kind, need.outcomes, need.after)
+        else:
+            self._chance = None
+
+    def current_player(self) -> int:
+        if self._chance is not None:
+            return pyspiel.PlayerId.CHANCE
+        if is_over(self.game_state):
+            return pyspiel.PlayerId.TERMINAL
+        return current_agent(self.game_state)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._chance is not None or is_over(self.game_state) or player != current_agent(self.game_state):
+            return []
+        return sorted(legal_actions(self.game_state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self._chance[1]
+        return [(o, 1.0 / len(outcomes)) for o in outcomes]
+
+    def _apply_action(self, action: int) -> None:
+        if self._chance is not None:
+            kind, outcomes, after = self._chance
+            if action not in outcomes:
+                raise ValueError(f"chance outcome {action!r} is not one of this node's: {outcomes}")
+            self.kinds.append(kind)
+            self.script.append(action)
+            if after:  # the shuffle goes on: its next node is known without dealing again
+                self._chance = (kind, [o for o in outcomes if o != action], after - 1)
+            else:
+                self._deal()
+        else:
+            self.game_state = apply(self.game_state, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            kind = self._chance[0] if self._chance is not None else "card"
+            return f"draw {action}" if kind == "draw" else f"deal {card_code(action)}"
+        return self._tgame.engine_game.action_label(self.game_state.public, action)
+
+    def is_terminal(self) -> bool:
+        return self._chance is None and is_over(self.game_state)
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self._tgame.num_players()
+        return [float(r) for r in self._tgame.engine_game.returns(self.game_state.public)]
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> TressetteState:
+        """A state ``player`` cannot tell from this one: the other hands (and the face-down cards) drawn anew.
+
+        ``agents.sampling.DealSampler`` draws the unseen cards' places consistent with the view (the
+        signals, the declarations, the suits a seat showed out of; where it cannot read the record, a
+        Tressette in due's stock, the unseen cards are renamed at random); the deal's chance outcomes and the
+        discards (``GIVE``) are then renamed card for card (a permutation of the unseen cards, each
+        holder's actual cards to its drawn ones) and the hand replayed. The replay is checked: its
+        information state for ``player`` is this one's, or another draw is made (``RESAMPLE_TRIES``).
+        ``probability_sampler()`` (a float in [0, 1)) seeds the draws.
+        """
+        info = self.information_state_string(player)
+        if self._chance is not None:
+            return self.clone()  # while dealing, the player has seen nothing
+        gs = self.game_state
+        seat = gs.public.table.seat_of[player]
+        if seat < 0:
+            raise ValueError(f"player {player} has no seat this hand: no information state to resample from")
+        seen = view(gs, seat)
+        unseen = seen.unseen & self.shuffled
+        rng = random.Random(int(probability_sampler() * 2**53))
+        try:
+            sampler = DealSampler(seen)
+        except (InconsistentViewError, AttributeError):  # a record it does not read (an in due's stock, an auction's)
+            sampler = None
+        for _ in range(RESAMPLE_TRIES):
+            if sampler is None:  # every unseen card renamed at random: the replay's check rejects what the record rules out
+                cards = cards_of(unseen)
+                rename = dict(zip(cards, rng.sample(cards, len(cards)), strict=True))
+            else:
+                hands, _ = sampler.sample_with_pile(rng)
+                rename = _renaming(gs.hands, hands, seat, unseen, rng)
+                if rename is None:
+                    continue
+            other = self._replayed(rename)
+            if other is not None and other.information_state_string(player) == info:
+                return other
+        raise RuntimeError(
+            f"no deal consistent with player {player}'s information state replayed to it in {RESAMPLE_TRIES} draws"
+        )
+
+    def _replayed(self, rename: dict[int, int]) -> TressetteState | None:
+        """This hand with ``rename`` applied to its dealt cards and discards, or None where a renamed action is illegal."""
+        other = self._tgame.new_initial_state()
+        chance = len(self.script)
+        try:
+            for i, action in enumerate(self.history()):
+                if i < chance:
+                    other.apply_action(rename.get(action, action) if self.kinds[i] == "card" else action)
+                elif GIVE <= action < GIVE + NUM_CARDS:
+                    other.apply_action(GIVE + rename.get(action - GIVE, action - GIVE))
+                else:
+                    other.apply_action(action)
+        except (ValueError, RuntimeError):  # (pyspiel.SpielError is a RuntimeError)
+            return None
+        return other
+
+    def __str__(self) -> str:
+        if self._chance is not None:
+            return f"dealing: {len(self.script)} chance outcomes drawn"
+        return str(self.game_state)
+
+
+RESAMPLE_TRIES = 200
+"""Draws ``resample_from_infostate`` makes before it gives up (each replayed and checked)."""
+
+
+def _renaming(actual: tuple[int, ...], drawn: tuple[int, ...], seat: int, unseen: int, rng: random.Random):
+    """A permutation of the ``unseen`` cards taking each other holder's actual ones to its drawn ones (None if sizes differ).
+
+    The holders are the seats but ``seat``, and the cards out of every hand (a stock, a monte, discards).
+    """
+    pairs: dict[int, int] = {}
+    rest_actual, rest_drawn = unseen, unseen
+    holders = []
+    for s, (a, d) in enumerate(zip(actual, drawn, strict=True)):
+        if s != seat:
+            holders.append((a & unseen, d & unseen))
+            rest_actual &= ~a
+            rest_drawn &= ~d
+    holders.append((rest_actual, rest_drawn))
+    for a, d in holders:
+        if a.bit_count() != d.bit_count():
+            return None
+        common = a & d
+        sources, targets = cards_of(a & ~common), cards_of(d & ~common)
+        rng.shuffle(targets)
+        pairs.update(zip(sources, targets, strict=True))
+    return pairs
+
+
+class TressetteObserver:
+    """OpenSpiel's observer: the information state (a string) or the observation (a tensor and a string) of one player.
+
+    Only a single player's private view with the public record is offered (``IIGObservationType``'s
+    default private and public information); anything else is refused.
+    """
+
+    def __init__(self, game: TressetteGame, iig_obs_type: Any, params: Any):
+        if params:
+            raise ValueError(f"the observer takes no parameters; got {params!r}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError(
+                "the observer offers one player's own view with the public record only "
+                "(private_info=SINGLE_PLAYER, public_info=True)"
+            )
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self._rules = game.rules
+        if self.perfect_recall:
+            self._observation = None
+            self.tensor = np.zeros(0, np.float32)
+        else:
+            self._observation = observation_of(game.rules)
+            self.tensor = np.zeros(self._observation.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def _view(self, state: TressetteState, player: int):
+        gs = state.game_state
+        if state._chance is not None or gs is None:
+            return None
+        seat = gs.public.table.seat_of[player]
+        return None if seat < 0 else view(gs, seat)
+
+    def set_from(self, state: TressetteState, player: int) -> None:
+        if self._observation is None:
+            return
+        seen = self._view(state, player)
+        if seen is None:
+            self.tensor.fill(0)
+        else:
+            self.tensor[:] = self._observation.encode(seen)
+
+    def string_from(self, state: TressetteState, player: int) -> str:
+        seen = self._view(state, player)
+        if seen is None:
+            if state._chance is not None:
+                return f"player {player}: dealing ({len(state.script)} chance outcomes drawn)"
+            return f"player {player}: no seat this hand\n{encode_json(state.game_state.public)}"
+        if self.perfect_recall:
+            record = {"player": player, "seat": seen.seat, "hand": seen.hand, "private": seen.private}
+            record["public"] = encode_public(seen.public)
+            return json.dumps(record, separators=(",", ":"))
+        return f"player {player}\n{seen}"
+
+
+def encode_json(public: Any) -> str:
+    return json.dumps(encode_public(public), separators=(",", ":"))
+
+
+def register_all() -> list[str]:
+    """Register every catalog game not registered yet with ``pyspiel``; the OpenSpiel names registered now."""
+    done = set(pyspiel.registered_names())
+    out = []
+    for entry in catalog.entries():
+        name = game_name(entry.name)
+        if name in done or name in _GAMES:
+            continue
+        class_name = f"{entry.name.title().replace('_', '')}OpenSpielGame"
+        cls = type(class_name, (TressetteGame,), {"entry": entry, "__module__": __name__})
+        globals()[class_name] = cls  # (found by name: pickle's clones and serialization)
+        pyspiel.register_game(_game_type(entry, entry.make_rules()), cls)
+        _GAMES[name] = cls
+        out.append(name)
+    return out
+
+
+register_all()

@@ -84,10 +84,46 @@ def test_the_true_deal_meets_every_constraint_and_samples_fit(name):
                 assert not dealt & h
                 dealt |= h
                 assert not any(p.is_void(s, suit) and h >> (10 * suit) & 1023 for suit in range(4))
-                assert h & p.exposed_by(s) == p.exposed_by(s)
+                face_up = p.exposed_by(s) & ~p.rules.game.exposed_face_down(p)  # (a called card may be discarded)
+                assert h & face_up == face_up
             assert dealt | p.all_played == FULL
             checked += 1
     assert checked > 30
+
+
+def test_a_called_card_the_soloist_discarded_may_lie_face_down():
+    """The called card handed over face up may be discarded (FAMILY.md 7.4): the opponents' sampler deals it to the
+    soloist or to the face-down pile, never forces it into his hand (the true deal with it discarded fits)."""
+    rules = CalabresellaRules()
+    game = type(rules).game
+    found = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = new_game(rules, rng)
+        while state.public.status == PLAYING and state.public.table.phase != PLAY:
+            state = apply(state, rng.choice(legal_actions(state)))
+        p = state.public
+        x = p.table.extra
+        if p.status != PLAYING or x.called < 0 or state.hands[x.soloist] >> x.called & 1 or x.called_from < 0:
+            continue
+        assert game.exposed_face_down(p) == 1 << x.called
+        assert face_down(state) >> x.called & 1  # discarded
+        opponent = next(s for s in range(p.table.seats) if s != x.soloist)
+        sampler = DealSampler(view(state, opponent))
+        for c in sampler.seats:
+            truth = face_down(state) if c.seat == PILE else state.hands[c.seat]
+            assert c.accepts(truth), c
+            if c.seat not in (x.soloist, PILE):
+                assert not c.allowed >> x.called & 1
+        places = set()
+        for _ in range(40):
+            hands, pile = sampler.sample_with_pile(rng)
+            places.add("pile" if pile >> x.called & 1 else next(s for s, h in enumerate(hands) if h >> x.called & 1))
+        assert places == {"pile", x.soloist}
+        found += 1
+        if found == 2:
+            break
+    assert found == 2  # (2 of the first 400 random hands)
 
 
 def scegliete_play(seeds):

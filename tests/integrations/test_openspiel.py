@@ -21,7 +21,10 @@ from tressette_env.protocol.state import encode_public  # noqa: E402
 from ..games.family import RULE_SETS  # noqa: E402
 
 HAND_RULE_SETS = [
-    (name, switches) for name, sets in RULE_SETS.items() for switches in sets if switches.get("episode", "hand") == "hand"
+    (name, switches)
+    for name, sets in RULE_SETS.items()
+    for switches in sets
+    if switches.get("episode", "hand") == "hand"
 ]
 
 
@@ -215,3 +218,93 @@ def test_scripted_random_refuses_other_draws():
         openspiel.ScriptedRandom([]).shuffle(["a", "b"])
     with pytest.raises(ValueError, match="not one of"):
         openspiel.ScriptedRandom([5]).randrange(3)
+
+
+class _Uniform:
+    """A seeded probability sampler (OpenSpiel's ``UniformProbabilitySampler`` takes no seed from Python)."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def __call__(self) -> float:
+        return self.rng.random()
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_resampling_keeps_the_information_state(item):
+    """A resampled state: the same information state for the player, the same public record, its own hand;
+    the replay is a hand of the game (its legal actions are the engine's)."""
+    game = _load(*item)
+    decisions, _ = _play(game, random.Random(3))
+    sampler = _Uniform(5)
+    for state in decisions[:: max(1, len(decisions) // 5)]:
+        player = state.current_player()
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.current_player() == player
+        assert other.legal_actions() == state.legal_actions()
+        assert other.game_state.public == state.game_state.public
+        assert other.legal_actions() == sorted(legal_actions(other.game_state))
+        assert len(other.history()) == len(state.history())
+
+
+def test_resampling_deals_the_unseen_cards_anew():
+    """At the first lead of the four-seat game, a card seat 0 does not hold goes to each other seat about a third of the time.
+
+    (Without declarations, which place the cards they show.)
+    """
+    game = pyspiel.load_game("python_tressette", {"accusi": False})
+    state = game.new_initial_state()
+    state.apply_action(3)  # seat 3 deals: seat 0 leads
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    hands = state.game_state.hands
+    card = next(c for c in range(40) if not hands[0] >> c & 1)
+    sampler = _Uniform(1)
+    holders = [0, 0, 0, 0]
+    for _ in range(300):
+        other = state.resample_from_infostate(0, sampler)
+        assert other.game_state.hands[0] == hands[0]
+        holders[next(s for s in range(4) if other.game_state.hands[s] >> card & 1)] += 1
+    assert holders[0] == 0
+    assert all(60 <= n <= 140 for n in holders[1:]), holders
+
+
+@pytest.mark.parametrize("name", [e.name for e in catalog.entries()][:6])
+def test_openspiel_ismcts_plays_a_hand(name):
+    """OpenSpiel's Python ISMCTS (it resamples from the information state at each decision) plays a whole hand."""
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(openspiel.game_name(name))
+    random_state = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, random_state), 2.0, 8, random_state=random_state)
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert len(state.returns()) == game.num_players()
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_every_player_resamples_at_every_decision(item):
+    """At each decision of random hands, each seated player's resample succeeds and keeps its information state
+    (before the card play too: the auctions, the calls, the exchanges, a scegliete's swaps)."""
+    game = _load(*item)
+    rng = random.Random(17)
+    for _ in range(3):
+        decisions, _ = _play(game, rng)
+        for state in decisions:
+            for player in range(game.num_players()):
+                if state.game_state.public.table.seat_of[player] < 0:
+                    with pytest.raises(ValueError, match="no seat"):
+                        state.resample_from_infostate(player, rng.random)
+                    continue
+                other = state.resample_from_infostate(player, rng.random)
+                assert other.information_state_string(player) == state.information_state_string(player)

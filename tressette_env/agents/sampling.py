@@ -193,9 +193,13 @@ def _constraints(view: SeatView, known_down: CardMask) -> tuple[list[SeatConstra
                 c.allowed &= ~four
             elif not c.played & four:
                 c.forced |= four
-    # Cards lying face up (a dummy's hand in col morto, a card handed over in Calabresella) are where everyone sees them.
+    # Cards lying face up (a dummy's hand in col morto, a card handed over in Calabresella) are where everyone sees
+    # them, but those the game says may since have gone face down (``Game.exposed_face_down``): dealt to the
+    # seat or the face-down pile.
+    may_be_down = p.rules.game.exposed_face_down(p) & ~view.hand & ~view.private & ~p.all_played
     for s, c in seats.items():
-        c.forced |= p.exposed_by(s)
+        c.forced |= p.exposed_by(s) & ~may_be_down
+    unseen |= may_be_down
     # Cards out of every hand and not played lie face down (Calabresella's monte or discards): those the
     # viewer does not know are dealt to a pile too.
     held = view.hand.bit_count() + sum(c.count for c in seats.values())
@@ -217,7 +221,7 @@ def _game_constraints(view: SeatView, seats: dict[int, SeatConstraints], known_d
 
     | game | record | constraint |
     | --- | --- | --- |
-    | Calabresella | the monte turned up for all (``monte_shown``), or the called card found in it | with the soloist or among his face-down discards (but a card he returned face up) |
+    | Calabresella | the monte turned up for all (``monte_shown``), the called card found in it, or handed to the soloist (once the card play begins: ``Game.exposed_face_down``) | with the soloist or among his face-down discards (but a card he returned face up) |
     | Calabresella, scegliete | the monte as the first opponent saw it, once the second has exchanged | in the monte or the second opponent's hand (``face_down_known``) |
     | Tressette a chiamare | the called card, not yet played | not in the caller's hand (unless ``allow_self_call``); in the announced partner's (``reveal_partner``) |
     """

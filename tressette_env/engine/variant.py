@@ -14,7 +14,9 @@ tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
 | ``end_hand`` | the score of a finished hand (``HandScore``) and the match |
 | ``renuncio``, ``call_out`` | the penalty for an illegal action; a claim of the match |
 | ``returns(public)`` | each agent's reward when the episode ends |
+| ``zero_sum(rules)``, ``return_bound(rules)`` | whether a hand's returns always sum to 0, and a bound on their size (OpenSpiel's utility and its range) |
 | ``face_down_known(view)`` | the face-down cards a seat knows lie there still (default: its ``SeatView.private``) |
+| ``exposed_face_down(public)`` | cards shown face up in a hand that may since have gone face down (default: none) |
 | ``card_places(view, seats, known_down)`` | what the game's own record says about who holds which hidden card: ``(seat, must hold, cannot hold)``, ``PILE`` for the face-down cards (default: nothing) |
 | ``search_mode``, ``search_tricks`` | what the search player solves: ``"tricks"``, ``"endgame"``, ``"sides"`` (the last ``search_tricks`` tricks), or None: not searched (default) |
 | ``deal_sides(view, hands)`` | each seat's side in a deal of the hidden cards, 0 the declarer's (default: the public ``Table.sides``) |
@@ -263,6 +265,15 @@ class Game:
         The deal sampler (``agents.sampling``) puts them in every deal's face-down pile.
         """
         return view.private
+
+    def exposed_face_down(self, p: PublicState) -> CardMask:
+        """Cards the record shows face up in a hand (``PublicState.exposed_by``) that may since have gone face down.
+
+        The deal sampler deals them to their seat or the face-down pile instead of forcing them into
+        the seat's hand. Default: none (Calabresella: the called card handed to the soloist, once he
+        has discarded).
+        """
+        return 0
 
     def card_places(
         self, view: SeatView, seats: tuple[int, ...], known_down: CardMask

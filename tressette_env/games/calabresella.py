@@ -483,14 +483,15 @@ class Calabresella(auction.StakeGame):
     ) -> list[tuple[int, CardMask, CardMask]]:
         """Where the monte's cards are: with the soloist, or among his face-down discards.
 
-        A monte turned up for all (``monte_shown``), or the called card found in it, is in no
-        other seat's hand (but a card he returned face up to that seat). In scegliete, the monte
+        A monte turned up for all (``monte_shown``), the called card found in it, or the called
+        card handed to him (``exposed_face_down``), is in no other seat's hand (but a card he
+        returned face up to that seat). In scegliete, the monte
         as the first opponent saw it (his ``private`` cards he no longer knows to be face down:
         ``face_down_known``) is in the monte or the second opponent's hand: not the soloist's.
         """
         p = view.public
         x = p.table.extra
-        with_soloist = x.monte_shown
+        with_soloist = x.monte_shown | self.exposed_face_down(p)
         if x.called >= 0 and x.called_from == IN_MONTE:
             with_soloist |= 1 << x.called
         places = [(s, 0, with_soloist & ~p.exposed_by(s)) for s in seats if s not in (x.soloist, PILE)]
@@ -498,6 +499,13 @@ class Calabresella(auction.StakeGame):
         if moved and x.soloist in seats:
             places.append((x.soloist, 0, moved))
         return places
+
+    def exposed_face_down(self, p: PublicState) -> CardMask:
+        """The called card handed to the soloist face up, once the card play begins: he may have discarded it (FAMILY.md 7.4)."""
+        x = p.table.extra
+        if x.called < 0 or x.called_from == IN_MONTE or p.table.phase != PLAY or p.rules.all_play:
+            return 0
+        return 1 << x.called
 
     def deal_sides(self, view: SeatView, hands: tuple[CardMask, ...]) -> tuple[int, ...]:
         """The soloist (0) against the others (1): public."""

@@ -59,9 +59,9 @@ import numpy as np
 import pyspiel
 
 from .. import catalog
-from ..encoders.family import observation_of
 from ..agents.sampling import DealSampler, InconsistentViewError
-from ..engine.actions import GIVE
+from ..encoders.family import observation_of
+from ..engine.actions import CALL, GIVE
 from ..engine.cards import NUM_CARDS, card_code, cards_of
 from ..engine.game import apply, current_agent, is_over, legal_actions, view
 from ..protocol.state import encode_public
@@ -181,16 +181,16 @@ def _from_parameter(field: dataclasses.Field, value: Any) -> Any:
     for part in value.split("+"):
         key, _, number = part.partition(":")
         if not number.isdigit():
-            raise ValueError(f"game parameter {field.name} is 'default' or key:number pairs joined by '+'; got {value!r}")
+            raise ValueError(
+                f"game parameter {field.name} is 'default' or key:number pairs joined by '+'; got {value!r}"
+            )
         pairs[key] = int(number)
     return pairs
 
 
 def _parameters(entry: catalog.Entry) -> dict[str, Any]:
     """The game's parameters with their defaults (every rule switch but ``episode``)."""
-    return {
-        f.name: _to_parameter(f, f.default) for f in dataclasses.fields(entry.rules_type()) if f.name != "episode"
-    }
+    return {f.name: _to_parameter(f, f.default) for f in dataclasses.fields(entry.rules_type()) if f.name != "episode"}
 
 
 def parameters_of(entry_name: str, switches: dict[str, Any]) -> dict[str, Any]:
@@ -370,10 +370,12 @@ class TressetteState(pyspiel.State):
         """A state ``player`` cannot tell from this one: the other hands (and the face-down cards) drawn anew.
 
         ``agents.sampling.DealSampler`` draws the unseen cards' places consistent with the view (the
-        signals, the declarations, the suits a seat showed out of; where it cannot read the record, a
-        Tressette in due's stock, the unseen cards are renamed at random); the deal's chance outcomes and the
-        discards (``GIVE``) are then renamed card for card (a permutation of the unseen cards, each
-        holder's actual cards to its drawn ones) and the hand replayed. The replay is checked: its
+        signals, the declarations, the suits a seat showed out of; where its counts do not fit, before
+        the card play, the unseen cards are renamed at random among those its constraints cannot tell
+        apart, and where it cannot read the record, a Tressette in due's stock, at random). The deal's
+        chance outcomes and the cards of the face-down actions (discards, cards taken from a monte
+        unseen: those the public record leaves out) are renamed card for card (a permutation of the
+        unseen cards, each holder's actual cards to its drawn ones) and the hand replayed. The replay is checked: its
         information state for ``player`` is this one's, or another draw is made (``RESAMPLE_TRIES``).
         ``probability_sampler()`` (a float in [0, 1)) seeds the draws.
         """
@@ -389,17 +391,25 @@ class TressetteState(pyspiel.State):
         rng = random.Random(int(probability_sampler() * 2**53))
         try:
             sampler = DealSampler(seen)
-        except (InconsistentViewError, AttributeError):  # a record it does not read (an in due's stock, an auction's)
+        except (InconsistentViewError, AttributeError):  # a record it does not read (an in due's stock)
             sampler = None
+        groups = [cards_of(unseen)]
+        if sampler is not None:
+            # With the face-up cards that may have gone face down; without the viewer's own face-down cards,
+            # which its information state names (in scegliete they may have moved: they stay where they are).
+            unseen = sampler.unseen & ~seen.private & self.shuffled
+            groups = _alike(sampler, unseen)
         for _ in range(RESAMPLE_TRIES):
-            if sampler is None:  # every unseen card renamed at random: the replay's check rejects what the record rules out
-                cards = cards_of(unseen)
-                rename = dict(zip(cards, rng.sample(cards, len(cards)), strict=True))
-            else:
+            rename = None
+            if sampler is not None:
                 hands, _ = sampler.sample_with_pile(rng)
                 rename = _renaming(gs.hands, hands, seat, unseen, rng)
-                if rename is None:
-                    continue
+                if rename is None:  # its counts are the card play's (an auction, an exchange): not this phase's
+                    sampler = None
+            if rename is None:  # the unseen cards renamed at random among those alike: the replay's check does the rest
+                rename = {}
+                for cards in groups:
+                    rename.update(zip(cards, rng.sample(cards, len(cards)), strict=True))
             other = self._replayed(rename)
             if other is not None and other.information_state_string(player) == info:
                 return other
@@ -408,17 +418,28 @@ class TressetteState(pyspiel.State):
         )
 
     def _replayed(self, rename: dict[int, int]) -> TressetteState | None:
-        """This hand with ``rename`` applied to its dealt cards and discards, or None where a renamed action is illegal."""
+        """This hand with ``rename`` applied to its dealt cards and its face-down actions' cards (None: illegal).
+
+        An action the public record shows (``PublicState.history``: bids, calls, card plays) is replayed as it
+        is; one it does not (a discard, a card taken from a monte unseen) names a hidden card, renamed.
+        """
         other = self._tgame.new_initial_state()
+        history = self.history()
         chance = len(self.script)
+        public = self.game_state.public.history
+        at = 0
         try:
-            for i, action in enumerate(self.history()):
+            for i, action in enumerate(history):
                 if i < chance:
                     other.apply_action(rename.get(action, action) if self.kinds[i] == "card" else action)
-                elif GIVE <= action < GIVE + NUM_CARDS:
-                    other.apply_action(GIVE + rename.get(action - GIVE, action - GIVE))
-                else:
-                    other.apply_action(action)
+                    continue
+                try:
+                    at = public.index(action, at) + 1
+                except ValueError:  # not in the public record: a face-down action
+                    if CALL <= action < GIVE + NUM_CARDS:
+                        base = CALL if action < GIVE else GIVE
+                        action = base + rename.get(action - base, action - base)
+                other.apply_action(action)
         except (ValueError, RuntimeError):  # (pyspiel.SpielError is a RuntimeError)
             return None
         return other
@@ -431,6 +452,19 @@ class TressetteState(pyspiel.State):
 
 RESAMPLE_TRIES = 200
 """Draws ``resample_from_infostate`` makes before it gives up (each replayed and checked)."""
+
+
+def _alike(sampler: DealSampler, unseen: int) -> list[list[int]]:
+    """The ``unseen`` cards in groups that the sampler's constraints cannot tell apart (the same seats may hold them).
+
+    Where its counts do not fit the phase (an auction, an exchange), its places still hold: a card
+    shown from the monte stays with the soloist or face down, a seat's void suit out of its hand.
+    """
+    groups: dict[tuple, list[int]] = {}
+    for card in cards_of(unseen):
+        key = tuple((c.allowed >> card & 1, c.forced >> card & 1) for c in sampler.seats)
+        groups.setdefault(key, []).append(card)
+    return list(groups.values())
 
 
 def _renaming(actual: tuple[int, ...], drawn: tuple[int, ...], seat: int, unseen: int, rng: random.Random):

@@ -308,3 +308,26 @@ def test_every_player_resamples_at_every_decision(item):
                     continue
                 other = state.resample_from_infostate(player, rng.random)
                 assert other.information_state_string(player) == state.information_state_string(player)
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_the_information_state_has_perfect_recall(item):
+    """Along a hand, each seated player's later information state holds its earlier one: its trail (its hand and
+    private cards each time they changed) extends the earlier trail, and the public history extends the earlier one."""
+    game = _load(*item)
+    decisions, end = _play(game, random.Random(23))
+    before: dict[int, tuple] = {}
+    for state in [*decisions, end]:
+        gs = state.game_state
+        for player in range(game.num_players()):
+            seat = gs.public.table.seat_of[player]
+            if seat < 0:
+                continue
+            info = json.loads(state.information_state_string(player))
+            trail = [tuple(t) for t in info["trail"]]
+            assert trail[-1] == (info["hand"], info["private"])
+            if player in before:
+                old_trail, old_history = before[player]
+                assert trail[: len(old_trail)] == old_trail
+                assert gs.public.history[: len(old_history)] == old_history
+            before[player] = (trail, gs.public.history)

@@ -16,7 +16,7 @@ Importing this module registers one Python game with ``pyspiel`` for each game o
 | chance nodes | the deal, explicit: the dealer's draw, then each shuffle card by card, each outcome equally likely |
 | actions | the package's action ids (``game.num_actions`` of them: a card 0..159 with its signal, a call, a bid...); legal ones from ``engine.game.legal_actions`` |
 | returns | ``engine.game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
-| information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) |
+| information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) and its trail: its hand and private cards each time they changed (so that it has perfect recall where the view alone has not: an in due's own draws unshown, a soloist's takes) |
 | observation tensor, string | the environments' observation (``encoders``), and the view as the terminal shows it |
 
 Game parameters are the game's rule switches (``RuleSwitches``), checked by its rules record
@@ -63,7 +63,7 @@ from ..agents.sampling import DealSampler, InconsistentViewError
 from ..encoders.family import observation_of
 from ..engine.actions import CALL, GIVE
 from ..engine.cards import NUM_CARDS, card_code, cards_of
-from ..engine.game import apply, current_agent, is_over, legal_actions, view
+from ..engine.game import apply, current_agent, is_over, legal_actions, private_of, view
 from ..protocol.state import encode_public
 
 __all__ = ["ScriptedRandom", "game_name", "parameters_of", "register_all", "rules_of"]
@@ -308,6 +308,8 @@ class TressetteState(pyspiel.State):
         self.game_state = None
         self.shuffled = 0
         """The cards the deal shuffled (a mask; cards set aside unshuffled, as a perdere's, are not)."""
+        self.trail: tuple[tuple[tuple[int, int], ...], ...] = ()
+        """Each seat's ``(hand, private)`` each time they changed since the deal: what it saw of its own cards."""
         self._chance: tuple[str, list[int], int] | None = None  # the chance node's kind, outcomes, nodes after it
         self._deal()
 
@@ -315,8 +317,9 @@ class TressetteState(pyspiel.State):
         game = self._tgame
         rng = ScriptedRandom(self.script)
         try:
-            self.game_state = game.engine_game.new_game(game.rules, rng, game.deal_options)
+            self.game_state = gs = game.engine_game.new_game(game.rules, rng, game.deal_options)
             self.shuffled = rng.shuffled
+            self.trail = tuple(((hand, private_of(gs, seat)),) for seat, hand in enumerate(gs.hands))
         except _NeedChance as need:
             self._chance = (need.kind, need.outcomes, need.after)
         else:
@@ -350,7 +353,13 @@ class TressetteState(pyspiel.State):
             else:
                 self._deal()
         else:
-            self.game_state = apply(self.game_state, action)
+            self.game_state = gs = apply(self.game_state, action)
+            trail = list(self.trail)
+            for seat, hand in enumerate(gs.hands):
+                now = (hand, private_of(gs, seat))
+                if trail[seat][-1] != now:
+                    trail[seat] += (now,)
+            self.trail = tuple(trail)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -377,6 +386,9 @@ class TressetteState(pyspiel.State):
         unseen: those the public record leaves out) are renamed card for card (a permutation of the
         unseen cards, each holder's actual cards to its drawn ones) and the hand replayed. The replay is checked: its
         information state for ``player`` is this one's, or another draw is made (``RESAMPLE_TRIES``).
+        A card the information state names (one the player held or saw face down) is never renamed:
+        where it has moved unseen (a scegliete's swapped monte, a redeal's first hand) it stays where
+        it went, which the player does not know.
         ``probability_sampler()`` (a float in [0, 1)) seeds the draws.
         """
         info = self.information_state_string(player)
@@ -387,17 +399,20 @@ class TressetteState(pyspiel.State):
         if seat < 0:
             raise ValueError(f"player {player} has no seat this hand: no information state to resample from")
         seen = view(gs, seat)
-        unseen = seen.unseen & self.shuffled
+        # The cards its information state names stay as they are: those it held or knew face down at any time
+        # (in scegliete the monte it saw, in a redeal its first hand: they stay where they went).
+        known = 0
+        for hand, private in self.trail[seat]:
+            known |= hand | private
+        unseen = seen.unseen & self.shuffled & ~known
         rng = random.Random(int(probability_sampler() * 2**53))
         try:
             sampler = DealSampler(seen)
         except (InconsistentViewError, AttributeError):  # a record it does not read (an in due's stock)
             sampler = None
         groups = [cards_of(unseen)]
-        if sampler is not None:
-            # With the face-up cards that may have gone face down; without the viewer's own face-down cards,
-            # which its information state names (in scegliete they may have moved: they stay where they are).
-            unseen = sampler.unseen & ~seen.private & self.shuffled
+        if sampler is not None:  # with the face-up cards that may have gone face down
+            unseen = sampler.unseen & self.shuffled & ~known
             groups = _alike(sampler, unseen)
         for _ in range(RESAMPLE_TRIES):
             rename = None
@@ -542,6 +557,7 @@ class TressetteObserver:
             return f"player {player}: no seat this hand\n{encode_json(state.game_state.public)}"
         if self.perfect_recall:
             record = {"player": player, "seat": seen.seat, "hand": seen.hand, "private": seen.private}
+            record["trail"] = state.trail[seen.seat]
             record["public"] = encode_public(seen.public)
             return json.dumps(record, separators=(",", ":"))
         return f"player {player}\n{seen}"

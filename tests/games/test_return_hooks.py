@@ -46,3 +46,14 @@ def test_the_zero_sum_games():
     assert said[("tressette", ())] and said[("tressette_col_morto", (("players", 2),))]
     assert not said[("tressette_col_morto", ())] and not said[("tressette_a_perdere", ())]
     assert said[("calabresella", ())] and said[("tressette_a_chiamare", ())]
+
+
+def test_bounds_follow_the_switches():
+    """A drawn fourth card adds a quattro to a tris in in due (7 for one rank); stakes scale with the multipliers."""
+    in_due = catalog.entry("tressette_in_due")
+    default, drawn = in_due.make_rules(), in_due.make_rules(accusi="dealt_and_drawn")
+    assert in_due.game().return_bound(drawn) == in_due.game().return_bound(default) + 9
+    calabresella = catalog.entry("calabresella")
+    stake = calabresella.game().return_bound(calabresella.make_rules(multipliers={"chiamo": 20}))
+    assert stake == 2 * 2 * 20
+    assert calabresella.game().return_bound(calabresella.make_rules(scoring="difference")) == 2 * 2 * 35

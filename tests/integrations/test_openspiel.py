@@ -311,7 +311,7 @@ def test_every_player_resamples_at_every_decision(item):
 
 
 @pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
-def test_the_information_state_has_perfect_recall(item):
+def test_the_information_state_recalls_the_hand(item):
     """Along a hand, each seated player's later information state holds its earlier one: its trail (its hand and
     private cards each time they changed) extends the earlier trail, and the public history extends the earlier one."""
     game = _load(*item)
@@ -331,3 +331,16 @@ def test_the_information_state_has_perfect_recall(item):
                 assert trail[: len(old_trail)] == old_trail
                 assert gs.public.history[: len(old_history)] == old_history
             before[player] = (trail, gs.public.history)
+
+
+def test_action_strings_outside_their_node():
+    """A past chance outcome and a player's action asked for while dealing still get a string (no error)."""
+    game = pyspiel.load_game("python_tressette")
+    state = game.new_initial_state()
+    assert state.action_to_string(0, 5) == "action 5"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "draw 2"
+    state.apply_action(2)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal " + openspiel.card_code(7)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "chance outcome 0"

@@ -124,7 +124,8 @@ class Game:
         """A bound on the size of any agent's ``returns`` for a hand (OpenSpiel's ``min_utility``, ``max_utility``).
 
         Default: a side's points of a hand, 11 for the cards and at most 24 for declarations
-        (four napoletane and three quattro), plus a cappotto bonus.
+        (four napoletane and three quattro), plus a cappotto bonus; a game whose declarations
+        may score more overrides it (Tressette in due's drawn quattro).
         """
         return 11.0 + 24.0 + getattr(rules, "cappotto_bonus", 0)
 
@@ -270,8 +271,8 @@ class Game:
         """Cards the record shows face up in a hand (``PublicState.exposed_by``) that may since have gone face down.
 
         The deal sampler deals them to their seat or the face-down pile instead of forcing them into
-        the seat's hand. Default: none (Calabresella: the called card handed to the soloist, once he
-        has discarded).
+        the seat's hand. Default: none (Calabresella: the called card handed to the soloist, from the
+        card play on, his discards being made).
         """
         return 0
 

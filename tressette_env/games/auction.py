@@ -183,9 +183,15 @@ class StakeGame(Game):
         return True
 
     def return_bound(self, rules: Any) -> float:
-        """Each of the others pays the declarer at most the largest multiplier (or 35 thirds), doubled by a cappotto."""
-        largest = max((number for _, number in rules.multipliers or ()), default=0)
-        return 2.0 * (self.agents(rules) - 1) * max(largest, 12, 35)
+        """A loose bound: each of the others pays the declarer at most the largest multiplier, doubled by a cappotto.
+
+        The largest is 12 among the defaults; with ``scoring="difference"`` it is 35 thirds.
+        """
+        if getattr(rules, "scoring", "stake") == "difference":
+            per = 35
+        else:
+            per = max(max((number for _, number in rules.multipliers or ()), default=0), 12)
+        return 2.0 * (self.agents(rules) - 1) * per
 
     def returns(self, p: PublicState) -> tuple[float, ...]:
         """The hand's stakes per agent (a match: each agent's total), zero-sum."""

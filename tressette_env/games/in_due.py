@@ -475,6 +475,10 @@ class TressetteInDue(Game):
     def zero_sum(self, rules: InDueRules) -> bool:
         return True
 
+    def return_bound(self, rules: InDueRules) -> float:
+        """11 for the cards and the declarations: at most 24, or 33 when a drawn fourth card adds a quattro to a tris."""
+        return 11.0 + (33.0 if rules.accusi == "dealt_and_drawn" else 24.0) + rules.cappotto_bonus
+
     def points_sign(self, rules: InDueRules) -> int:
         return -1 if rules.objective == "avoid" else 1
 

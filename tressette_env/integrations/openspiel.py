@@ -16,7 +16,7 @@ Importing this module registers one Python game with ``pyspiel`` for each game o
 | chance nodes | the deal, explicit: the dealer's draw, then each shuffle card by card, each outcome equally likely |
 | actions | the package's action ids (``game.num_actions`` of them: a card 0..159 with its signal, a call, a bid...); legal ones from ``engine.game.legal_actions`` |
 | returns | ``engine.game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
-| information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) and its trail: its hand and private cards each time they changed (so that it has perfect recall where the view alone has not: an in due's own draws unshown, a soloist's takes) |
+| information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) and its trail: its hand and private cards each time they changed (what the player saw of its own cards, in order: an in due's own draws unshown, a soloist's takes) |
 | observation tensor, string | the environments' observation (``encoders``), and the view as the terminal shows it |
 
 Game parameters are the game's rule switches (``RuleSwitches``), checked by its rules record
@@ -293,7 +293,12 @@ class TressetteGame(pyspiel.Game):
 
 
 def max_decisions(num_actions: int, agents: int) -> int:
-    """A bound on a hand's decisions: 40 cards, and no more calls, bids and discards than distinct actions and 8 per agent."""
+    """A loose bound on a hand's decisions: 40 cards, plus the distinct actions, plus 8 per agent.
+
+    The phases before the card play (auctions, a redeal's second auction, calls, exchanges) take far
+    fewer decisions than the slack; the tests check it on every rule set's random hands. OpenSpiel
+    also reads it as the bound on chance nodes (a deal has at most some 80).
+    """
     return NUM_CARDS + num_actions + 8 * agents
 
 
@@ -363,8 +368,11 @@ class TressetteState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            kind = self._chance[0] if self._chance is not None else "card"
-            return f"draw {action}" if kind == "draw" else f"deal {card_code(action)}"
+            if self._chance is None:  # a past chance node's outcome: its kind is no longer at hand
+                return f"chance outcome {action}"
+            return f"draw {action}" if self._chance[0] == "draw" else f"deal {card_code(action)}"
+        if self.game_state is None:
+            return f"action {action}"
         return self._tgame.engine_game.action_label(self.game_state.public, action)
 
     def is_terminal(self) -> bool:
@@ -387,8 +395,9 @@ class TressetteState(pyspiel.State):
         unseen cards, each holder's actual cards to its drawn ones) and the hand replayed. The replay is checked: its
         information state for ``player`` is this one's, or another draw is made (``RESAMPLE_TRIES``).
         A card the information state names (one the player held or saw face down) is never renamed:
-        where it has moved unseen (a scegliete's swapped monte, a redeal's first hand) it stays where
-        it went, which the player does not know.
+        where it has moved unseen (a scegliete's swapped monte, a redeal's first hand, and before an
+        all-pass redeal the second deal drawn with the first) it stays where it went, which the player
+        does not know.
         ``probability_sampler()`` (a float in [0, 1)) seeds the draws.
         """
         info = self.information_state_string(player)

@@ -294,8 +294,9 @@ def test_openspiel_ismcts_plays_a_hand(name):
 
 @pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
 def test_every_player_resamples_at_every_decision(item):
-    """At each decision of random hands, each seated player's resample succeeds and keeps its information state
-    (before the card play too: the auctions, the calls, the exchanges, a scegliete's swaps)."""
+    """At each decision of random hands, each seated player's resample succeeds (no RuntimeError: a consistent
+    replay found within RESAMPLE_TRIES draws), before the card play too: the auctions, the calls, the exchanges,
+    a scegliete's swaps. (The information state's equality is the resample's own check, asserted as a guard.)"""
     game = _load(*item)
     rng = random.Random(17)
     for _ in range(3):

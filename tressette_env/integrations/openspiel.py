@@ -533,7 +533,6 @@ class TressetteObserver:
                 "(private_info=SINGLE_PLAYER, public_info=True)"
             )
         self.perfect_recall = iig_obs_type.perfect_recall
-        self._rules = game.rules
         if self.perfect_recall:
             self._observation = None
             self.tensor = np.zeros(0, np.float32)
@@ -563,7 +562,7 @@ class TressetteObserver:
         if seen is None:
             if state._chance is not None:
                 return f"player {player}: dealing ({len(state.script)} chance outcomes drawn)"
-            return f"player {player}: no seat this hand\n{encode_json(state.game_state.public)}"
+            return f"player {player}: no seat this hand\n{_public_json(state.game_state.public)}"
         if self.perfect_recall:
             record = {"player": player, "seat": seen.seat, "hand": seen.hand, "private": seen.private}
             record["trail"] = state.trail[seen.seat]
@@ -572,7 +571,7 @@ class TressetteObserver:
         return f"player {player}\n{seen}"
 
 
-def encode_json(public: Any) -> str:
+def _public_json(public: Any) -> str:
     return json.dumps(encode_public(public), separators=(",", ":"))
 
 

@@ -37,7 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec
@@ -261,8 +261,13 @@ def _shown(value: object) -> str:
 _METAVARS = {"net_arch": "WIDTH", "partner": "PLAYER", "imitate": "PLAYER", "run_dir": "PATH", "resume": "PATH"}
 
 
-def _train_options(parser: argparse.ArgumentParser) -> None:
-    """One option per ``TrainConfig`` field, with the field's docstring as help (no training import needed)."""
+def _train_options(
+    parser: argparse.ArgumentParser, skip: Sequence[str] = (), defaults: dict | None = None, helps: dict | None = None
+) -> None:
+    """One option per ``TrainConfig`` field, with the field's docstring as help (no training import needed).
+
+    ``skip``: fields without an option; ``defaults``: other defaults than the field's; ``helps``: other help texts.
+    """
     import ast
     import inspect
 
@@ -274,22 +279,26 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
     for node, after in zip(body, body[1:] + [None], strict=True):
         if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
             docs[node.target.id] = " ".join(after.value.value.split())
+    defaults, helps = defaults or {}, helps or {}
     for f in dataclasses.fields(TrainConfig):
+        if f.name in skip:
+            continue
         flag = "--" + f.name.replace("_", "-")
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        base = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        default = defaults.get(f.name, base)
         # The docstrings are plain words; drop any reST literal quotes that slip in all the same.
-        help_text = docs.get(f.name, "").replace("``", "")
+        help_text = helps.get(f.name, docs.get(f.name, "")).replace("``", "")
         if default is not None:
             help_text += f" (default: {_shown(default)})"
         help_text = help_text.strip().replace("%", "%%")
-        if isinstance(default, bool):
+        if isinstance(base, bool):
             action = parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
             action.help = help_text  # set afterwards: Python 3.10's BooleanOptionalAction appends a Python repr
-        elif isinstance(default, tuple):
-            kind = type(default[0]) if default else str
+        elif isinstance(base, tuple):
+            kind = type(base[0]) if base else str
             metavar = _METAVARS.get(f.name, "PLAYER" if kind is str else "N")
             parser.add_argument(flag, nargs="+", type=kind, default=default, metavar=metavar, help=help_text)
-        elif isinstance(default, dict):
+        elif isinstance(base, dict):
             parser.add_argument(
                 "--rule",
                 dest="rules",
@@ -301,7 +310,7 @@ def _train_options(parser: argparse.ArgumentParser) -> None:
         elif f.name == "game":
             parser.add_argument(flag, choices=game_names(), default=default, metavar="GAME", help=help_text)
         else:
-            kind = {int: int, float: float}.get(type(default), str)
+            kind = {int: int, float: float}.get(type(base), str)
             metavar = _METAVARS.get(f.name, {int: "N", float: "X"}.get(kind, "NAME"))
             parser.add_argument(flag, type=kind, default=default, metavar=metavar, help=help_text)
 
@@ -342,6 +351,27 @@ def _train(args: argparse.Namespace) -> int:
         train(config)
     except ModelFileError as error:  # a checkpoint that stable-baselines3 could not load: before any work
         _file_error(args.parser, error)
+    return 0
+
+
+def _exploit(args: argparse.Namespace) -> int:
+    """``tressette exploit``."""
+    from .envs.spec import game_spec
+    from .training.exploit import SET_BY_EXPLOIT, exploit, exploit_config
+    from .training.train import TrainConfig
+
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig) if f.name not in SET_BY_EXPLOIT}
+    try:
+        values["rules"] = _rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
+        values["net_arch"] = tuple(values["net_arch"])
+        game, team_play = values.pop("game"), values.pop("team_play")
+        config = exploit_config(args.player, game, team_play, **values)
+        config.check()
+    except ModelFileError as error:  # a model file as the player
+        _file_error(args.parser, error)
+    except (ValueError, ImportError) as error:
+        args.parser.error(str(error))
+    exploit(config)
     return 0
 
 
@@ -627,7 +657,43 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _train_options(training)
     training.set_defaults(run=_train, parser=training)
+    _exploit_parser(commands)
     return parser
+
+
+def _exploit_parser(commands: Any) -> None:
+    """``tressette exploit``: ``train``'s options but those the run sets itself, with the exploit run's defaults."""
+    from .training.exploit import EXPLOIT_DEFAULTS, SET_BY_EXPLOIT, TEAM_PLAY_DEALS, TEAM_PLAY_PLAYERS
+
+    exploiting = commands.add_parser(
+        "exploit",
+        usage="%(prog)s PLAYER [options]  (tressette exploit --help lists them)",
+        help="train a best response to a frozen player and report its margin: a lower bound of the player's "
+        "exploitability (needs the train extras)",
+        description="Train MaskablePPO with PLAYER frozen in every other seat (the four-seat game: one team of "
+        "each batched deal against PLAYER's team), then play the exploiter against PLAYER on duplicate boards. "
+        "The exploiter's margin, with its 95% CI, is a lower bound of what a best response wins against PLAYER "
+        "(docs/exploitability.md). The run folder holds train's files and exploit.json.",
+    )
+    exploiting.add_argument(
+        "player",
+        metavar="PLAYER",
+        help=f"the frozen player: {', '.join(p for p in PLAYERS if p != 'human')}, with options, or a model's path",
+    )
+    _train_options(
+        exploiting,
+        skip=SET_BY_EXPLOIT,
+        defaults={**EXPLOIT_DEFAULTS, "team_play": None},
+        helps={
+            "total_timesteps": "Learner decisions to train the exploiter for (rounded up to whole rollouts: --n-steps "
+            "times the environments or the learning seats).",
+            "team_play": f"Batched deals of team play (the four-seat game, against {', '.join(TEAM_PLAY_PLAYERS)}): "
+            "one team of each learns against PLAYER's team; 0: single-deal environments (any player); default: "
+            f"{TEAM_PLAY_DEALS} where team play can hold PLAYER, 0 otherwise. --n-steps is then decisions per seat, "
+            "a multiple of 10",
+        },
+    )
+    exploiting.set_defaults(run=_exploit, parser=exploiting)
 
 
 def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> str:

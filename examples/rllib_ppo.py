@@ -5,6 +5,11 @@
     python examples/rllib_ppo.py               # one machine: a local Ray with 2 env runner processes
     python examples/rllib_ppo.py --address auto   # an existing Ray cluster (ray start --head; ray start --address=...)
 
+Each env runner steps ``--envs-per-runner`` environments together (64 by default, set by
+``benchmarks/bench_rllib.py``). On a cluster started with ``ray start`` where a Ray token file
+exists (``~/.ray/auth_token``), give every ``ray start`` and this script the same
+``RAY_AUTH_MODE`` (docs/integrations/rllib.md says why).
+
 One team learns (``player_0`` and ``player_2`` of the four-seat game, on one shared module
 by default), the other team is played inside the environment by ``--others`` (random by
 default; any player spec: heuristic, search, ppo, a saved model). ``--mapping team`` gives
@@ -32,6 +37,11 @@ from tressette_env.evaluation.duplicate import duplicate
 from tressette_env.integrations.rllib import MAPPINGS, RLModulePlayer, TressetteMultiAgentEnv, policy_mapping
 
 
+ENVS_PER_RUNNER = 64
+"""Environments a runner steps together: ``benchmarks/bench_rllib.py`` measured 10x the env steps per CPU second of
+one environment at 64, and little more at 128 (docs/integrations/rllib.md)."""
+
+
 def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
     """The PPO configuration and the ids of the modules it trains."""
     spec = game_spec(args.game)
@@ -53,7 +63,9 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
             )
         )
         # sample_timeout_s: a busy machine's env runners may take longer than RLlib's 60 s for a batch.
-        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1, sample_timeout_s=600)
+        .env_runners(
+            num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, sample_timeout_s=600
+        )
         .training(train_batch_size_per_learner=args.batch, minibatch_size=min(128, args.batch), num_epochs=4, lr=3e-4)
         .debugging(seed=args.seed)
     )
@@ -81,12 +93,22 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])
     parser.add_argument("--env-runners", type=int, default=2, help="env runner processes (0: in the driver)")
+    parser.add_argument(
+        "--envs-per-runner",
+        type=int,
+        default=ENVS_PER_RUNNER,
+        help=f"environments each runner steps together, its module acting for all at once (default {ENVS_PER_RUNNER}: "
+        "benchmarks/bench_rllib.py measures the env steps a runner samples a CPU second by this number)",
+    )
     parser.add_argument("--address", default=None, help="an existing Ray cluster (auto, or ray://host:10001)")
     parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.address:
         ray.init(address=args.address)
+        nodes = [n for n in ray.nodes() if n["Alive"]]
+        cpus = sum(n["Resources"].get("CPU", 0) for n in nodes)
+        print(f"Ray cluster at {args.address}: {len(nodes)} node(s), {cpus:g} CPUs", flush=True)
     else:  # logical CPUs: a driver and every env runner get one, even on a 2-core machine
         ray.init(num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
     try:
@@ -97,9 +119,13 @@ def main(argv: list[str] | None = None) -> dict:
             result = algo.train()
             runners = result["env_runners"]
             returns = runners.get("module_episode_returns_mean", {})
-            shown = "  ".join(f"{m} {returns[m]:+.2f}" for m in modules if m in returns)
+            shown = "  ".join(f"{m} {returns[m]:+.2f}" for m in modules if m in returns) or "(no episode ended yet)"
             print(f"iteration {i:3d}  env steps {int(runners['num_env_steps_sampled_lifetime']):7d}  "
                   f"mean return per learner: {shown}  {time.perf_counter() - start:5.0f} s", flush=True)  # fmt: skip
+        steps = int(runners["num_env_steps_sampled_lifetime"])
+        seconds = time.perf_counter() - start
+        print(f"{steps} env steps in {seconds:.0f} s of training: {steps / seconds:,.0f} env steps a second "
+              f"({args.env_runners} runners x {args.envs_per_runner} environments)", flush=True)  # fmt: skip
         module = modules[0]
         player = RLModulePlayer(algo.get_module(module), name=f"rllib:{module}")
         rules = game_spec(args.game).make_rules()

@@ -4,6 +4,7 @@ Runs where ray[rllib] is installed (``.ci/run`` gives it a virtual environment o
 ray pins its own gymnasium); skipped elsewhere.
 """
 
+import os
 import random
 import re
 import sys
@@ -273,20 +274,35 @@ def test_policy_mappings():
         policy_mapping("pairs")
 
 
-def test_the_ppo_recipe_trains_with_two_env_runners_and_plays_the_duplicate_evaluation(capsys):
+def _example():
     sys.path.insert(0, str(EXAMPLES))
     try:
         import rllib_ppo
     finally:
         sys.path.remove(str(EXAMPLES))
+    return rllib_ppo
+
+
+def test_the_ppo_recipe_trains_with_two_env_runners_and_plays_the_duplicate_evaluation(capsys):
+    rllib_ppo = _example()
     figures = rllib_ppo.main(["--iterations", "2", "--batch", "400", "--boards", "4", "--env-runners", "2"])
     printed = capsys.readouterr().out
-    assert "iteration   2  env steps     800" in printed and "| heuristic |" in printed
+    runners, envs = 2, rllib_ppo.ENVS_PER_RUNNER
+    steps = [int(n) for n in re.findall(r"iteration +\d+  env steps +(\d+)", printed)]
+    assert len(steps) == 2 and 400 <= steps[0] < 400 + runners * envs and steps[1] >= 2 * 400  # batches of 400 or more
+    assert f"({runners} runners x {envs} environments)" in printed and "| heuristic |" in printed
     assert set(figures) == {"random", "heuristic"} and all(r.boards == 4 for r in figures.values())
 
 
-def test_the_ppo_recipe_joins_an_existing_ray_cluster(capsys):
-    """``--address``: a head node started with ``ray start --head`` (a one-machine cluster), as on a real cluster."""
+def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
+    """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster.
+
+    The nodes and the driver share one token (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN``): Ray 2.60's ``ray
+    start --head`` turns token authentication on by itself when ``~/.ray/auth_token`` exists, and a driver
+    without the token then cannot connect. The driver is a process of its own, so no Ray state of this one
+    (an earlier test's local cluster) is in its way.
+    """
+    import secrets
     import socket
     import subprocess
 
@@ -294,18 +310,24 @@ def test_the_ppo_recipe_joins_an_existing_ray_cluster(capsys):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=3", "--include-dashboard=false"],
-                   check=True, capture_output=True, timeout=120)  # fmt: skip
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
+           "RAY_raylet_start_wait_time_s": "120", "OMP_NUM_THREADS": "1"}  # fmt: skip
     try:
-        sys.path.insert(0, str(EXAMPLES))
-        try:
-            import rllib_ppo
-        finally:
-            sys.path.remove(str(EXAMPLES))
-        rllib_ppo.main(["--address", f"127.0.0.1:{port}", "--iterations", "1", "--batch", "400", "--boards", "2"])
-        assert "iteration   1  env steps     400" in capsys.readouterr().out
+        subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
+                        "--disable-usage-stats"], check=True, capture_output=True, timeout=180, env=env)  # fmt: skip
+        subprocess.run([ray_cli, "start", f"--address=127.0.0.1:{port}", "--num-cpus=2", "--disable-usage-stats"],
+                       check=True, capture_output=True, timeout=180, env=env)  # fmt: skip
+        run = subprocess.run(
+            [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--address", f"127.0.0.1:{port}", "--iterations", "1",
+             "--batch", "400", "--boards", "2", "--env-runners", "2", "--envs-per-runner", "4"],
+            capture_output=True, text=True, timeout=600, env=env,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert f"Ray cluster at 127.0.0.1:{port}: 2 node(s), 3 CPUs" in run.stdout
+        assert "iteration   1  env steps     400" in run.stdout and "(2 runners x 4 environments)" in run.stdout
+        assert "| heuristic |" in run.stdout
     finally:
-        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=120)
+        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=180, env=env)
 
 
 @pytest.mark.parametrize(

@@ -34,16 +34,27 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from tressette_env.agents import HeuristicPlayer, RandomPlayer
 from tressette_env.envs.spec import GAME_NAMES, game_spec
 from tressette_env.evaluation.duplicate import duplicate
-from tressette_env.integrations.rllib import MAPPINGS, RLModulePlayer, TressetteMultiAgentEnv, policy_mapping
-
+from tressette_env.integrations.rllib import (
+    MAPPINGS,
+    RLModulePlayer,
+    TressetteMultiAgentEnv,
+    policy_mapping,
+    register_batched_env,
+)
 
 ENVS_PER_RUNNER = 64
 """Environments a runner steps together: ``benchmarks/bench_rllib.py`` measured 10x the env steps per CPU second of
 one environment at 64, and little more at 128 (docs/integrations/rllib.md)."""
 
 
+BATCHED_MODULE = "default_policy"
+"""The module of a ``--batched`` run (RLlib's single-agent default)."""
+
+
 def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
     """The PPO configuration and the ids of the modules it trains."""
+    if args.batched:
+        return build_batched_config(args), [BATCHED_MODULE]
     spec = game_spec(args.game)
     agents = list(spec.agent_names(spec.make_rules()))
     learners = agents if args.mapping != "shared" or not args.learners else args.learners
@@ -72,6 +83,25 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
     return config, modules
 
 
+def build_batched_config(args: argparse.Namespace) -> PPOConfig:
+    """``--batched N``: each runner steps N deals of the four-seat batched engine, one learning seat in each."""
+    model = DefaultModelConfig(fcnet_hiddens=args.hidden, fcnet_activation="tanh")
+    env_config = {"opponent": args.others, "dense_reward": args.dense_reward}
+    return (
+        PPOConfig()
+        .environment(register_batched_env(), env_config=env_config)
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model))
+        .env_runners(
+            num_env_runners=args.env_runners,
+            num_envs_per_env_runner=args.batched,
+            gym_env_vectorize_mode="vector_entry_point",
+            sample_timeout_s=600,
+        )  # fmt: skip
+        .training(train_batch_size_per_learner=args.batch, minibatch_size=min(128, args.batch), num_epochs=4, lr=3e-4)
+        .debugging(seed=args.seed)
+    )
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=GAME_NAMES, default="tressette")
@@ -89,6 +119,14 @@ def main(argv: list[str] | None = None) -> dict:
         default=True,
         help="pay the thirds as they are taken (default on; the hand's result only with --no-dense-reward)",
     )
+    parser.add_argument(
+        "--batched",
+        type=int,
+        default=0,
+        metavar="N",
+        help="each env runner steps N deals of the batched engine, one learning seat in each (the four-seat game; "
+        "--others random or heuristic); 0: the multi-agent environment (default)",
+    )
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])
@@ -104,6 +142,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.batched and (
+        args.game != "tressette" or args.others not in ("random", "heuristic") or args.mapping != "shared"
+    ):
+        parser.error(
+            "--batched: the four-seat game (the only batched engine), --others random or heuristic (the batched "
+            "players), --mapping shared"
+        )
     if args.address:
         ray.init(address=args.address)
         nodes = [n for n in ray.nodes() if n["Alive"]]
@@ -119,13 +164,16 @@ def main(argv: list[str] | None = None) -> dict:
             result = algo.train()
             runners = result["env_runners"]
             returns = runners.get("module_episode_returns_mean", {})
+            if args.batched and "episode_return_mean" in runners:  # a single-agent runner's metric
+                returns = {BATCHED_MODULE: runners["episode_return_mean"]}
             shown = "  ".join(f"{m} {returns[m]:+.2f}" for m in modules if m in returns) or "(no episode ended yet)"
             print(f"iteration {i:3d}  env steps {int(runners['num_env_steps_sampled_lifetime']):7d}  "
                   f"mean return per learner: {shown}  {time.perf_counter() - start:5.0f} s", flush=True)  # fmt: skip
         steps = int(runners["num_env_steps_sampled_lifetime"])
         seconds = time.perf_counter() - start
+        envs = f"{args.batched} batched deals" if args.batched else f"{args.envs_per_runner} environments"
         print(f"{steps} env steps in {seconds:.0f} s of training: {steps / seconds:,.0f} env steps a second "
-              f"({args.env_runners} runners x {args.envs_per_runner} environments)", flush=True)  # fmt: skip
+              f"({args.env_runners} runners x {envs})", flush=True)  # fmt: skip
         module = modules[0]
         player = RLModulePlayer(algo.get_module(module), name=f"rllib:{module}")
         rules = game_spec(args.game).make_rules()

@@ -34,7 +34,9 @@ def test_the_sizes_are_the_environments_own(game):
     assert single.action_space.n == action_space_size(game, "gymnasium") == action_space_size(game)
     assert parallel.action_space(agent).n == action_space_size(game, "parallel") == 256
     assert action_space_size(game) == (161 if game == "tressette" else 255)
-    modes = ["sync", "vector_entry_point"] if game == "tressette" else ["sync"]  # the other games have no batched engine yet
+    modes = (
+        ["sync", "vector_entry_point"] if game == "tressette" else ["sync"]
+    )  # the other games have no batched engine yet
     for mode in modes:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -294,6 +294,59 @@ def test_the_ppo_recipe_trains_with_two_env_runners_and_plays_the_duplicate_eval
     assert set(figures) == {"random", "heuristic"} and all(r.boards == 4 for r in figures.values())
 
 
+def test_the_ppo_recipe_trains_on_the_batched_engine_and_its_module_plays_the_evaluation(capsys):
+    """``--batched N``: RLlib's single-agent runners step N deals of the batched engine (``batched_env``)."""
+    figures = _example().main(
+        ["--batched", "16", "--others", "heuristic", "--iterations", "2", "--batch", "320", "--boards", "2",
+         "--env-runners", "1"]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    steps = [int(n) for n in re.findall(r"iteration +\d+  env steps +(\d+)", printed)]
+    assert len(steps) == 2 and steps[0] >= 320 and steps[1] >= 640
+    assert "(1 runners x 16 batched deals)" in printed and "duplicate evaluation of module 'default_policy'" in printed
+    assert set(figures) == {"random", "heuristic"} and all(r.boards == 2 for r in figures.values())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--batched", "8", "--game", "calabresella"], ["--batched", "8", "--others", "search"],
+     ["--batched", "8", "--mapping", "team"]],
+)  # fmt: skip
+def test_the_batched_recipe_refuses_what_the_batched_engine_cannot_play_before_ray_starts(argv, capsys):
+    with pytest.raises(SystemExit):
+        _example().main(argv)
+    assert "--batched: the four-seat game" in capsys.readouterr().err
+
+
+def test_the_batched_engine_through_rllibs_own_runner_samples_whole_hands():
+    """``batched_env`` as RLlib's ``SingleAgentEnvRunner`` builds it: each finished episode is one hand, ten decisions."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from tressette_env.integrations.rllib import register_batched_env
+
+    config = (
+        PPOConfig()
+        .environment(register_batched_env(), env_config={"opponent": "heuristic"})
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=8, gym_env_vectorize_mode="vector_entry_point")
+    )
+    runner = SingleAgentEnvRunner(config=config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RenuncioWarning)  # the module acts within the masks: no renuncio
+        episodes = runner.sample(num_timesteps=400, random_actions=False)
+    done = [e for e in episodes if e.is_done]
+    assert len(done) >= 16
+    for episode in done:
+        assert len(episode) == 10 and episode.is_terminated
+        assert not np.any(episode.get_rewards()[:-1])  # sparse by default: the hand's result at its end only
+        masks = np.asarray(episode.get_observations()["action_mask"])
+        assert masks[:-1].any(axis=1).all() and not masks[-1].any()  # every decision has a legal card; the end none
+    runner.stop()
+
+
 def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
     """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster.
 

@@ -41,6 +41,22 @@ Rewards are the AEC environment's: a hand's points (its side's minus the other's
 match's result, paid to each learner with its last observation. An illegal action is a
 renuncio, as in every environment (RLlib's environment check sends unmasked random actions).
 
+**The batched engine for RLlib's runners.** ``batched_env(config)`` is the four-seat game's
+batched engine as the vector environment of RLlib's single-agent runners: one learning seat in
+each of ``num_envs_per_env_runner`` deals, the other three played by a batched ``opponent``
+(``"random"`` or ``"heuristic"``), with the same observation dict
+(``vector.next_step.NextStepVectorEnv``: Gymnasium's next-step autoreset, which RLlib reads)::
+
+    register_batched_env()  # RLlib's registry name for batched_env: BATCHED_ENV, "tressette_batched"
+    PPOConfig()
+    .environment(BATCHED_ENV, env_config={"opponent": "heuristic", "dense_reward": True})
+    .env_runners(num_envs_per_env_runner=256, gym_env_vectorize_mode="vector_entry_point")
+    .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+
+Its ``env_config`` keys are ``TressetteVectorEnv``'s keywords (``opponent``, ``partner``,
+``learner_seat``: ``"random"`` by default here, ``seed``, ``dense_reward``, ``history``, the rule
+switches); a bad one raises that environment's error. The other games have no batched engine yet.
+
 Example:
     >>> env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})
     >>> obs, infos = env.reset(seed=0)
@@ -68,6 +84,25 @@ from ..envs.recording import check_record_path
 from ..envs.spec import game_spec
 from ..messages import listed, shown
 from ..wrappers.single_agent import as_player
+
+BATCHED_ENV = "tressette_batched"
+"""The name ``register_batched_env`` gives ``batched_env`` in RLlib's registry (``config.environment(BATCHED_ENV)``)."""
+
+
+def batched_env(config: Mapping[str, Any] | None = None) -> Any:
+    """The four-seat batched engine as an RLlib vector environment (the module docstring; ``vector_entry_point``)."""
+    from ..vector.next_step import make
+
+    return make(config)
+
+
+def register_batched_env() -> str:
+    """Register ``batched_env`` with RLlib as ``BATCHED_ENV`` (RLlib takes a creator by its registered name); return it."""
+    from ray.tune.registry import register_env
+
+    register_env(BATCHED_ENV, batched_env)
+    return BATCHED_ENV
+
 
 MAPPINGS = ("shared", "team", "seat")
 """``policy_mapping``'s kinds: one module for every learner, one per team, one per seat."""

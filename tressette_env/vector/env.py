@@ -190,13 +190,23 @@ class TressetteVectorEnv(VectorEnv):
         self._masks = self.batch.legal_masks(bool)
         return self.batch.observe(), {"action_mask": self._masks}
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """The learner acts in every deal; then the others play until it is the learner's turn again."""
+    def step(
+        self, actions: Any, *, active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The learner acts in every deal; then the others play until it is the learner's turn again.
+
+        ``active`` ((N,) bool, default all): the deals where the learner acts; the others stand
+        still (their actions are not read; no reward, no termination, the same observation), which
+        is how ``NextStepVectorEnv`` holds a new episode back for a step.
+        """
         if not self._started:
             raise RuntimeError("call reset() before step()")
         batch = self.batch
-        result = batch.step(np.asarray(actions), autoreset=False)
-        self._fresh[:] = False
+        result = batch.step(np.asarray(actions), active=active, autoreset=False)
+        if active is None:
+            self._fresh[:] = False
+        else:
+            self._fresh[active] = False
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=bool)
         infos: dict = {}

@@ -1,0 +1,101 @@
+"""``vector.next_step``: the batched environment with the next step's autoreset, pinned to the environment it wraps."""
+
+import numpy as np
+import pytest
+
+from tressette_env.vector.env import TressetteVectorEnv
+from tressette_env.vector.next_step import NextStepVectorEnv, make
+
+
+def _first_legal(mask: np.ndarray) -> np.ndarray:
+    return mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("config", [{}, {"opponent": "heuristic", "dense_reward": True}, {"learner_seat": 2}])
+def test_each_step_is_the_wrapped_environments_with_finished_rows_held_back_a_step(config):
+    """A twin of the wrapped environment, stepped with the same actions and the same ``active`` rows, is the truth."""
+    n = 8
+    wrapped = make({"num_envs": n, "seed": 3, **config})
+    twin = TressetteVectorEnv(n, seed=3, **{"learner_seat": "random", **config})
+    obs, infos = wrapped.reset(seed=5)
+    twin_obs, twin_infos = twin.reset(seed=5)
+    assert infos == {} and np.array_equal(obs["observations"], twin_obs.astype(np.float32))
+    assert np.array_equal(obs["action_mask"], twin_infos["action_mask"].astype(np.float32))
+    pending = np.zeros(n, dtype=bool)
+    episodes = np.zeros(n, dtype=int)
+    lengths = np.zeros(n, dtype=int)
+    for _ in range(60):
+        actions = _first_legal(twin.action_masks())
+        obs, rewards, terminated, truncated, infos = wrapped.step(np.where(pending, 999, actions))  # held rows: unread
+        t_obs, t_rewards, t_terminated, t_truncated, t_infos = twin.step(
+            np.where(pending, -1, actions), active=~pending
+        )
+        assert infos == {} and not truncated.any()
+        assert np.array_equal(rewards, t_rewards) and np.array_equal(terminated, t_terminated)
+        expected = t_obs.copy()
+        expected_mask = t_infos["action_mask"].copy()
+        for i in np.flatnonzero(t_terminated):  # the episode's last observation, no legal action
+            expected[i] = t_infos["final_obs"][i]
+            expected_mask[i] = False
+        assert np.array_equal(obs["observations"], expected.astype(np.float32))
+        assert np.array_equal(obs["action_mask"], expected_mask.astype(np.float32))
+        held = pending
+        assert not rewards[held].any() and not terminated[held].any()  # the step that starts the next episode
+        assert obs["action_mask"][held].any(axis=1).all()
+        lengths[~held] += 1
+        for i in np.flatnonzero(terminated):
+            assert lengths[i] == 10  # ten decisions of the learner a hand
+            lengths[i] = 0
+            episodes[i] += 1
+        pending = terminated.copy()
+    assert (episodes >= 4).all()
+
+
+def test_an_inactive_row_of_the_batched_environment_stands_still():
+    env = TressetteVectorEnv(4, seed=0)
+    obs, infos = env.reset(seed=1)
+    active = np.array([True, False, True, False])
+    before = env.batch.hands().copy()
+    new_obs, rewards, terminated, _, infos = env.step(
+        np.where(active, infos["action_mask"].argmax(1), -1), active=active
+    )
+    assert np.array_equal(new_obs[~active], obs[~active]) and not rewards[~active].any()
+    assert np.array_equal(env.batch.hands()[[1, 3]], before[[1, 3]]) and not np.array_equal(
+        env.batch.hands()[0], before[0]
+    )
+
+
+def test_every_row_held_back_plays_nothing():
+    env = make({"num_envs": 2, "seed": 0})
+    obs, _ = env.reset(seed=0)
+    for _ in range(10):
+        obs, rewards, terminated, *_ = env.step(obs["action_mask"].argmax(1))
+    assert terminated.all()
+    hands = env.env.batch.hands().copy()
+    obs, rewards, terminated, *_ = env.step(np.array([7, 7]))  # both rows start their next hand: nothing is played
+    assert np.array_equal(env.env.batch.hands(), hands) and not rewards.any() and not terminated.any()
+    assert obs["action_mask"].any(axis=1).all()
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: make({"num_envs": 0}), ValueError, "num_envs=0"),
+        (lambda: make({"num_envs": True}), ValueError, "num_envs=True"),
+        (lambda: make({"num_envs": 2, "opponent": "nobody"}), ValueError, "opponent must be"),
+        (lambda: NextStepVectorEnv("env"), TypeError, "TressetteVectorEnv"),
+        (lambda: make({"num_envs": 2}).step(np.zeros(2, dtype=int)), RuntimeError, "reset"),
+    ],
+)
+def test_bad_settings_are_refused(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_a_wrong_number_of_actions_is_refused_and_changes_nothing():
+    env = make({"num_envs": 3, "seed": 0})
+    env.reset(seed=0)
+    hands = env.env.batch.hands().copy()
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        env.step(np.zeros(2, dtype=int))
+    assert np.array_equal(env.env.batch.hands(), hands)

@@ -1,0 +1,138 @@
+"""The batched four-seat environment with the next step's autoreset and the mask in the observation: ``NextStepVectorEnv``.
+
+``TressetteVectorEnv`` replaces an episode that ends in the step that ends it (Gymnasium's
+``AutoresetMode.SAME_STEP``, the last observation in ``infos["final_obs"]``). Libraries that
+build their episodes from the observations a step returns, RLlib's ``SingleAgentEnvRunner``
+among them, read Gymnasium's default instead, ``AutoresetMode.NEXT_STEP``:
+
+| step | a row whose episode goes on | a row whose episode ended in this step | the step after that |
+| --- | --- | --- | --- |
+| observation | the learner's next one | the learner's last one of the hand | the new episode's first |
+| reward, terminated | as the step pays | the hand's, True | 0, False: the row's action is not played |
+
+and the observation is the dict RLlib's ``ActionMaskingTorchRLModule`` reads:
+``{"observations": float32 (790,), "action_mask": float32 (161,)}`` (a row's mask is all zeros on
+the step that ends its episode: the hand has no next decision). ``infos`` is empty (the hands'
+results stay in the wrapped environment's ``infos["final_info"]``, which this does not pass
+on: RLlib turns every info into one dict per row, a cost per step).
+
+``make(config)`` builds one from a plain dict (``num_envs`` and the ``TressetteVectorEnv``
+keywords), the form RLlib's ``vector_entry_point`` creators are called with.
+
+Example:
+    >>> env = make({"num_envs": 4, "seed": 0})
+    >>> obs, _ = env.reset(seed=0)
+    >>> obs["observations"].shape, obs["action_mask"].shape
+    ((4, 790), (4, 161))
+    >>> rng = np.random.default_rng(0)
+    >>> ended = np.zeros(4, dtype=bool)
+    >>> for _ in range(10):
+    ...     mask = np.where(ended[:, None], 1.0, obs["action_mask"])  # a finished row's action is not read
+    ...     obs, rewards, terminated, truncated, infos = env.step(sample_mask(mask.astype(bool), rng))
+    ...     ended = terminated
+    >>> bool(terminated.all()), obs["action_mask"].any()
+    (True, np.False_)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..engine.actions import NUM_ACTIONS
+from .engine import sample_mask  # noqa: F401  (the example's)
+from .env import TressetteVectorEnv
+
+__all__ = ["NextStepVectorEnv", "make"]
+
+
+class NextStepVectorEnv(VectorEnv):
+    """``TressetteVectorEnv`` with ``AutoresetMode.NEXT_STEP`` and the dict observation (module docstring).
+
+    Args:
+        env: the batched environment to wrap (``TressetteVectorEnv``).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, env: TressetteVectorEnv):
+        if not isinstance(env, TressetteVectorEnv):
+            raise TypeError(f"env must be a TressetteVectorEnv; got {type(env).__name__}")
+        self.env = env
+        self.num_envs = env.num_envs
+        size = env.single_observation_space.shape[0]
+        self.single_observation_space = spaces.Dict(
+            {
+                "observations": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
+                "action_mask": spaces.Box(0.0, 1.0, shape=(NUM_ACTIONS,), dtype=np.float32),
+            }
+        )
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._pending = np.zeros(self.num_envs, dtype=bool)  # ended in the last step: the new episode waits
+        self._started = False
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        """Deal new episodes everywhere (``seed`` and ``options`` as ``TressetteVectorEnv.reset``)."""
+        observations, infos = self.env.reset(seed=seed, options=options)
+        self._pending[:] = False
+        self._started = True
+        return self._dict(observations, infos["action_mask"]), {}
+
+    def step(self, actions: Any) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The learner acts in every row but those whose episode ended in the last step (they start the next)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), one per row; got {actions.shape}")
+        waiting = self._pending
+        active = ~waiting
+        if waiting.all():  # every row starts its next episode: nothing to play
+            observations, masks = self.env.batch.observe(), self.env.action_masks()
+            rewards = np.zeros(self.num_envs, dtype=np.float32)
+            terminated = np.zeros(self.num_envs, dtype=bool)
+            truncated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            played = np.where(waiting, -1, actions) if waiting.any() else actions
+            observations, rewards, terminated, truncated, infos = self.env.step(
+                played, active=None if not waiting.any() else active
+            )
+            masks = infos["action_mask"]
+            ended = terminated | truncated
+            if ended.any():
+                observations = observations.copy()
+                rows = np.flatnonzero(ended)
+                observations[rows] = np.stack(infos["final_obs"][rows])
+                masks = masks.copy()
+                masks[rows] = False
+        self._pending = terminated | truncated
+        return self._dict(observations, masks), rewards, terminated, truncated, {}
+
+    @staticmethod
+    def _dict(observations: np.ndarray, masks: np.ndarray) -> dict:
+        return {"observations": observations.astype(np.float32), "action_mask": masks.astype(np.float32)}
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.env.close()
+
+
+def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:
+    """A ``NextStepVectorEnv`` from a dict: ``num_envs`` (default 1) and ``TressetteVectorEnv``'s keywords.
+
+    The keywords are ``opponent``, ``partner``, ``learner_seat`` (default ``"random"`` here),
+    ``seed``, ``dense_reward``, ``history`` and the rule switches; RLlib's ``EnvContext`` (a dict)
+    works as it is. A bad one raises the environment's own error.
+    """
+    config = dict(config or {})
+    num_envs = config.pop("num_envs", 1)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise ValueError(f"num_envs={num_envs!r}: an integer >= 1")
+    config.setdefault("learner_seat", "random")
+    return NextStepVectorEnv(TressetteVectorEnv(int(num_envs), **config))

@@ -43,8 +43,8 @@ from tressette_env.integrations.rllib import (
 )
 
 ENVS_PER_RUNNER = 64
-"""Environments a runner steps together: ``benchmarks/bench_rllib.py`` measured 10x the env steps per CPU second of
-one environment at 64, and little more at 128 (docs/integrations/rllib.md)."""
+"""Environments a runner steps together: ``benchmarks/bench_rllib.py`` measured 10x and 20x the env steps per CPU
+second of one environment at 64 in two runs, and 4% and 28% more at 128 (docs/integrations/rllib.md)."""
 
 
 BATCHED_MODULE = "default_policy"

@@ -59,7 +59,7 @@ def runner(envs: int, others: str) -> MultiAgentEnvRunner:
 def batched_runner(deals: int) -> SingleAgentEnvRunner:
     config = (
         PPOConfig()
-        .environment(register_batched_env(), env_config={"opponent": "random"})
+        .environment(register_batched_env(), env_config={"opponents": "random", "partner": "random"})
         .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
         .env_runners(num_env_runners=0, num_envs_per_env_runner=deals, gym_env_vectorize_mode="vector_entry_point")
         .debugging(seed=0)

@@ -86,7 +86,7 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
 def build_batched_config(args: argparse.Namespace) -> PPOConfig:
     """``--batched N``: each runner steps N deals of the four-seat batched engine, one learning seat in each."""
     model = DefaultModelConfig(fcnet_hiddens=args.hidden, fcnet_activation="tanh")
-    env_config = {"opponent": args.others, "dense_reward": args.dense_reward}
+    env_config = {"opponents": args.others, "partner": args.others, "dense_reward": args.dense_reward}
     return (
         PPOConfig()
         .environment(register_batched_env(), env_config=env_config)

@@ -329,7 +329,7 @@ def test_the_batched_engine_through_rllibs_own_runner_samples_whole_hands():
 
     config = (
         PPOConfig()
-        .environment(register_batched_env(), env_config={"opponent": "heuristic"})
+        .environment(register_batched_env(), env_config={"opponents": "heuristic"})
         .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
         .env_runners(num_env_runners=0, num_envs_per_env_runner=8, gym_env_vectorize_mode="vector_entry_point")
     )

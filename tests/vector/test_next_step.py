@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tressette_env.vector.env import TressetteVectorEnv
+from tressette_env.vector.env import TressetteVectorEnv, make_vector_env
 from tressette_env.vector.next_step import NextStepVectorEnv, make
 
 
@@ -11,12 +11,15 @@ def _first_legal(mask: np.ndarray) -> np.ndarray:
     return mask.argmax(axis=1)
 
 
-@pytest.mark.parametrize("config", [{}, {"opponent": "heuristic", "dense_reward": True}, {"learner_seat": 2}])
+RANDOM = {"opponents": "random", "partner": "random"}
+
+
+@pytest.mark.parametrize("config", [RANDOM, {"opponents": "heuristic", "dense_reward": True}, {"seat": 2, **RANDOM}])
 def test_each_step_is_the_wrapped_environments_with_finished_rows_held_back_a_step(config):
     """A twin of the wrapped environment, stepped with the same actions and the same ``active`` rows, is the truth."""
     n = 8
     wrapped = make({"num_envs": n, "seed": 3, **config})
-    twin = TressetteVectorEnv(n, seed=3, **{"learner_seat": "random", **config})
+    twin = make_vector_env(n, seed=3, **config)  # what gym.make_vec builds with these keywords
     obs, infos = wrapped.reset(seed=5)
     twin_obs, twin_infos = twin.reset(seed=5)
     assert infos == {} and np.array_equal(obs["observations"], twin_obs.astype(np.float32))
@@ -66,7 +69,7 @@ def test_an_inactive_row_of_the_batched_environment_stands_still():
 
 
 def test_every_row_held_back_plays_nothing():
-    env = make({"num_envs": 2, "seed": 0})
+    env = make({"num_envs": 2, "seed": 0, **RANDOM})
     obs, _ = env.reset(seed=0)
     for _ in range(10):
         obs, rewards, terminated, *_ = env.step(obs["action_mask"].argmax(1))
@@ -82,8 +85,10 @@ def test_every_row_held_back_plays_nothing():
     [
         (lambda: make({"num_envs": 0}), ValueError, "num_envs=0"),
         (lambda: make({"num_envs": True}), ValueError, "num_envs=True"),
-        (lambda: make({"num_envs": 2, "opponent": "nobody"}), ValueError, "opponent must be"),
-        (lambda: NextStepVectorEnv("env"), TypeError, "TressetteVectorEnv"),
+        (lambda: make({"num_envs": 2, "opponents": "nobody"}), ValueError, "opponents is 'random', 'heuristic'"),
+        (lambda: make({"num_envs": 2, "game": "calabresella"}), ValueError, "'calabresella' has no batched engine yet"),
+        (lambda: make({"game": "scopa"}), ValueError, "game='scopa': one of tressette"),
+        (lambda: NextStepVectorEnv("env"), TypeError, "same-step autoreset"),
         (lambda: make({"num_envs": 2}).step(np.zeros(2, dtype=int)), RuntimeError, "reset"),
     ],
 )
@@ -93,7 +98,7 @@ def test_bad_settings_are_refused(call, error, message):
 
 
 def test_a_wrong_number_of_actions_is_refused_and_changes_nothing():
-    env = make({"num_envs": 3, "seed": 0})
+    env = make({"num_envs": 3, "seed": 0, **RANDOM})
     env.reset(seed=0)
     hands = env.env.batch.hands().copy()
     with pytest.raises(ValueError, match=r"shape \(3,\)"):

@@ -41,21 +41,24 @@ Rewards are the AEC environment's: a hand's points (its side's minus the other's
 match's result, paid to each learner with its last observation. An illegal action is a
 renuncio, as in every environment (RLlib's environment check sends unmasked random actions).
 
-**The batched engine for RLlib's runners.** ``batched_env(config)`` is the four-seat game's
-batched engine as the vector environment of RLlib's single-agent runners: one learning seat in
-each of ``num_envs_per_env_runner`` deals, the other three played by a batched ``opponent``
+**The batched engine for RLlib's runners.** ``batched_env(config)`` is a game's batched engine as
+the vector environment of RLlib's single-agent runners: one learning seat in each of
+``num_envs_per_env_runner`` deals, the other seats played by the batched engine's players
 (``"random"`` or ``"heuristic"``), with the same observation dict
 (``vector.next_step.NextStepVectorEnv``: Gymnasium's next-step autoreset, which RLlib reads)::
 
     register_batched_env()  # RLlib's registry name for batched_env: BATCHED_ENV, "tressette_batched"
     PPOConfig()
-    .environment(BATCHED_ENV, env_config={"opponent": "heuristic", "dense_reward": True})
+    .environment(BATCHED_ENV, env_config={"opponents": "heuristic", "dense_reward": True})
     .env_runners(num_envs_per_env_runner=256, gym_env_vectorize_mode="vector_entry_point")
     .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
 
-Its ``env_config`` keys are ``TressetteVectorEnv``'s keywords (``opponent``, ``partner``,
-``learner_seat``: ``"random"`` by default here, ``seed``, ``dense_reward``, ``history``, the rule
-switches); a bad one raises that environment's error. The other games have no batched engine yet.
+Its ``env_config`` keys are ``"game"`` (default ``"tressette"``) and the game's ``gym.make_vec``
+keywords (the four-seat game's: ``seat``, ``partner``, ``opponents``, ``dense_reward``,
+``seed``, the rule switches; ``gym.make``'s defaults: a random seat, the heuristic as partner and
+opponents); a bad one raises that environment's error. A game plugs in through its catalog
+entry's ``gym_vector_entry_point``; only the four-seat game has a batched engine yet, and the
+others are refused with a message that says so.
 
 Example:
     >>> env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})

@@ -16,11 +16,15 @@ the step that ends its episode: the hand has no next decision). ``infos`` is emp
 results stay in the wrapped environment's ``infos["final_info"]``, which this does not pass
 on: RLlib turns every info into one dict per row, a cost per step).
 
-``make(config)`` builds one from a plain dict (``num_envs`` and the ``TressetteVectorEnv``
-keywords), the form RLlib's ``vector_entry_point`` creators are called with.
+``make(config)`` builds one for a game of the catalog from a plain dict (``game``,
+``num_envs`` and the game's ``gym.make_vec`` keywords), the form RLlib's ``vector_entry_point``
+creators are called with. A game plugs in through its catalog entry's
+``gym_vector_entry_point``, whose environment keeps the batched one's protocol: same-step
+autoreset with ``infos["final_obs"]``, ``infos["action_mask"]``, ``action_masks()`` and
+``step(actions, active=)``. Only the four-seat game has one today.
 
 Example:
-    >>> env = make({"num_envs": 4, "seed": 0})
+    >>> env = make({"num_envs": 4, "seed": 0, "opponents": "random", "partner": "random"})
     >>> obs, _ = env.reset(seed=0)
     >>> obs["observations"].shape, obs["action_mask"].shape
     ((4, 790), (4, 161))
@@ -36,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,73 +49,74 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..engine.actions import NUM_ACTIONS
 from .engine import sample_mask  # noqa: F401  (the example's)
-from .env import TressetteVectorEnv
 
 __all__ = ["NextStepVectorEnv", "make"]
 
 
 class NextStepVectorEnv(VectorEnv):
-    """``TressetteVectorEnv`` with ``AutoresetMode.NEXT_STEP`` and the dict observation (module docstring).
+    """A batched environment with ``AutoresetMode.NEXT_STEP`` and the dict observation (module docstring).
 
     Args:
-        env: the batched environment to wrap (``TressetteVectorEnv``).
+        env: the batched environment to wrap: a ``VectorEnv`` with same-step autoreset,
+            ``infos["final_obs"]`` and ``infos["action_mask"]``, and ``step(actions, active=)``
+            (``TressetteVectorEnv``).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
-    def __init__(self, env: TressetteVectorEnv):
-        if not isinstance(env, TressetteVectorEnv):
-            raise TypeError(f"env must be a TressetteVectorEnv; got {type(env).__name__}")
+    def __init__(self, env: VectorEnv):
+        if not isinstance(env, VectorEnv) or env.metadata.get("autoreset_mode") != AutoresetMode.SAME_STEP:
+            raise TypeError(
+                f"env must be a batched VectorEnv with same-step autoreset (TressetteVectorEnv); got {type(env).__name__}"
+            )
         self.env = env
         self.num_envs = env.num_envs
         size = env.single_observation_space.shape[0]
+        actions = int(env.single_action_space.n)
         self.single_observation_space = spaces.Dict(
             {
                 "observations": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
-                "action_mask": spaces.Box(0.0, 1.0, shape=(NUM_ACTIONS,), dtype=np.float32),
+                "action_mask": spaces.Box(0.0, 1.0, shape=(actions,), dtype=np.float32),
             }
         )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._pending = np.zeros(self.num_envs, dtype=bool)  # ended in the last step: the new episode waits
-        self._started = False
+        self._next: tuple[np.ndarray, np.ndarray] | None = None  # the wrapped env's last observation and masks
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        """Deal new episodes everywhere (``seed`` and ``options`` as ``TressetteVectorEnv.reset``)."""
+        """Deal new episodes everywhere (``seed`` and ``options`` as the wrapped environment's ``reset``)."""
         observations, infos = self.env.reset(seed=seed, options=options)
         self._pending[:] = False
-        self._started = True
-        return self._dict(observations, infos["action_mask"]), {}
+        self._next = (observations, infos["action_mask"])
+        return self._dict(*self._next), {}
 
     def step(self, actions: Any) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The learner acts in every row but those whose episode ended in the last step (they start the next)."""
-        if not self._started:
+        if self._next is None:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), one per row; got {actions.shape}")
         waiting = self._pending
-        active = ~waiting
+        none = np.zeros(self.num_envs, dtype=bool)
         if waiting.all():  # every row starts its next episode: nothing to play
-            observations, masks = self.env.batch.observe(), self.env.action_masks()
-            rewards = np.zeros(self.num_envs, dtype=np.float32)
-            terminated = np.zeros(self.num_envs, dtype=bool)
-            truncated = np.zeros(self.num_envs, dtype=bool)
+            observations, masks = self._next
+            rewards, terminated, truncated = np.zeros(self.num_envs, dtype=np.float32), none, none
         else:
-            played = np.where(waiting, -1, actions) if waiting.any() else actions
+            some = waiting.any()
             observations, rewards, terminated, truncated, infos = self.env.step(
-                played, active=None if not waiting.any() else active
+                np.where(waiting, -1, actions) if some else actions, active=~waiting if some else None
             )
             masks = infos["action_mask"]
+            self._next = (observations, masks)
             ended = terminated | truncated
-            if ended.any():
-                observations = observations.copy()
+            if ended.any():  # this step shows the episodes' last observations; the next one the new episodes'
                 rows = np.flatnonzero(ended)
+                observations, masks = observations.copy(), masks.copy()
                 observations[rows] = np.stack(infos["final_obs"][rows])
-                masks = masks.copy()
                 masks[rows] = False
         self._pending = terminated | truncated
         return self._dict(observations, masks), rewards, terminated, truncated, {}
@@ -124,15 +130,32 @@ class NextStepVectorEnv(VectorEnv):
 
 
 def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:
-    """A ``NextStepVectorEnv`` from a dict: ``num_envs`` (default 1) and ``TressetteVectorEnv``'s keywords.
+    """A ``NextStepVectorEnv`` of a game's batched engine from a dict (the module docstring).
 
-    The keywords are ``opponent``, ``partner``, ``learner_seat`` (default ``"random"`` here),
-    ``seed``, ``dense_reward``, ``history`` and the rule switches; RLlib's ``EnvContext`` (a dict)
-    works as it is. A bad one raises the environment's own error.
+    ``game`` (default ``"tressette"``), ``num_envs`` (default 1), and the game's ``gym.make_vec``
+    keywords (the four-seat game's: ``seat``, ``partner``, ``opponents``, ``dense_reward``,
+    ``seed`` and the rule switches; ``gym.make``'s defaults: a random seat, the heuristic as
+    partner and opponents). RLlib's ``EnvContext`` (a dict) works as it is.
+
+    Raises:
+        ValueError: an unknown game, a game without a batched engine, or a bad ``num_envs``;
+            a bad keyword raises the environment's own error.
     """
+    from .. import catalog
+
     config = dict(config or {})
+    game = config.pop("game", "tressette")
+    if game not in catalog.names():
+        raise ValueError(f"game={game!r}: one of {', '.join(catalog.names())}")
+    entry = catalog.entry(game)
+    if entry.gym_vector_entry_point is None:
+        raise ValueError(
+            f"game={game!r} has no batched engine yet (only the four-seat game has one): train it on "
+            "TressetteMultiAgentEnv, with several environments a runner"
+        )
     num_envs = config.pop("num_envs", 1)
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
         raise ValueError(f"num_envs={num_envs!r}: an integer >= 1")
-    config.setdefault("learner_seat", "random")
-    return NextStepVectorEnv(TressetteVectorEnv(int(num_envs), **config))
+    module, _, name = entry.gym_vector_entry_point.partition(":")
+    factory = getattr(importlib.import_module(module), name)
+    return NextStepVectorEnv(factory(int(num_envs), **config))

@@ -59,8 +59,8 @@ def _require(modules: tuple[str, ...], what: str) -> None:
     for module in modules:
         try:
             importlib.import_module(module)
-        except ImportError as error:
-            raise ImportError(f"{error}: {what}") from error
+        except ImportError as error:  # a ModuleNotFoundError naming the missing package, as the import's own
+            raise ModuleNotFoundError(f"{error}: {what}", name=getattr(error, "name", None) or module) from error
 
 
 @dataclass

@@ -126,7 +126,9 @@ class NextStepVectorEnv(VectorEnv):
         return {"observations": observations.astype(np.float32), "action_mask": masks.astype(np.float32)}
 
     def close_extras(self, **kwargs: Any) -> None:
-        self.env.close()
+        env = getattr(self, "env", None)  # None when the constructor refused its env
+        if env is not None:
+            env.close()
 
 
 def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:

@@ -142,6 +142,10 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    for flag, value, least in (("--batched", args.batched, 0), ("--envs-per-runner", args.envs_per_runner, 1),
+                               ("--iterations", args.iterations, 1)):  # fmt: skip
+        if value < least:
+            parser.error(f"{flag} {value}: an integer >= {least}")
     if args.batched and (
         args.game != "tressette" or args.others not in ("random", "heuristic") or args.mapping != "shared"
     ):
@@ -172,8 +176,9 @@ def main(argv: list[str] | None = None) -> dict:
         steps = int(runners["num_env_steps_sampled_lifetime"])
         seconds = time.perf_counter() - start
         envs = f"{args.batched} batched deals" if args.batched else f"{args.envs_per_runner} environments"
+        runners_shown = f"{args.env_runners} runner{'s' if args.env_runners != 1 else ''}"
         print(f"{steps} env steps in {seconds:.0f} s of training: {steps / seconds:,.0f} env steps a second "
-              f"({args.env_runners} runners x {envs})", flush=True)  # fmt: skip
+              f"({runners_shown} x {envs})", flush=True)  # fmt: skip
         module = modules[0]
         player = RLModulePlayer(algo.get_module(module), name=f"rllib:{module}")
         rules = game_spec(args.game).make_rules()

@@ -365,6 +365,9 @@ def _exploit(args: argparse.Namespace) -> int:
         values["rules"] = _rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
         values["net_arch"] = tuple(values["net_arch"])
         game, team_play = values.pop("game"), values.pop("team_play")
+        values = {
+            k: v for k, v in values.items() if v is not None or k in ("imitate", "run_name")
+        }  # unset: the run's own
         config = exploit_config(args.player, game, team_play, **values)
         config.check()
     except ModelFileError as error:  # a model file as the player
@@ -683,10 +686,14 @@ def _exploit_parser(commands: Any) -> None:
     _train_options(
         exploiting,
         skip=SET_BY_EXPLOIT,
-        defaults={**EXPLOIT_DEFAULTS, "team_play": None},
+        defaults={**EXPLOIT_DEFAULTS, "team_play": None, "n_steps": None, "batch_size": None},
         helps={
             "total_timesteps": "Learner decisions to train the exploiter for (rounded up to whole rollouts: --n-steps "
             "times the environments or the learning seats).",
+            "n_steps": f"Steps per environment per rollout (default: {EXPLOIT_DEFAULTS['n_steps']} decisions a seat with "
+            "team play, train's 128 on single deals).",
+            "batch_size": f"Minibatch size of PPO's update (default: {EXPLOIT_DEFAULTS['batch_size']} with team play, "
+            "train's 1024 on single deals).",
             "team_play": f"Batched deals of team play (the four-seat game, against {', '.join(TEAM_PLAY_PLAYERS)}): "
             "one team of each learns against PLAYER's team; 0: single-deal environments (any player); default: "
             f"{TEAM_PLAY_DEALS} where team play can hold PLAYER, 0 otherwise. --n-steps is then decisions per seat, "

@@ -105,6 +105,7 @@ def test_carrying_pads_and_cuts_the_last_axis_only():
     mask = np.array([[1, 0, 1, 0], [0, 1, 0, 0]], dtype=np.int8)
     assert carry_mask(mask, 6).dtype == np.int8 and carry_mask(mask, 6)[:, 4:].sum() == 0
     assert np.array_equal(carry_mask(mask, 3), mask[:, :3])
+    assert np.array_equal(carry_mask(mask, 4), mask) and np.array_equal(carry_logits(logits, 6), logits)  # same size
     carry_mask(mask, 3)[0, 0] = 0
     assert mask[0, 0] == 1  # a new array: the input is not changed
 
@@ -113,6 +114,7 @@ def test_carrying_pads_and_cuts_the_last_axis_only():
     ("call", "message"),
     [
         (lambda: carry_mask(np.array([0, 0, 1], dtype=bool), 2), r"action id\(s\) 2 legal in the mask"),
+        (lambda: carry_mask(np.ones(256), 161), r"action id\(s\) 161, 162, .*, 168 and 87 more legal"),
         (lambda: carry_mask(np.ones(3), 0), "size=0: a space's number of action ids, 1 to 256"),
         (lambda: carry_logits(np.ones(3), 257), "size=257"),
         (lambda: carry_logits(np.ones(3), True), "size=True"),

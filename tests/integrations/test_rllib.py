@@ -303,7 +303,7 @@ def test_the_ppo_recipe_trains_on_the_batched_engine_and_its_module_plays_the_ev
     printed = capsys.readouterr().out
     steps = [int(n) for n in re.findall(r"iteration +\d+  env steps +(\d+)", printed)]
     assert len(steps) == 2 and steps[0] >= 320 and steps[1] >= 640
-    assert "(1 runners x 16 batched deals)" in printed and "duplicate evaluation of module 'default_policy'" in printed
+    assert "(1 runner x 16 batched deals)" in printed and "duplicate evaluation of module 'default_policy'" in printed
     assert set(figures) == {"random", "heuristic"} and all(r.boards == 2 for r in figures.values())
 
 

@@ -104,11 +104,14 @@ def carry_mask(mask: object, size: int) -> np.ndarray:
     array = _checked(mask, size, "mask")
     n = array.shape[-1]
     if size <= n:
-        cut = np.flatnonzero(array[..., size:].reshape(-1, n - size).any(axis=0))
-        if cut.size:
+        cut = np.flatnonzero(array[..., size:].reshape(-1, n - size).any(axis=0)) if size < n else ()
+        if len(cut):
+            shown_ids = ", ".join(str(size + int(k)) for k in cut[:8]) + (
+                f" and {len(cut) - 8} more" if len(cut) > 8 else ""
+            )
             raise ValueError(
-                f"action id(s) {', '.join(str(size + int(k)) for k in cut)} legal in the mask but outside a space of "
-                f"{size} ids (0..{size - 1}): this mask does not carry to it"
+                f"action id(s) {shown_ids} legal in the mask but outside a space of {size} ids (0..{size - 1}): "
+                "this mask does not carry to it"
             )
         return array[..., :size].copy()
     return np.concatenate([array, np.zeros((*array.shape[:-1], size - n), dtype=array.dtype)], axis=-1)

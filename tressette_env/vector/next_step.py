@@ -101,10 +101,10 @@ class NextStepVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), one per row; got {actions.shape}")
         waiting = self._pending
-        none = np.zeros(self.num_envs, dtype=bool)
         if waiting.all():  # every row starts its next episode: nothing to play
             observations, masks = self._next
-            rewards, terminated, truncated = np.zeros(self.num_envs, dtype=np.float32), none, none
+            rewards = np.zeros(self.num_envs, dtype=np.float32)
+            terminated, truncated = np.zeros(self.num_envs, dtype=bool), np.zeros(self.num_envs, dtype=bool)
         else:
             some = waiting.any()
             observations, rewards, terminated, truncated, infos = self.env.step(

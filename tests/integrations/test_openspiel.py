@@ -345,3 +345,63 @@ def test_action_strings_outside_their_node():
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "chance outcome 0"
+
+
+@pytest.mark.parametrize("item", HAND_RULE_SETS, ids=[_ids(i) for i in HAND_RULE_SETS])
+def test_the_information_state_tensor_identifies_the_information_state(item):
+    """Over random hands, at every state and for every player (while dealing, with no seat, at the end too): the tensor
+    has the declared shape, equal information state strings give equal tensors, different strings different ones."""
+    game = _load(*item)
+    shape = game.information_state_tensor_shape()
+    assert shape == [game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).tensor.size]
+    rng = random.Random(29)
+    tensors: dict[str, tuple] = {}
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            for player in range(game.num_players()):
+                tensor = state.information_state_tensor(player)
+                assert len(tensor) == shape[0]
+                assert all(0.0 <= x <= 1.0 for x in tensor)
+                key = state.information_state_string(player)
+                assert tensors.setdefault(key, tuple(tensor)) == tuple(tensor)
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert len(set(tensors.values())) == len(tensors)  # different strings, different tensors
+
+
+def test_the_information_state_tensor_pieces():
+    """The pieces of the four-seat game's tensor: the history observation, then the player, seat, turn, the deal, the
+    public actions and the own cards' changes; a played card's change is in its place of the trail."""
+    game = pyspiel.load_game("python_tressette")
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    length = game.max_game_length()
+    assert {k: v.shape for k, v in observer.dict.items()} == {
+        "observation": (1460,),
+        "player": (4,),
+        "seat": (8,),
+        "turn": (8,),
+        "dealing": (1,),
+        "actions": (length,),
+        "own_cards": (40, 2, openspiel.OWN_CARD_CHANGES),
+    }
+    assert game.information_state_tensor_shape() == [observer.tensor.size] == [1460 + 4 + 16 + 1 + length + 480]
+    state = game.new_initial_state()
+    observer.set_from(state, 0)
+    assert observer.dict["dealing"][0] == pytest.approx(1 / (length + 2))
+    rng = random.Random(0)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    player = state.current_player()
+    card = state.legal_actions()[0]
+    state.apply_action(card)
+    observer.set_from(state, player)
+    assert observer.dict["seat"][state.game_state.public.table.seat_of[player]] == 1
+    assert observer.dict["actions"][0] == pytest.approx((card + 1) / game.num_distinct_actions())
+    assert observer.dict["actions"][1] == 0
+    changes = observer.dict["own_cards"][card % 40, 0]
+    assert changes[:2] == pytest.approx([1 / (length + 2), 2 / (length + 2)])  # dealt (place 0), played (place 1)

@@ -9,6 +9,8 @@
 | `ppo[:deterministic=false]` | the MaskablePPO model shipped with the package (``tressette_env/models``) |
 | `human[:confirm=false,hint=search]` | ``HumanPlayer``: a person typing in the terminal (``tressette play`` seats one) |
 | `llm[:url=URL,model=NAME,language=it]` | ``protocol.llm.ChatPlayer``: a language model behind an OpenAI-compatible chat endpoint |
+| `ismcts[:simulations=100,uct_c=2.0,rollouts=1,max_world_samples=-1]` | ``integrations.openspiel_players.ISMCTSPlayer``: OpenSpiel's Python ISMCTS, resampling the seat's view (the ``openspiel`` extra) |
+| `mcts[:simulations=100,uct_c=2.0,rollouts=1]` | ``integrations.openspiel_players.MCTSPlayer``: OpenSpiel's Python MCTS on one deal drawn from the seat's view (the ``openspiel`` extra) |
 | a path ending in `.npz` or `.zip` | a trained model: a NumPy policy, or an SB3 MaskablePPO model (needs torch); read without unpickling, so a file cannot run code |
 
 Options after the colon are ``key=value`` pairs passed to the player's constructor
@@ -34,6 +36,8 @@ PLAYERS: dict[str, str] = {
     "ppo": "tressette_env.learned.loading:shipped_player",
     "human": "tressette_env.agents.human:HumanPlayer",
     "llm": "tressette_env.protocol.llm:ChatPlayer",
+    "ismcts": "tressette_env.integrations.openspiel_players:ISMCTSPlayer",
+    "mcts": "tressette_env.integrations.openspiel_players:MCTSPlayer",
 }
 MODEL_SUFFIXES = (".npz", ".zip")
 

@@ -10,6 +10,7 @@ tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
 | ``competitors(rules)`` | who keeps a match score: teams in the four-seat game, players elsewhere |
 | ``deal_options``, ``check_deal_options`` | the keys of a chosen deal (``hands``, ``dealer``, ``stock``...) and their check |
 | ``new_game``, ``next_hand`` | the deal of a hand: the cards, the dealer, the table (``state.Table``), the first phase |
+| ``deal_outcomes(rules)`` | the most outcomes one random draw of a deal has (default 40: a card of the shuffled deck) |
 | ``legal_phase``, ``apply_phase`` | the phases before (or instead of) the plain card play, with their actions |
 | ``end_hand`` | the score of a finished hand (``HandScore``) and the match |
 | ``renuncio``, ``call_out`` | the penalty for an illegal action; a claim of the match |
@@ -41,7 +42,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import NUM_ACTIONS, action_to_string
-from .cards import CardMask
+from .cards import NUM_CARDS, CardMask
 from .scoring import RENUNCIO_POINTS, HandScore, score_hand
 from .state import GAME_OVER, HAND_OVER, GameState, PublicState, SeatView
 
@@ -147,6 +148,14 @@ class Game:
     def checked_deal(self, rules: Any, options: dict, first: bool) -> dict:
         """The game's checks of a chosen deal (``options`` has no None values); returns what ``deal`` reads."""
         return options
+
+    def deal_outcomes(self, rules: Any) -> int:
+        """The most outcomes one random draw of a deal has (OpenSpiel's ``max_chance_outcomes``).
+
+        Default: 40, a card of a shuffled deck (a dealer's draw has fewer). A game that deals by
+        one draw among many deals says how many (Tressette mini).
+        """
+        return NUM_CARDS
 
     def new_game(self, rules: Any, rng: random.Random, options: dict) -> GameState:
         """The first hand of an episode (match score 0, hand 0)."""

@@ -17,6 +17,7 @@ Importing this module registers one Python game with ``pyspiel`` for each game o
 | actions | the package's action ids (``game.num_actions`` of them: a card 0..159 with its signal, a call, a bid...); legal ones from ``engine.game.legal_actions`` |
 | returns | ``engine.game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
 | information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) and its trail: its hand and private cards each time they changed (what the player saw of its own cards, in order: an in due's own draws unshown, a soloist's takes) |
+| information state tensor | the same information, fixed-size (``TressetteObserver``'s table): the environments' history observation, the player, seat and turn, the public actions in order, and the places in its trail where each of its cards came and went |
 | observation tensor, string | the environments' observation (``encoders``), and the view as the terminal shows it |
 
 Game parameters are the game's rule switches (``RuleSwitches``), checked by its rules record
@@ -43,9 +44,12 @@ drawn (the outcome is the card's id).
 this one (``agents.sampling.DealSampler``, the search player's sampler), so OpenSpiel's Python
 ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``) plays every game.
 
-Not here: the information state tensor, and matches. OpenSpiel's C++ bots (``pyspiel.MCTSBot``,
-``pyspiel.ISMCTSBot``) crash on Python games in open_spiel 2.0.2, OpenSpiel's own
-``python_team_dominoes`` too: use the Python ones.
+OpenSpiel's Python ISMCTS and MCTS bots play ``tressette eval`` as the players ``ismcts`` and ``mcts``
+(``integrations.openspiel_players``: each builds, from its seat's view only, a state drawn consistent
+with it, and asks the bot).
+
+Not here: matches. OpenSpiel's C++ bots (``pyspiel.MCTSBot``, ``pyspiel.ISMCTSBot``) crash on Python
+games in open_spiel 2.0.2, OpenSpiel's own ``python_team_dominoes`` too: use the Python ones.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ from ..encoders.family import observation_of
 from ..engine.actions import CALL, GIVE
 from ..engine.cards import NUM_CARDS, card_code, cards_of
 from ..engine.game import apply, current_agent, is_over, legal_actions, private_of, view
+from ..engine.state import SeatView
 from ..protocol.state import encode_public
 
 __all__ = ["ScriptedRandom", "game_name", "parameters_of", "register_all", "rules_of"]
@@ -251,7 +256,7 @@ def _game_type(entry: catalog.Entry, rules: Any) -> pyspiel.GameType:
         max_num_players=most,
         min_num_players=least,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(entry),
@@ -273,7 +278,7 @@ class TressetteGame(pyspiel.Game):
         self.deal_options = game.check_deal_options(self.rules, {})
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_actions,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=game.deal_outcomes(self.rules),
             num_players=agents,
             min_utility=-bound,
             max_utility=bound,
@@ -515,11 +520,45 @@ def _renaming(actual: tuple[int, ...], drawn: tuple[int, ...], seat: int, unseen
     return pairs
 
 
+MAX_SEATS = 8
+"""The most seats at a table of the family (``Table.seats``: 2 to 8): the information state tensor's ``seat`` piece."""
+
+OWN_CARD_CHANGES = 6
+"""Changes of one card in one seat's trail that the information state tensor's ``own_cards`` piece holds.
+
+A card comes into a seat's hand (or its private cards) and goes out of it: at most four changes
+were seen on random hands of every rule set (a scegliete's monte, shown then swapped), and the
+tensor refuses a trail with more (``RuntimeError``) rather than drop one.
+"""
+
+
 class TressetteObserver:
-    """OpenSpiel's observer: the information state (a string) or the observation (a tensor and a string) of one player.
+    """OpenSpiel's observer: the information state (a string and a tensor) or the observation (a tensor and a string) of one player.
 
     Only a single player's private view with the public record is offered (``IIGObservationType``'s
     default private and public information); anything else is refused.
+
+    The information state tensor (``perfect_recall=True``) holds what its string holds, in these
+    pieces (``L`` is the game's ``max_game_length()``, a bound on a hand's actions and chance nodes;
+    a number ``i`` is written ``(i + 1) / (L + 2)``, 0 for none, so that every entry lies in [0, 1]):
+
+    | piece | shape | meaning |
+    | --- | --- | --- |
+    | `observation` | (history observation size,) | the environments' history observation of the view (``observation_of(rules, history=True)``: 0s and 1s) |
+    | `player` | (players,) | one-hot: the player |
+    | `seat` | (8,) | one-hot: the player's seat (absolute; all 0 while dealing, or with no seat this hand) |
+    | `turn` | (8,) | one-hot: the seat to act (absolute; all 0 when none is), which a face-down action (a discard) passes on unrecorded |
+    | `dealing` | (1,) | while the deal's chance nodes are played, the chance outcomes drawn so far, as a number |
+    | `actions` | (L,) | the public record's actions in order (``PublicState.history``): entry ``t`` is ``(a + 1) / num_actions`` for the ``t``-th action ``a``, 0 past the last |
+    | `own_cards` | (40, 2, 6) | card x (hand, private cards) x change: the places in the seat's trail where the card came in or went out of its hand (private cards), as numbers (the first place is 0: the deal) |
+
+    The observation gives a network the view in the environments' form; the last three pieces make the
+    tensor identify the information state: the public record is the game's replay of the public
+    actions with what they showed (declarations, a dummy, shown draws, the monte: the observation's
+    pieces), and the trail is the places at which each card changed (each place in a trail changes
+    at least one card, so the changes give the trail back). ``tests/integrations/test_openspiel.py``
+    checks on random hands of every rule set that equal strings give equal tensors and different
+    strings different tensors.
     """
 
     def __init__(self, game: TressetteGame, iig_obs_type: Any, params: Any):
@@ -533,13 +572,20 @@ class TressetteObserver:
                 "(private_info=SINGLE_PLAYER, public_info=True)"
             )
         self.perfect_recall = iig_obs_type.perfect_recall
+        self._observation = observation_of(game.rules, history=self.perfect_recall)
         if self.perfect_recall:
-            self._observation = None
-            self.tensor = np.zeros(0, np.float32)
+            self._length = game.max_game_length()
+            self._num_actions = game.num_distinct_actions()
+            shapes = information_state_pieces(self._observation.size, game.num_players(), self._length)
+            self.tensor = np.zeros(sum(int(np.prod(shape)) for shape in shapes.values()), np.float32)
+            self.dict, at = {}, 0
+            for name, shape in shapes.items():
+                size = int(np.prod(shape))
+                self.dict[name] = self.tensor[at : at + size].reshape(shape)
+                at += size
         else:
-            self._observation = observation_of(game.rules)
             self.tensor = np.zeros(self._observation.size, np.float32)
-        self.dict = {"observation": self.tensor}
+            self.dict = {"observation": self.tensor}
 
     def _view(self, state: TressetteState, player: int):
         gs = state.game_state
@@ -549,13 +595,52 @@ class TressetteObserver:
         return None if seat < 0 else view(gs, seat)
 
     def set_from(self, state: TressetteState, player: int) -> None:
-        if self._observation is None:
-            return
         seen = self._view(state, player)
-        if seen is None:
-            self.tensor.fill(0)
+        if not self.perfect_recall:
+            if seen is None:
+                self.tensor.fill(0)
+            else:
+                self.tensor[:] = self._observation.encode(seen)
+            return
+        self.tensor.fill(0)
+        self.dict["player"][player] = 1
+        if state._chance is not None:
+            self.dict["dealing"][0] = self._number(len(state.script))
+            return
+        public = state.game_state.public
+        if seen is None:  # no seat this hand: the public record only, seen from seat 0 with no cards
+            self.dict["observation"][:] = self._observation.encode(SeatView(0, 0, public))
         else:
-            self.tensor[:] = self._observation.encode(seen)
+            self.dict["observation"][:] = self._observation.encode(seen)
+            self.dict["seat"][seen.seat] = 1
+            self._own_cards(state.trail[seen.seat])
+        if public.turn >= 0:
+            self.dict["turn"][public.turn] = 1
+        history = public.history
+        if len(history) > self._length:
+            raise RuntimeError(f"the public record holds {len(history)} actions, more than the bound {self._length}")
+        self.dict["actions"][: len(history)] = (np.asarray(history, np.float32) + 1) / self._num_actions
+
+    def _number(self, i: int) -> float:
+        return (i + 1) / (self._length + 2)
+
+    def _own_cards(self, trail: tuple[tuple[int, int], ...]) -> None:
+        own = self.dict["own_cards"]
+        changes = np.zeros((NUM_CARDS, 2), np.int64)
+        before = (0, 0)
+        for place, now in enumerate(trail):
+            for kind in (0, 1):
+                changed = before[kind] ^ now[kind]
+                for card in cards_of(changed):
+                    k = changes[card, kind]
+                    if k == OWN_CARD_CHANGES:
+                        raise RuntimeError(
+                            f"card {card_code(card)} changed more than {OWN_CARD_CHANGES} times in a seat's trail: "
+                            "the information state tensor has no room for it"
+                        )
+                    own[card, kind, k] = self._number(place)
+                    changes[card, kind] = k + 1
+            before = now
 
     def string_from(self, state: TressetteState, player: int) -> str:
         seen = self._view(state, player)
@@ -569,6 +654,23 @@ class TressetteObserver:
             record["public"] = encode_public(seen.public)
             return json.dumps(record, separators=(",", ":"))
         return f"player {player}\n{seen}"
+
+
+def information_state_pieces(observation_size: int, players: int, length: int) -> dict[str, tuple[int, ...]]:
+    """The information state tensor's pieces and their shapes (``TressetteObserver``'s table), in order.
+
+    >>> information_state_pieces(1460, 4, 233)
+    {'observation': (1460,), 'player': (4,), 'seat': (8,), 'turn': (8,), 'dealing': (1,), 'actions': (233,), 'own_cards': (40, 2, 6)}
+    """
+    return {
+        "observation": (observation_size,),
+        "player": (players,),
+        "seat": (MAX_SEATS,),
+        "turn": (MAX_SEATS,),
+        "dealing": (1,),
+        "actions": (length,),
+        "own_cards": (NUM_CARDS, 2, OWN_CARD_CHANGES),
+    }
 
 
 def _public_json(public: Any) -> str:

@@ -21,7 +21,7 @@ process and the OpenSpiel integration (``register_all()``) know it.
 | --- | --- | --- | --- |
 | `players` | `2` | `2`, `4` | two players, or four in two teams, partners opposite |
 | `suits` | `2` | 1 to 4 | the deck's suits: denari, coppe, spade, bastoni, the first ``suits`` of them |
-| `ranks` | `3` | 1 to 10 | each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4 |
+| `ranks` | `4` | 1 to 10 | each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4 |
 | `target_score` | `5` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
@@ -40,9 +40,9 @@ Decisions (the seeds are silent on a shrunken deck):
 
 Example:
     >>> from tressette_env.engine import apply, legal_actions, new_game
-    >>> state = new_game(MiniRules(players=4, suits=2, ranks=4), seed=0)
-    >>> state.public.table.seats, state.public.table.tricks, deals(MiniRules(players=4, suits=2, ranks=4))
-    (4, 2, 2520)
+    >>> state = new_game(MiniRules(players=4), seed=0)  # two suits of four ranks: 3, 2, asso, re
+    >>> state.public.table.seats, state.public.table.tricks, deals(MiniRules(players=4)), deals(MiniRules())
+    (4, 2, 2520, 70)
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class MiniRules(RuleSwitches):
     players: int = switch(2, (2, 4), "two players, or four in two teams, partners opposite")
     suits: int = switch(2, ("int", 1), "the deck's suits (1 to 4): denari, coppe, spade, bastoni, the first of them")
     ranks: int = switch(
-        3, ("int", 1), "each suit's ranks (1 to 10), the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4"
+        4, ("int", 1), "each suit's ranks (1 to 10), the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4"
     )
     target_score: int = switch(5, ("int", 1), "match target", needs=when(episode="match"))
     episode: str = switch("hand", ("hand", "match"), "one deal per episode, or a match to `target_score`")
@@ -253,7 +253,7 @@ ENTRY = catalog.register(
         gym_id="tressette_env/TressetteMini-v0",
         pettingzoo_id="tressette_env/tressette_mini-v0",
         docs="docs/exploitability.md",
-        forms=(("two players", {}), ("four players", {"players": 4, "suits": 2, "ranks": 4})),
+        forms=(("two players", {}), ("four players", {"players": 4})),
     )
 )
 """The catalog's entry: no heuristic of its own (the generic one plays), the generic environments."""

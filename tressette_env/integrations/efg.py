@@ -25,7 +25,7 @@ Example:
     >>> _ = openspiel.register_all()
     >>> tree = write(pyspiel.load_game("python_tressette_mini", {"ranks": 2}))
     >>> tree.infosets, round(pyspiel.nash_conv(tree.load(), tree.policy(uniform)), 6) >= 0
-    (20, True)
+    (50, True)
 """
 
 from __future__ import annotations

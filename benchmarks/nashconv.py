@@ -65,7 +65,8 @@ def measure(label: str, rules: dict, iterations: int, train_steps: int, folder: 
         start = time.process_time()
         path = train_policy(rules, train_steps, folder, seed)
         row["train_cpu_s"] = round(time.process_time() - start, 1)
-        players[f"ppo ({train_steps:,} samples)"] = efg.player_policy(str(path))
+        players[f"ppo ({train_steps:,} samples), its most likely card"] = efg.player_policy(str(path))
+        players[f"ppo ({train_steps:,} samples), its probabilities"] = efg.player_policy(str(path), probabilities=True)
     row["players"] = {name: pyspiel.nash_conv(solved, tree.policy(choose)) for name, choose in players.items()}
     solver = pyspiel.CFRPlusSolver(solved)
     curve = []

@@ -83,3 +83,8 @@ def test_a_tree_too_large_is_refused_before_it_is_written():
         efg.write(small(), max_nodes=100)
     with pytest.raises(ValueError, match="sequential game with terminal rewards"):
         efg.write(pyspiel.load_game("matrix_rps"))
+
+
+def test_probabilities_are_asked_of_learned_policies_only():
+    with pytest.raises(ValueError, match="gives no probabilities"):
+        efg.player_policy("heuristic", probabilities=True)

@@ -67,3 +67,16 @@ def test_a_policy_of_a_game_under_any_switches_loads_and_plays_that_game_only(tm
     player.check_game(rules)
     with pytest.raises(ValueError, match=f"takes {size} observation entries .*calabresella gives"):
         player.check_game(game_spec("calabresella").make_rules())
+
+
+def test_a_learned_players_probabilities_are_a_softmax_whose_top_is_its_choice():
+    from tressette_env.engine import Rules, legal_actions, new_game, view
+    from tressette_env.learned.loading import shipped_player
+
+    player = shipped_player()
+    state = new_game(Rules(), seed=5)
+    seen = view(state, state.public.turn)
+    legal = sorted(legal_actions(state))
+    probabilities = player.probabilities(seen, legal)
+    assert probabilities.shape == (len(legal),) and abs(probabilities.sum() - 1) < 1e-9 and (probabilities > 0).all()
+    assert legal[int(np.argmax(probabilities))] == player.act(seen, legal, random.Random(0))

@@ -11,7 +11,7 @@ took 15 s of CPU and one NashConv 48 s. Walked once here and loaded with
 | ``write(game)`` | an ``EFGTree``: the EFG text of any sequential, terminal-reward OpenSpiel game small enough to walk, and each decision node's information set |
 | ``tree.load()`` | the tree as a C++ OpenSpiel game |
 | ``tree.policy(choose)`` | a ``pyspiel.TabularPolicy`` of the C++ game from a function of one information set's representative state (``choose(state, player)`` gives ``{action: probability}``) |
-| ``player_policy(spec)`` | such a function for a player of the package (``"heuristic"``, ``"random"``, a model file): what it plays from the seat's view |
+| ``player_policy(spec)`` | such a function for a player of the package (``"heuristic"``, ``"random"``, a model file): what it plays from the seat's view (a learned policy's probabilities with ``probabilities=True``) |
 
 An information set is the game's information state string (``state.information_state_string``),
 numbered per player in the order met; its actions are the state's legal actions in increasing
@@ -160,13 +160,14 @@ def uniform(state: Any, player: int) -> dict[int, float]:
     return {a: 1.0 / len(legal) for a in legal}
 
 
-def player_policy(spec: str, seed: int = 0) -> Callable[[Any, int], dict[int, float]]:
+def player_policy(spec: str, seed: int = 0, probabilities: bool = False) -> Callable[[Any, int], dict[int, float]]:
     """What the package's player ``spec`` plays at a state of a Python game of ``integrations.openspiel``.
 
     The player sees only the seat's view (``engine.game.view``), as in ``tressette eval``; a player
-    that draws at random (``random``, sampling players) draws with a generator seeded by ``seed``
-    and the information set, so a policy is one fixed choice per information set. A player that
-    returns probabilities is not asked for them: the policy is its one choice.
+    that draws at random (sampling players) draws with a generator seeded by ``seed`` and the
+    information set, so the policy is one fixed choice per information set. ``probabilities=True``
+    asks a learned policy (a model file, ``ppo``) for its probabilities instead of its most likely
+    action; ``"random"`` is the uniform policy.
     """
     from ..agents.registry import make_player
     from ..engine.game import legal_actions, view
@@ -174,12 +175,16 @@ def player_policy(spec: str, seed: int = 0) -> Callable[[Any, int], dict[int, fl
     if spec == "random":
         return uniform
     made = make_player(spec)
+    if probabilities and not hasattr(made, "probabilities"):
+        raise ValueError(f"the player {spec!r} gives no probabilities (learned policies do): leave probabilities False")
 
     def choose(state: Any, player: int) -> dict[int, float]:
         gs = state.game_state
-        seat = gs.public.turn
+        seen = view(gs, gs.public.turn)
+        legal = sorted(legal_actions(gs))
+        if probabilities:
+            return {int(a): float(p) for a, p in zip(legal, made.probabilities(seen, legal), strict=True)}
         rng = random.Random(f"{seed}:{state.information_state_string(player)}")
-        action = made.act(view(gs, seat), sorted(legal_actions(gs)), rng)
-        return {int(action): 1.0}
+        return {int(made.act(seen, legal, rng)): 1.0}
 
     return choose

@@ -391,6 +391,12 @@ class MLPPlayer:
             self._rules = rules
         return self.policy.logits(self._observation.encode(view))[legal]  # its private cards too (a monte it saw)
 
+    def probabilities(self, view: SeatView, legal: list[int]) -> np.ndarray:
+        """The policy's probability of each of the ``legal`` actions in ``view`` (a softmax of its logits)."""
+        logits = self._logits(view, legal)
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
     def ranked(self, view: SeatView, legal: list[int]) -> list[int]:
         """The ``legal`` actions from the policy's most likely down (ties: the order of ``legal``)."""
         logits = self._logits(view, legal)

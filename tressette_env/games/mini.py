@@ -55,12 +55,12 @@ from typing import Any, ClassVar
 
 from .. import catalog
 from ..engine.actions import FAMILY_NUM_ACTIONS
-from ..engine.cards import NUM_CARDS, NUM_SUITS, CardMask
+from ..engine.cards import FULL_DECK, NUM_CARDS, NUM_SUITS, CardMask
 from ..engine.game import check_cards, check_seat
 from ..engine.scoring import RENUNCIO_POINTS, no_declarations
-from ..engine.state import PLAYING, GameState, PublicState, Table
+from ..engine.state import PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import RuleSwitches, switch, when
-from ..engine.variant import Game
+from ..engine.variant import PILE, Game
 
 RANK_ORDER = (2, 1, 0, 9, 8, 7, 6, 5, 4, 3)
 """Rank indexes (card id % 10) from the strongest down: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4."""
@@ -178,6 +178,11 @@ class TressetteMini(Game):
     def deal_outcomes(self, rules: MiniRules) -> int:
         count = deals(rules)
         return max(NUM_CARDS, count) if count <= ONE_DRAW_DEALS else NUM_CARDS
+
+    def card_places(self, view: SeatView, seats: tuple[int, ...], known_down: CardMask):
+        """The cards out of the deck are in no hand (every card of the deck is dealt: they lie nowhere)."""
+        outside = FULL_DECK & ~deck_mask(view.public.rules)
+        return [(seat, 0, outside) for seat in seats if seat != PILE]
 
     def checked_deal(self, rules: MiniRules, options: dict, first: bool) -> dict:
         out: dict = {}

@@ -21,7 +21,7 @@ from tressette_env.engine.game import apply, legal_actions, view  # noqa: E402
 from tressette_env.evaluation.duplicate import duplicate, play_hand  # noqa: E402
 from tressette_env.integrations import openspiel_players  # noqa: E402
 
-PLAYED = [e.name for e in catalog.entries() if e.name not in openspiel_players.REFUSED]
+PLAYED = [e.name for e in catalog.entries() if openspiel_players.refusal(e.make_rules()) is None]
 
 
 def _deal(rules, seed: int):

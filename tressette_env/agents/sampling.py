@@ -186,7 +186,8 @@ def _constraints(view: SeatView, known_down: CardMask) -> tuple[list[SeatConstra
                     c.allowed &= ~missing
     # The first lead: in the first hand of a match the holder of the 4 di denari leads (later
     # hands, the seat after the dealer), so the first leader holds it until it plays it.
-    if p.rules.first_lead == "four_of_denari" and p.hand_number == 0:
+    # A game without that switch has no such inference.
+    if getattr(p.rules, "first_lead", None) == "four_of_denari" and p.hand_number == 0:
         four = 1 << FOUR_OF_DENARI
         for s, c in seats.items():
             if s != p.first_leader:

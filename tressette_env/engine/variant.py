@@ -19,6 +19,8 @@ tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
 | ``face_down_known(view)`` | the face-down cards a seat knows lie there still (default: its ``SeatView.private``) |
 | ``exposed_face_down(public)`` | cards shown face up in a hand that may since have gone face down (default: none) |
 | ``card_places(view, seats, known_down)`` | what the game's own record says about who holds which hidden card: ``(seat, must hold, cannot hold)``, ``PILE`` for the face-down cards (default: nothing) |
+| ``determinize_refusal(rules)`` | why no whole state can be drawn from a seat's view under ``rules`` (a determinizer refuses the game with it), or None: it can (default) |
+| ``drawn_state(view, rng, sample, strict)`` | a whole state consistent with ``view``, its hidden part drawn (``sample()``: a deal of the sampler; default: those hands, dealt = hand and played cards) |
 | ``search_mode``, ``search_tricks`` | what the search player solves: ``"tricks"``, ``"endgame"``, ``"sides"`` (the last ``search_tricks`` tricks), or None: not searched (default) |
 | ``deal_sides(view, hands)`` | each seat's side in a deal of the hidden cards, 0 the declarer's (default: the public ``Table.sides``) |
 | ``search_value(rules, mine, theirs, declarer, tricks, before)`` | what ending the hand with ``mine`` thirds is worth to a side, for search (default: ``mine``) |
@@ -38,7 +40,7 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .actions import NUM_ACTIONS, action_to_string
@@ -298,6 +300,38 @@ class Game:
         declarations, face-up cards).
         """
         return ()
+
+    def determinize_refusal(self, rules: Any) -> str | None:
+        """Why no whole state can be drawn from a seat's view under ``rules``, or None: ``drawn_state`` draws one.
+
+        A determinizer (``integrations.openspiel_players``) refuses the game with this reason: say
+        what is refused and why, and what may be played instead. Default: None.
+        """
+        return None
+
+    def drawn_state(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        sample: Callable[[], tuple[tuple[CardMask, ...], CardMask]],
+        strict: bool = True,
+    ) -> GameState:
+        """A whole state, its hidden part drawn with ``rng``, that ``view``'s seat may be in (a determinization).
+
+        ``sample()`` draws a deal consistent with the view from the deal sampler (``agents.sampling``):
+        the hands by seat (the viewer's own included) and the face-down pile's cards. ``strict``:
+        draw with every inference the game makes; False, a looser draw, for when strict draws keep
+        failing. The caller checks that the result gives the seat ``view`` back and draws again
+        otherwise; called only where ``determinize_refusal`` is None. Default: the sampler's
+        hands, each seat dealt its hand and the cards it has played, no hidden record.
+
+        Raises:
+            ValueError: this draw fits no state (the caller draws again).
+        """
+        hands, _ = sample()
+        p = view.public
+        dealt = tuple(h | p.played_by(s) for s, h in enumerate(hands))
+        return GameState(p, tuple(hands), dealt)
 
     def deal_sides(self, view: SeatView, hands: tuple[CardMask, ...]) -> tuple[int, ...]:
         """Each seat's side in ``hands``, a deal of the hidden cards (``sample`` of the deal sampler).

@@ -81,17 +81,18 @@ Example:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
-from ..engine.cards import FOUR_OF_DENARI, NUM_CARDS, THIRDS, CardMask, cards_of, mask_of
+from ..engine.cards import FOUR_OF_DENARI, FULL_DECK, NUM_CARDS, THIRDS, CardMask, cards_of, mask_of
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
-from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, Table
+from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import Needs, RuleSwitches, switch, when
 from ..engine.tricks import trick_winner
-from ..engine.variant import Game, with_public
+from ..engine.variant import PILE, Game, with_public
 from ..messages import shown
 
 DISCARD = 1
@@ -441,6 +442,32 @@ class TressetteAPerdere(Game):
         if p.rules.reduce == "dealer_discard" and seat == p.dealer:
             return mask_of(state.hidden.set_aside)
         return 0
+
+    def card_places(
+        self, view: SeatView, seats: tuple[int, ...], known_down: CardMask
+    ) -> list[tuple[int, CardMask, CardMask]]:
+        """The cards removed and announced (``reduce="remove"``) are in no hand: the deal sampler lays them face down."""
+        removed = view.public.table.extra.removed
+        return [(seat, 0, removed) for seat in seats if seat != PILE] if removed else []
+
+    def drawn_state(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        sample: Callable[[], tuple[tuple[CardMask, ...], CardMask]],
+        strict: bool = True,
+    ) -> GameState:
+        """The sampler's hands (``Game.drawn_state``); set aside face down, every card in no hand, not played, not removed.
+
+        That is the monte, or the dealer's discards (those made so far while he discards).
+        """
+        state = super().drawn_state(view, rng, sample, strict)
+        held = 0
+        for h in state.hands:
+            held |= h
+        p = view.public
+        out = FULL_DECK & ~held & ~p.all_played & ~p.table.extra.removed
+        return state._replace(hidden=APerdereHidden(tuple(cards_of(out))))
 
     # ------------------------------------------------------------------ charges
 

@@ -500,6 +500,13 @@ class Calabresella(auction.StakeGame):
             places.append((x.soloist, 0, moved))
         return places
 
+    def determinize_refusal(self, rules: CalabresellaRules) -> str | None:
+        """Refused: no state is drawn from a view with the monte and the discards as the auction and exchange left them."""
+        return (
+            "its hidden record (the monte and the discards, through the auction and the exchange) has no "
+            "determinization from a seat's view here"
+        )
+
     def exposed_face_down(self, p: PublicState) -> CardMask:
         """The called card handed to the soloist face up, once the card play begins: he may have discarded it (FAMILY.md 7.4)."""
         x = p.table.extra

@@ -67,14 +67,15 @@ Example:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, FAMILY_NUM_ACTIONS, PACKET
-from ..engine.cards import HONOURS, NUM_CARDS, CardMask, card_code, mask_of
+from ..engine.cards import HONOURS, NUM_CARDS, SUIT_MASK, CardMask, card_code, cards_of, mask_of
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
-from ..engine.state import PLAY, PLAYING, GameState, PublicState, Table
+from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import RuleSwitches, switch, when
 from ..engine.variant import Game, with_public
 
@@ -444,6 +445,51 @@ class TressetteInDue(Game):
             table = table._replace(exposed=exposed, extra=extra, phase=PLAY, must_follow=True)
         public = p._replace(table=table, voids=voids, accusi=accusi)
         return GameState(public, (hands[0], hands[1]), state.dealt, state.hidden._replace(stock=stock))
+
+    # ------------------------------------------------------------------ a determinization
+
+    def determinize_refusal(self, rules: InDueRules) -> str | None:
+        """The packet form: the cards under the packets' tops are not drawn from a view (the stock form's are)."""
+        if rules.deal != "stock":
+            return (
+                f'its packet form (deal="{rules.deal}") has no determinization from a seat\'s view here (the cards '
+                'under the packets\' tops are not drawn); the stock form (deal="stock") has one'
+            )
+        return None
+
+    def drawn_state(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        sample: Callable[[], tuple[tuple[CardMask, ...], CardMask]],
+        strict: bool = True,
+    ) -> GameState:
+        """The stock form: the opponent's hand and the stock's order drawn here (the deal sampler knows no stock).
+
+        The opponent holds the cards it has shown and not played, and as many more unseen cards
+        as its hand has room for; ``strict``: none of a suit it is void in (a void may since have
+        drawn into the suit, so a loose draw leaves it out). The stock is the other unseen
+        cards, shuffled. ``sample`` is not called.
+        """
+        p = view.public
+        me, other = view.seat, 1 - view.seat
+        known = (p.exposed_by(other) | p.revealed_by(other)) & ~p.all_played
+        free = view.unseen & ~known
+        count = NUM_CARDS - view.hand.bit_count() - p.all_played.bit_count() - p.extra.stock - known.bit_count()
+        pool = cards_of(free)
+        if strict:
+            voids = sum(SUIT_MASK[s] for s in range(4) if p.is_void(other, s))
+            pool = [c for c in pool if not voids >> c & 1]
+        if not 0 <= count <= len(pool):
+            raise ValueError(f"no hand of {count} cards for the opponent among {len(pool)}")
+        chosen = rng.sample(pool, count)
+        hand = known | sum(1 << c for c in chosen)
+        stock = [c for c in cards_of(free) if not hand >> c & 1]
+        rng.shuffle(stock)
+        hands = [0, 0]
+        hands[me], hands[other] = view.hand, hand
+        held = (hands[0], hands[1])
+        return GameState(p, held, held, InDueHidden(tuple(stock), ((), ()), ()))
 
     # ------------------------------------------------------------------ scoring and the match
 

@@ -431,8 +431,11 @@ class TressetteState(pyspiel.State):
         for _ in range(RESAMPLE_TRIES):
             rename = None
             if sampler is not None:
-                hands, _ = sampler.sample_with_pile(rng)
-                rename = _renaming(gs.hands, hands, seat, unseen, rng)
+                try:
+                    hands, _ = sampler.sample_with_pile(rng)
+                except InconsistentViewError:  # a record it does not model (an in due's stock): rename at random
+                    hands = None
+                rename = None if hands is None else _renaming(gs.hands, hands, seat, unseen, rng)
                 if rename is None:  # its counts are the card play's (an auction, an exchange): not this phase's
                     sampler = None
             if rename is None:  # the unseen cards renamed at random among those alike: the replay's check does the rest

@@ -23,11 +23,16 @@ Each decision seeds the bot's ``numpy`` random state and the draws from the ``rn
 evaluation gives the player (``act(view, legal, rng)``), so play is reproducible and the player
 holds no state between calls.
 
-Games: every game of the catalog with a determinization here: the four-seat game, col morto, a
-perdere, a chiamare, and Tressette in due with a stock (``deal="stock"``). Refused with a
-``ValueError`` (``check_game``, which ``tressette eval`` calls before it starts): Calabresella
-(its hidden record, the monte and the discards through the auction and the exchange, has no
-determinization from a view here), Tressette in due's packet form, and ``episode="match"`` (an
+Games: every game of the catalog, played one hand at a time. A determinization is the game's
+own (``engine.variant.Game`` hooks; this module names no game): ``Game.drawn_state(view, rng,
+sample, strict)`` builds the whole state from the view, ``sample()`` drawing the hidden hands
+(and the face-down pile) from the deal sampler, and ``determinize`` checks that the state gives
+the seat its view back. By default the state is the sampler's hands, each seat dealt its hand
+and the cards it has played; a game with a hidden record of its own draws it there (a stock, a
+monte, the cards set aside). Refused with a ``ValueError`` (``check_game``, which ``tressette
+eval`` calls before it starts; ``refusal``): a game or rule set whose
+``Game.determinize_refusal(rules)`` gives a reason (Calabresella's monte and discards through
+the auction and the exchange, Tressette in due's packet form), and ``episode="match"`` (an
 OpenSpiel game here is one hand).
 
 The built state starts at the view: its history holds no chance outcomes and no earlier actions,
@@ -56,43 +61,42 @@ except ImportError as error:  # pragma: no cover (the extra is installed where t
     ) from error
 
 from ..agents.sampling import DealSampler, InconsistentViewError
-from ..engine.cards import NUM_CARDS, SUIT_MASK, cards_of
+from ..engine.cards import NUM_CARDS
 from ..engine.game import private_of
 from ..engine.game import view as view_of
 from ..engine.state import GameState, SeatView
 from . import openspiel
 
-__all__ = ["ISMCTSPlayer", "MCTSPlayer", "determinize", "openspiel_game", "state_from_view"]
-
-REFUSED = {
-    "calabresella": (
-        "its hidden record (the monte and the discards, through the auction and the exchange) has no "
-        "determinization from a seat's view here"
-    ),
-}
-"""Games the players refuse, and why."""
+__all__ = ["ISMCTSPlayer", "MCTSPlayer", "determinize", "openspiel_game", "refusal", "state_from_view"]
 
 DETERMINIZE_TRIES = 50
 """Draws ``determinize`` makes before it gives up (each checked to give the seat its view back)."""
+STRICT_TRIES = DETERMINIZE_TRIES // 2
+"""The first draws are strict (``Game.drawn_state``'s ``strict``: every inference the game makes); the rest looser."""
 
 _FULL = (1 << NUM_CARDS) - 1
 _GAMES: dict[Any, Any] = {}
 
 
-def check_rules(rules: Any) -> None:
-    """Raise ``ValueError`` for a game the players cannot play (the module docstring's refusals)."""
+def refusal(rules: Any) -> str | None:
+    """Why the players cannot play ``rules`` (the module docstring's refusals), or None: they can."""
     name = rules.game.name
-    if name in REFUSED:
-        raise ValueError(f"the OpenSpiel players do not play {name}: {REFUSED[name]}; play heuristic or search there")
+    why = rules.game.determinize_refusal(rules)
+    if why is not None:
+        return f"the OpenSpiel players do not play {name} with these rules: {why}; play heuristic or search there"
     if getattr(rules, "episode", "hand") != "hand":
-        raise ValueError(
+        return (
             'the OpenSpiel players play one hand at a time: an OpenSpiel game here is a hand (episode="hand"); '
             f"got episode={rules.episode!r}"
         )
-    if name == "tressette_in_due" and rules.deal != "stock":
-        raise ValueError(
-            f'the OpenSpiel players play Tressette in due with a stock (deal="stock"); got deal={rules.deal!r}'
-        )
+    return None
+
+
+def check_rules(rules: Any) -> None:
+    """Raise ``ValueError`` for a game the players cannot play (``refusal``)."""
+    why = refusal(rules)
+    if why is not None:
+        raise ValueError(why)
 
 
 def openspiel_game(rules: Any) -> Any:
@@ -107,65 +111,30 @@ def openspiel_game(rules: Any) -> Any:
     return game
 
 
-def _in_due_hands(seen: SeatView, rng: random.Random, keep_voids: bool) -> tuple[tuple[int, int], tuple[int, ...]]:
-    """Tressette in due with a stock: the opponent's hand and the stock drawn from ``seen``."""
-    p = seen.public
-    me, other = seen.seat, 1 - seen.seat
-    stock_size = p.extra.stock
-    known = (p.exposed_by(other) | p.revealed_by(other)) & ~p.all_played
-    free = seen.unseen & ~known
-    count = NUM_CARDS - seen.hand.bit_count() - p.all_played.bit_count() - stock_size - known.bit_count()
-    pool = cards_of(free)
-    if keep_voids:
-        voids = sum(SUIT_MASK[s] for s in range(4) if p.is_void(other, s))
-        pool = [c for c in pool if not voids >> c & 1]
-    if not 0 <= count <= len(pool):
-        raise InconsistentViewError(f"no hand of {count} cards for the opponent among {len(pool)}")
-    chosen = rng.sample(pool, count)
-    hand = known | sum(1 << c for c in chosen)
-    stock = [c for c in cards_of(free) if not hand >> c & 1]
-    rng.shuffle(stock)
-    hands = [0, 0]
-    hands[me], hands[other] = seen.hand, hand
-    return (hands[0], hands[1]), tuple(stock)
-
-
-def _drawn_state(seen: SeatView, rng: random.Random, tries: int) -> GameState:
-    p = seen.public
-    game = p.rules.game
-    if game.name == "tressette_in_due":
-        from ..games.in_due import InDueHidden
-
-        hands, stock = _in_due_hands(seen, rng, keep_voids=tries < DETERMINIZE_TRIES // 2)
-        return GameState(p, hands, hands, InDueHidden(stock, ((), ()), ()))
-    hands, pile = DealSampler(seen).sample_with_pile(rng)
-    dealt = tuple(h | p.played_by(s) for s, h in enumerate(hands))
-    if game.name == "tressette_a_perdere":
-        from ..games.a_perdere import APerdereHidden
-
-        held = 0
-        for h in hands:
-            held |= h
-        out = _FULL & ~held & ~p.all_played
-        return GameState(p, tuple(hands), dealt, APerdereHidden(tuple(cards_of(out))))
-    return GameState(p, tuple(hands), dealt)
-
-
 def determinize(seen: SeatView, rng: random.Random) -> GameState:
     """A whole state the seat of ``seen`` cannot tell from its view: the hidden cards drawn with ``rng``.
 
-    Its view of the result is ``seen`` (checked; another draw where not). It reads ``seen`` only.
+    The game draws it (``Game.drawn_state``, given the deal sampler's draws). Its view of the
+    result is ``seen`` (checked; another draw where not). It reads ``seen`` only.
 
     Raises:
         ValueError: a game the players refuse (``check_rules``), or no draw in ``DETERMINIZE_TRIES``
-            gave the view back (``InconsistentViewError``).
+            gave the view back (``agents.sampling.InconsistentViewError``).
     """
-    check_rules(seen.public.rules)
+    rules = seen.public.rules
+    check_rules(rules)
+    sampler: list[DealSampler] = []
+
+    def sample() -> tuple[tuple[int, ...], int]:
+        if not sampler:
+            sampler.append(DealSampler(seen))  # built once, at the first draw that needs it
+        return sampler[0].sample_with_pile(rng)
+
     why = "no draw"
     for tries in range(DETERMINIZE_TRIES):
         try:
-            state = _drawn_state(seen, rng, tries)
-        except InconsistentViewError as error:
+            state = rules.game.drawn_state(seen, rng, sample, tries < STRICT_TRIES)
+        except ValueError as error:  # the sampler's InconsistentViewError, or the game's own
             why = str(error)
             continue
         if view_of(state, seen.seat) == seen:

@@ -25,6 +25,10 @@ heuristic and a docs page) and one ``register(Entry(...))``: the six games of th
 register below, a game of your own before its first use (``tests/games/toy.py`` is one, two
 seats and five tricks, registered from the test tree).
 
+Tressette mini (``tressette_env.games.mini``: the card play on a shrunken deck, for exact
+solving with OpenSpiel, ``docs/exploitability.md``) is a research game of the package that
+registers the same way, when its module is imported; the command line does not list it.
+
 A game in a package of its own reaches every process, the ``tressette`` command and
 ``tressette bot`` included, through an entry point in the group ``tressette_env.games``
 naming the module that registers it (``load_plugins``, run the first time the games are

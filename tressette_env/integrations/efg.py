@@ -41,7 +41,7 @@ import pyspiel
 __all__ = ["EFGTree", "player_policy", "uniform", "write"]
 
 MAX_NODES = 5_000_000
-"""A tree with more nodes than this is refused: the text would take gigabytes."""
+"""A tree with more nodes than this is refused: its text would take hundreds of megabytes and its walk hours."""
 
 
 @dataclass

@@ -271,6 +271,44 @@ def test_resampling_deals_the_unseen_cards_anew():
     assert all(60 <= n <= 140 for n in holders[1:]), holders
 
 
+def test_resampling_in_due_draws_the_stock_anew_even_where_the_opponent_showed_a_void():
+    """The stock's cards are renamed at random: the places of the opponent's void suit in it vary."""
+    game = pyspiel.load_game("python_tressette_in_due")
+    for seed in range(200):
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        while state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        found = None
+        while not state.is_terminal() and found is None:
+            state.apply_action(rng.choice(state.legal_actions()))
+            p = state.game_state.public
+            if p.status == 0 and p.extra.stock >= 6 and state.current_player() == 0:
+                found = next((s for s in range(4) if p.is_void(1, s)), None)
+        if found is not None:
+            break
+    assert found is not None
+    sampler = _Uniform(3)
+    patterns = set()
+    for _ in range(40):
+        other = state.resample_from_infostate(0, sampler)
+        stock = other.game_state.hidden.stock
+        patterns.add(tuple(card // 10 == found for card in stock))
+    assert len(patterns) > 5, patterns
+
+
+def test_resampling_a_deal_made_in_one_draw_is_refused_clearly():
+    """Tressette mini's small decks are dealt by one draw among the deals: no card can be renamed."""
+    import tressette_env.games.mini  # noqa: F401 - registers tressette_mini
+
+    openspiel.register_all()
+    game = pyspiel.load_game("python_tressette_mini", {"players": 4})
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[7][0])
+    with pytest.raises(ValueError, match="dealt by no shuffle.*integrations.efg"):
+        state.resample_from_infostate(0, _Uniform(0))
+
+
 @pytest.mark.parametrize("name", [e.name for e in catalog.entries()][:6])
 def test_openspiel_ismcts_plays_a_hand(name):
     """OpenSpiel's Python ISMCTS (it resamples from the information state at each decision) plays a whole hand."""

@@ -21,6 +21,7 @@ tricks, thirds. A ``Game`` supplies the rest, as data and small functions:
 | ``card_places(view, seats, known_down)`` | what the game's own record says about who holds which hidden card: ``(seat, must hold, cannot hold)``, ``PILE`` for the face-down cards (default: nothing) |
 | ``determinize_refusal(rules)`` | why no whole state can be drawn from a seat's view under ``rules`` (a determinizer refuses the game with it), or None: it can (default) |
 | ``drawn_state(view, rng, sample, strict)`` | a whole state consistent with ``view``, its hidden part drawn (``sample()``: a deal of the sampler; default: those hands, dealt = hand and played cards) |
+| ``sampler_reads_deal`` | whether the deal sampler models where the hidden cards lie (False: Tressette in due's stock) |
 | ``search_mode``, ``search_tricks`` | what the search player solves: ``"tricks"``, ``"endgame"``, ``"sides"`` (the last ``search_tricks`` tricks), or None: not searched (default) |
 | ``deal_sides(view, hands)`` | each seat's side in a deal of the hidden cards, 0 the declarer's (default: the public ``Table.sides``) |
 | ``search_value(rules, mine, theirs, declarer, tricks, before)`` | what ending the hand with ``mine`` thirds is worth to a side, for search (default: ``mine``) |
@@ -257,6 +258,11 @@ class Game:
         return (thirds[side] - thirds[1 - side]) / 3
 
     # ------------------------------------------------------------------ what a player may infer, and search
+
+    sampler_reads_deal = True
+    """False where the deal sampler (``agents.sampling``) cannot model where a deal's hidden cards lie
+    (Tressette in due's stock, whose order it does not draw): OpenSpiel's resampler then renames
+    the unseen cards at random, the replay checking each draw."""
 
     search_mode: str | None = None
     """What the search player (``agents.search``) solves in this game.

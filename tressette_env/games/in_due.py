@@ -204,6 +204,8 @@ class TressetteInDue(Game):
     deal_options = ("hands", "stock", "packets", "dealer")
     side_word = "player"
     renuncio_text = "the player loses the hand 11-0"
+    sampler_reads_deal = False
+    """The deal sampler does not draw the stock's order: OpenSpiel's resampler renames the unseen cards at random."""
     search_mode = "endgame"
     """Once the stock (or the packets) is gone, in the phase ``PLAY``, every card is known: the endgame is solved."""
 

@@ -419,11 +419,24 @@ class TressetteState(pyspiel.State):
         for hand, private in self.trail[seat]:
             known |= hand | private
         unseen = seen.unseen & self.shuffled & ~known
+        others = 0
+        for other, hand in enumerate(gs.hands):
+            if other != seat:
+                others |= hand
+        unshuffled = others & seen.unseen & ~self.shuffled
+        if unshuffled:
+            raise ValueError(
+                f"{self._tgame}: cards in other hands were dealt by no shuffle (the deal is one draw among all "
+                f"deals, as Tressette mini's small decks are), so they cannot be renamed: resampling is not "
+                f"offered here (solve such a game exactly: tressette_env.integrations.efg)"
+            )
         rng = random.Random(int(probability_sampler() * 2**53))
-        try:
-            sampler = DealSampler(seen)
-        except (InconsistentViewError, AttributeError):  # a record it does not read (an in due's stock)
-            sampler = None
+        sampler = None
+        if self._tgame.engine_game.sampler_reads_deal:
+            try:
+                sampler = DealSampler(seen)
+            except InconsistentViewError:
+                sampler = None
         groups = [cards_of(unseen)]
         if sampler is not None:  # with the face-up cards that may have gone face down
             unseen = sampler.unseen & self.shuffled & ~known
@@ -431,11 +444,7 @@ class TressetteState(pyspiel.State):
         for _ in range(RESAMPLE_TRIES):
             rename = None
             if sampler is not None:
-                try:
-                    hands, _ = sampler.sample_with_pile(rng)
-                except InconsistentViewError:  # a record it does not model (an in due's stock): rename at random
-                    hands = None
-                rename = None if hands is None else _renaming(gs.hands, hands, seat, unseen, rng)
+                rename = _renaming(gs.hands, sampler.sample_with_pile(rng)[0], seat, unseen, rng)
                 if rename is None:  # its counts are the card play's (an auction, an exchange): not this phase's
                     sampler = None
             if rename is None:  # the unseen cards renamed at random among those alike: the replay's check does the rest

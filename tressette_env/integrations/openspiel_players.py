@@ -104,6 +104,7 @@ def openspiel_game(rules: Any) -> Any:
     game = _GAMES.get(rules)
     if game is None:
         check_rules(rules)
+        openspiel.register_all()  # a game registered after the integration's import (Tressette mini)
         name = rules.game.name
         switches = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name != "episode"}
         game = pyspiel.load_game(openspiel.game_name(name), openspiel.parameters_of(name, switches))

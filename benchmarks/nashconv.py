@@ -33,7 +33,7 @@ import tressette_env.games.mini  # noqa: F401 - registers tressette_mini
 from tressette_env.integrations import efg, openspiel
 
 MINIS = {
-    "two players (2 suits x 4 ranks, 4 cards each)": {"players": 2, "suits": 2, "ranks": 4},
+    "two players (2 suits x 4 ranks, 3 cards each, 2 out)": {"players": 2, "suits": 2, "ranks": 4, "out": 2},
     "four players (2 suits x 4 ranks, 2 cards each)": {"players": 4, "suits": 2, "ranks": 4},
 }
 CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)

@@ -35,6 +35,8 @@ def test_the_deck_is_the_strongest_ranks_of_the_first_suits():
         ({"suits": 5}, "1 to 4 suits"),
         ({"ranks": 11}, "1 to 10 ranks"),
         ({"suits": 3, "ranks": 3}, "do not deal evenly to 2 players"),
+        ({"suits": 1, "ranks": 3, "out": 2}, "positive multiple of players"),
+        ({"out": -1}, ">= 0"),
         ({"players": 3}, "must be one of 2, 4"),
         ({"suits": 0}, ">= 1"),
     ],
@@ -54,13 +56,46 @@ def test_a_chosen_deal_must_hold_the_decks_cards_in_even_hands():
         new_game(rules, seed=0, hands=[[code("3d"), code("2d")], [code("3d"), code("2c")]])
 
 
-@pytest.mark.parametrize("switches", [{}, {"players": 4}, {"suits": 1, "ranks": 4}, {"suits": 3, "ranks": 2}])
+@pytest.mark.parametrize(
+    "switches",
+    [{}, {"players": 4}, {"suits": 1, "ranks": 4}, {"suits": 3, "ranks": 2}, {"out": 2}, {"players": 4, "out": 4}],
+)
 def test_unrank_numbers_every_deal_once(switches):
     rules = MiniRules(**switches)
     seen = {mini.unrank(rules, i) for i in range(mini.deals(rules))}
     assert len(seen) == mini.deals(rules)
     for hands in seen:
-        assert sum(hands) == mini.deck_mask(rules) and all(h.bit_count() == rules.hand_size for h in hands)
+        held = 0
+        for hand in hands:
+            assert hand.bit_count() == rules.hand_size and not hand & held
+            held |= hand
+        assert held & ~mini.deck_mask(rules) == 0 and held.bit_count() == len(mini.deck(rules)) - rules.out
+
+
+@pytest.mark.parametrize("index", [-1, 70, 10**9, 1.0, True])
+def test_a_deal_number_out_of_range_is_refused(index):
+    with pytest.raises(ValueError, match="numbered 0 to 69"):
+        mini.unrank(MiniRules(), index)
+
+
+def test_cards_out_of_play_are_hidden_from_both_players_and_the_sampler_deals_them_only_from_the_deck():
+    from tressette_env.agents.sampling import DealSampler
+    from tressette_env.engine import view
+
+    rules = MiniRules(out=2)  # 8 cards: 3 each, 2 face down
+    state = new_game(rules, seed=4)
+    state = apply(state, legal_actions(state)[0])
+    seen = view(state, state.public.turn)
+    out = mini.deck_mask(rules) & ~(state.hands[0] | state.hands[1] | state.public.all_played)
+    assert out.bit_count() == 2 and seen.unseen & out == out  # the seat cannot tell them from the opponent's
+    drawn = set()
+    rng = random.Random(0)
+    for _ in range(60):
+        hands, _ = DealSampler(seen).sample_with_pile(rng)
+        other = hands[1 - seen.seat]
+        assert other & ~mini.deck_mask(rules) == 0 and other.bit_count() == 3 - 1 + (seen.seat == 0)
+        drawn.add(other)
+    assert len(drawn) > 1
 
 
 def test_a_hand_built_deal_plays_by_the_familys_rules():

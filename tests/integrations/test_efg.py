@@ -39,14 +39,40 @@ def test_cfr_plus_iterates_alike_on_the_python_game_and_on_its_efg():
     a = pyspiel.nash_conv(solved, ours.average_policy())
     b = exploitability.nash_conv(game, theirs.average_policy())
     assert a == pytest.approx(b, abs=1e-9)
+    averages = theirs.average_policy()
+    for (player, number), state in tree.states.items():  # the same average policy at every information set
+        cpp = dict(ours.average_policy().get_state_policy(tree.key(player, number)))
+        python = averages.action_probabilities(state, player)
+        carried = {tree.action_ids[state.action_to_string(player, a)]: p for a, p in python.items()}
+        assert cpp == pytest.approx(carried, abs=1e-9)
 
 
-def test_four_players_write_and_solve():
-    game = pyspiel.load_game("python_tressette_mini", {"players": 4, "suits": 1, "ranks": 4})  # one card each
+def test_the_heuristics_nashconv_is_the_same_on_the_python_game_and_on_its_efg():
+    """A policy that is not uniform carries across by action name: the two NashConvs agree."""
+    game = small(out=2)  # 6 cards, 2 each, 2 out of play: hidden cards
     tree = efg.write(game)
-    assert tree.players == 4 and tree.load().num_players() == 4
-    uniform = pyspiel.nash_conv(tree.load(), tree.policy(efg.uniform))
-    assert uniform == pytest.approx(0.0)  # one card each: nothing to choose
+    heuristic = efg.player_policy("heuristic")
+    on_efg = pyspiel.nash_conv(tree.load(), tree.policy(heuristic))
+
+    def callable_policy(state):
+        return heuristic(state, state.current_player())
+
+    on_python = exploitability.nash_conv(game, python_policy.tabular_policy_from_callable(game, callable_policy))
+    assert on_efg == pytest.approx(on_python, abs=1e-9) and on_efg > 0.1
+
+
+def test_four_players_expected_returns_are_the_python_games():
+    """Four players, one card each: the EFG's chance probabilities and payoffs give the Python game's values."""
+    from open_spiel.python.algorithms import expected_game_score
+
+    game = pyspiel.load_game("python_tressette_mini", {"players": 4, "suits": 2, "ranks": 3, "out": 2})
+    tree = efg.write(game)
+    solved = tree.load()
+    assert tree.players == 4 and solved.num_players() == 4
+    uniform = python_policy.UniformRandomPolicy(game)
+    ours = expected_game_score.policy_value(game.new_initial_state(), [uniform] * 4)
+    theirs = pyspiel.expected_returns(solved.new_initial_state(), tree.policy(efg.uniform), -1, True)
+    assert ours == pytest.approx(theirs, abs=1e-9) and abs(ours[0]) > 0.01 and ours[0] == pytest.approx(ours[2])
 
 
 def test_a_players_policy_is_its_choice_at_each_information_set():

@@ -2,8 +2,10 @@
 
 A research game, not one of the six the package plays: its deck is the ``ranks`` strongest
 ranks of the first ``suits`` suits, dealt out evenly to two players or to four in two teams
-(partners opposite, as in the four-seat game). Every card is dealt, so the cards out of the
-deck are known to lie nowhere. The card play is the core's: follow suit, the 3 the highest card
+(partners opposite, as in the four-seat game), but ``out`` cards left out of play face down.
+The cards out of the deck are known to lie nowhere. With two players and ``out=0`` each knows
+the other's hand from the deal on: a perfect-information game after the deal, which ``out``
+cards unseen make one of hidden cards. The card play is the core's: follow suit, the 3 the highest card
 of a suit, the thirds (asso 3, the 2, 3 and the figures 1), the last trick 3 thirds more, each
 side's thirds rounded down to points. No signals, no declarations, no stock.
 
@@ -22,12 +24,13 @@ process and the OpenSpiel integration (``register_all()``) know it.
 | `players` | `2` | `2`, `4` | two players, or four in two teams, partners opposite |
 | `suits` | `2` | 1 to 4 | the deck's suits: denari, coppe, spade, bastoni, the first ``suits`` of them |
 | `ranks` | `4` | 1 to 10 | each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4 |
+| `out` | `0` | int >= 0 | cards of the deck left out of play face down, seen by no one |
 | `target_score` | `5` | int >= 1 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 
-``suits * ranks`` must divide evenly among the players: each holds ``suits * ranks / players``
-cards and the hand has that many tricks.
+``suits * ranks - out`` must divide evenly among the players: each holds ``(suits * ranks -
+out) / players`` cards and the hand has that many tricks.
 
 Decisions (the seeds are silent on a shrunken deck):
 
@@ -79,6 +82,9 @@ class MiniRules(RuleSwitches):
     ranks: int = switch(
         4, ("int", 1), "each suit's ranks (1 to 10), the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4"
     )
+    out: int = switch(
+        0, ("int", 0), "cards of the deck left out of play face down, seen by no one (hidden cards for two players)"
+    )
     target_score: int = switch(5, ("int", 1), "match target", needs=when(episode="match"))
     episode: str = switch("hand", ("hand", "match"), "one deal per episode, or a match to `target_score`")
     illegal_action: str = switch(
@@ -90,16 +96,17 @@ class MiniRules(RuleSwitches):
             raise ValueError(f"rule switch suits={self.suits}: the deck has 1 to {NUM_SUITS} suits")
         if self.ranks > len(RANK_ORDER):
             raise ValueError(f"rule switch ranks={self.ranks}: a suit has 1 to {len(RANK_ORDER)} ranks")
-        if self.suits * self.ranks % self.players:
+        dealt = self.suits * self.ranks - self.out
+        if dealt < self.players or dealt % self.players:
             raise ValueError(
-                f"rule switches suits={self.suits}, ranks={self.ranks}: {self.suits * self.ranks} cards do not deal "
-                f"evenly to {self.players} players (suits * ranks must be a multiple of players)"
+                f"rule switches suits={self.suits}, ranks={self.ranks}, out={self.out}: {dealt} cards to deal do not "
+                f"deal evenly to {self.players} players (suits * ranks - out must be a positive multiple of players)"
             )
 
     @property
     def hand_size(self) -> int:
         """Cards in each hand, and tricks in a hand."""
-        return self.suits * self.ranks // self.players
+        return (self.suits * self.ranks - self.out) // self.players
 
 
 make_rules = MiniRules.make
@@ -126,28 +133,35 @@ def _multinomial(counts: tuple[int, ...] | list[int]) -> int:
 
 def deals(rules: MiniRules) -> int:
     """How many deals the deck has (each seat's hand a set of cards)."""
-    return _multinomial([rules.hand_size] * rules.players)
+    return _multinomial([rules.hand_size] * rules.players + [rules.out])
 
 
 def unrank(rules: MiniRules, index: int) -> tuple[CardMask, ...]:
-    """Deal number ``index`` (``0 <= index < deals(rules)``): the cards in card order, each to a seat with room.
+    """Deal number ``index`` (``0 <= index < deals(rules)``): each seat's hand.
 
-    The deals are ordered by the seat of the first card, then the second's, and so on.
+    The deck's cards in card order go each to a seat with room, or out of play (the last place,
+    ``out`` cards); the deals are ordered by the place of the first card, then the second's...
+
+    Raises:
+        ValueError: ``index`` out of range.
     """
-    left = [rules.hand_size] * rules.players
-    hands = [0] * rules.players
+    count = deals(rules)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+        raise ValueError(f"deal number {index!r}: the deals of this deck are numbered 0 to {count - 1}")
+    left = [rules.hand_size] * rules.players + [rules.out]
+    hands = [0] * (rules.players + 1)
     for card in deck(rules):
-        for seat in range(rules.players):
+        for seat in range(rules.players + 1):
             if not left[seat]:
                 continue
             left[seat] -= 1
-            count = _multinomial(left)
-            if index < count:
+            here = _multinomial(left)
+            if index < here:
                 hands[seat] |= 1 << card
                 break
-            index -= count
+            index -= here
             left[seat] += 1
-    return tuple(hands)
+    return tuple(hands[: rules.players])
 
 
 @cache
@@ -258,7 +272,7 @@ ENTRY = catalog.register(
         gym_id="tressette_env/TressetteMini-v0",
         pettingzoo_id="tressette_env/tressette_mini-v0",
         docs="docs/exploitability.md",
-        forms=(("two players", {}), ("four players", {"players": 4})),
+        forms=(("two players", {}), ("two players, two cards out", {"out": 2}), ("four players", {"players": 4})),
     )
 )
 """The catalog's entry: no heuristic of its own (the generic one plays), the generic environments."""

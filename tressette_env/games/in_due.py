@@ -471,7 +471,9 @@ class TressetteInDue(Game):
         The opponent holds the cards it has shown and not played, and as many more unseen cards
         as its hand has room for; ``strict``: none of a suit it is void in (a void may since have
         drawn into the suit, so a loose draw leaves it out). The stock is the other unseen
-        cards, shuffled. ``sample`` is not called.
+        cards, shuffled. ``sample`` is not called. Not read: what declarations (``accusi``) say of the
+        cards a player was dealt without showing them (a tris's missing fourth card, a combination
+        not declared): a draw may give the opponent such cards.
         """
         p = view.public
         me, other = view.seat, 1 - view.seat

@@ -16,7 +16,8 @@ took 15 s of CPU and one NashConv 48 s. Walked once here and loaded with
 An information set is the game's information state string (``state.information_state_string``),
 numbered per player in the order met; its actions are the state's legal actions in increasing
 order, named by ``action_to_string`` (the C++ game numbers the names in the order they first
-appear, and a policy is carried over by name). Chance probabilities are written exactly as fractions.
+appear, and a policy is carried over by name). Chance probabilities are written as fractions:
+exactly for a uniform draw's 1/n, otherwise the nearest with a denominator up to 10^9.
 
 Example:
     >>> import pyspiel

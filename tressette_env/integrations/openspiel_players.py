@@ -41,7 +41,7 @@ bots' information-state strings recall the hand from this decision on only, and 
 record (which keeps the whole hand) holds the rest.
 
 Needs the ``openspiel`` extra (``pip install -e ".[openspiel]"``); without it, importing this
-module raises ``ImportError`` saying so.
+module raises ``ModuleNotFoundError`` (an ``ImportError``) saying so.
 """
 
 from __future__ import annotations
@@ -55,9 +55,10 @@ try:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 except ImportError as error:  # pragma: no cover (the extra is installed where the tests run)
-    raise ImportError(
+    raise ModuleNotFoundError(
         f"the ismcts and mcts players need OpenSpiel: install the openspiel extra "
-        f'(pip install -e ".[openspiel]"); {error}'
+        f'(pip install -e ".[openspiel]"); {error}',
+        name="pyspiel",
     ) from error
 
 from ..agents.sampling import DealSampler, InconsistentViewError

@@ -323,6 +323,19 @@ class TressetteState(pyspiel.State):
         self._chance: tuple[str, list[int], int] | None = None  # the chance node's kind, outcomes, nodes after it
         self._deal()
 
+    @classmethod
+    def at(cls, game: TressetteGame, game_state: Any) -> TressetteState:
+        """A state of ``game`` at ``game_state``, dealt already (a determinization's: no chance node before it).
+
+        Its trails start with the cards held now; every card counts as shuffled.
+        """
+        state = game.new_initial_state()
+        state.game_state = game_state
+        state._chance = None
+        state.shuffled = (1 << NUM_CARDS) - 1
+        state.trail = tuple(((hand, private_of(game_state, seat)),) for seat, hand in enumerate(game_state.hands))
+        return state
+
     def _deal(self) -> None:
         game = self._tgame
         rng = ScriptedRandom(self.script)

@@ -62,8 +62,6 @@ except ImportError as error:  # pragma: no cover (the extra is installed where t
     ) from error
 
 from ..agents.sampling import DealSampler, InconsistentViewError
-from ..engine.cards import NUM_CARDS
-from ..engine.game import private_of
 from ..engine.game import view as view_of
 from ..engine.state import GameState, SeatView
 from . import openspiel
@@ -75,7 +73,6 @@ DETERMINIZE_TRIES = 50
 STRICT_TRIES = DETERMINIZE_TRIES // 2
 """The first draws are strict (``Game.drawn_state``'s ``strict``: every inference the game makes); the rest looser."""
 
-_FULL = (1 << NUM_CARDS) - 1
 _GAMES: dict[Any, Any] = {}
 
 
@@ -149,13 +146,7 @@ def determinize(seen: SeatView, rng: random.Random) -> GameState:
 
 def state_from_view(seen: SeatView, rng: random.Random) -> Any:
     """An OpenSpiel state (``openspiel.TressetteState``) of ``determinize(seen, rng)``, at the view's decision."""
-    gs = determinize(seen, rng)
-    state = openspiel_game(seen.public.rules).new_initial_state()
-    state.game_state = gs
-    state._chance = None
-    state.shuffled = _FULL
-    state.trail = tuple(((hand, private_of(gs, seat)),) for seat, hand in enumerate(gs.hands))
-    return state
+    return openspiel.TressetteState.at(openspiel_game(seen.public.rules), determinize(seen, rng))
 
 
 def _int(options: str, name: str, value: Any, low: int, high: int) -> int:

@@ -224,6 +224,8 @@ class TressetteBatch:
         self._upper_legal = True  # legal words 1 and 2 may be nonzero
         self._upper_packed = True  # _mask_words columns 1 and 2 may be nonzero
         self._quiet: StepResult | None = None
+        self._signal_seats: np.ndarray | None = None
+        """(N,) uint8, bit s: absolute seat s may signal when it leads; None: every seat (``set_signal_seats``)."""
         self.reset()
 
     # ------------------------------------------------------------------ dealing
@@ -235,6 +237,7 @@ class TressetteBatch:
         hands: Sequence | np.ndarray | None = None,
         dealer: int | Sequence[int] | np.ndarray | None = None,
         deals: np.ndarray | Sequence[int] | None = None,
+        first_hand: bool = True,
     ) -> None:
         """Deal new episodes (match score 0, hand 0).
 
@@ -244,6 +247,8 @@ class TressetteBatch:
                 or (M, 4, 10), ``hands[i][s]`` the ten cards of seat s.
             dealer: the dealer, an int or (M,) seats; drawn at random when None.
             deals: which deals to reset: a bool mask (N,) or indices (M,); all when None.
+            first_hand: False: the hands are not the first of a match, so ``first_lead="four_of_denari"``
+                does not apply (a game that keeps its own match over hands of this batch: col morto).
         """
         # Every argument is checked before anything changes, the generator included.
         idx = None if deals is None else self._deal_indices(deals)
@@ -256,7 +261,7 @@ class TressetteBatch:
             return
         if dealers is None:
             dealers = self._rng.integers(0, 4, m)
-        self._deal(idx, dealers, masks)
+        self._deal(idx, dealers, masks, first_hand=bool(first_hand))
         self._set(self._match_score, idx, 0)
         self._set(self._hand_number, idx, 0)
         self._compute_legal()
@@ -434,6 +439,21 @@ class TressetteBatch:
         self._tpf[0] = tb.THERMO_THIRDS.take(np.where(odd, t1, t0))
         self._tpf[1] = tb.THERMO_THIRDS.take(np.where(odd, t0, t1))
 
+    def set_signal_seats(self, seats: np.ndarray | None, deals: np.ndarray | None = None) -> None:
+        """Which absolute seats may signal when they lead: (M,) bit masks (bit s: seat s) for ``deals``.
+
+        None (the default of a new batch): every seat, as the four-seat game. A game whose
+        table lets only some seats signal (col morto: a seat whose partner is a live player)
+        sets them at every deal. The legal masks follow at once.
+        """
+        if seats is None:
+            self._signal_seats = None
+        else:
+            if self._signal_seats is None:
+                self._signal_seats = np.full(self.n, 15, dtype=np.uint8)
+            self._set(self._signal_seats, None if deals is None else self._deal_indices(deals), seats)
+        self._compute_legal()
+
     # ------------------------------------------------------------------ masks
 
     def _compute_legal(self) -> None:
@@ -455,7 +475,11 @@ class TressetteBatch:
             if leading.any():
                 self._upper_legal = True
                 if rules.signals:
-                    lead_hand = hand if leading.all() else np.where(leading, hand, _ZERO)
+                    signalling = leading
+                    if self._signal_seats is not None:  # only some seats may signal (col morto)
+                        seat = ((self._q + self._phase) & 3).astype(np.uint8)
+                        signalling = leading & ((self._signal_seats >> seat) & np.uint8(1)).astype(bool)
+                    lead_hand = hand if signalling.all() else np.where(signalling, hand, _ZERO)
                     # The suits with two cards or more, as a 4-bit code, then their cards.
                     code = (np.bitwise_count(lead_hand & tb.SUIT_BITS[0]) > 1).view(np.uint8)
                     for s in (1, 2, 3):

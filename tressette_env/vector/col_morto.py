@@ -1,0 +1,409 @@
+"""Tressette col morto for N deals at once: ``ColMortoBatch``, on the four-seat batched engine.
+
+Col morto is the four-seat game with one or two hands face up, each played by its partner
+(FAMILY.md section 2): the same deal, the same card play, the same declarations and the
+same hand score. So its batch is the four-seat ``TressetteBatch`` (one home for the trick
+play) and what col morto adds, by deal: who sits where (the seating of the scalar game,
+tabulated once from ``TressetteColMorto.seating``), which seats may signal, when the dummy
+is shown, the players' own match scores, its rewards and its observation. Everything is
+the scalar game's, byte for byte and reward for reward (``tests/vector/test_col_morto.py``).
+
+| name | what it is |
+| --- | --- |
+| ``ColMortoBatch(n, seed=None, **rules)`` | N deals under one rule set (every switch of ``ColMortoRules``) |
+| ``reset(seed=None, hands=None, dealer=None, holder=None, deals=None)`` | new episodes: shuffled or chosen deals (``dealer``: a player; ``holder``: the dummy's holder with ``dummy_holder="fixed"``) |
+| ``turn`` / ``agent`` | (N,) the seat on turn / the player who plays it (its own seat or its dummy's); -1 in a finished deal |
+| ``legal_masks(dtype=np.int8)`` | (N, 255): the legal actions of the seat on turn (the family's action ids) |
+| ``observe(agents=None, deals=None)`` | (M, size) int8: a player's observation from its own seat (the player on turn by default) |
+| ``step(actions, active=None, autoreset=True)`` | the player on turn acts for the seat on turn; a ``ColMortoStep`` |
+| ``sample_actions(rng)`` | (N,) a uniformly random legal action per deal |
+| ``controllers``, ``seat_of``, ``dummies``, ``match_score`` ... | copies of the state, by deal |
+
+Rewards are the AEC environment's (``TressetteColMorto.returns``), by player: a hand pays
+each player his side's points minus the other side's when it ends; a match pays +1 to the
+winner and -1/(players - 1) to each other player. A match's hands follow one another inside
+the step that ends the one before (the next dealer, the new seats), as in the AEC
+environment. Illegal actions follow ``illegal_action``: a renuncio loses the offender's
+side the hand 11-0 (the ``StepResult.renuncio`` array names the seat), or
+``IllegalActionError`` with nothing changed; an id outside 0..254 always raises.
+
+Example:
+    >>> import numpy as np
+    >>> batch = ColMortoBatch(3, seed=0)
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(40):  # a hand is 40 card plays
+    ...     result = batch.step(batch.sample_actions(rng))
+    >>> result.terminated.tolist(), result.rewards.shape, batch.observe().shape
+    ([True, True, True], (3, 3), (3, 999))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..encoders.col_morto import observation as col_morto_observation
+from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
+from ..engine.game import IllegalActionError
+from ..engine.state import PLAY
+from ..games.col_morto import COL_MORTO, ColMortoRules
+from .engine import SeedLike, TressetteBatch, _as_generator
+
+_THERMO = np.arange(41)
+
+
+class ColMortoStep(NamedTuple):
+    """What one ``ColMortoBatch.step`` did, deal by deal (the hand's fields where ``hand_over``, else 0 / -1)."""
+
+    rewards: np.ndarray
+    """(N, players) float32 by player: the AEC environment's rewards (nonzero when an episode ends)."""
+    terminated: np.ndarray
+    """(N,) bool: the episode ended in this step (with autoreset, a new one was dealt)."""
+    hand_over: np.ndarray
+    """(N,) bool: a hand ended in this step."""
+    hand_points: np.ndarray
+    """(N, 2) int64: each side's points for the hand (side 0: seats 0 and 2)."""
+    card_thirds: np.ndarray
+    """(N, 2) int64: thirds each side took in cards."""
+    accusi: np.ndarray
+    """(N, 2) int64: declaration points each side scored."""
+    cappotto: np.ndarray
+    """(N,) int8: the side that made every point, or -1."""
+    renuncio: np.ndarray
+    """(N,) int8: the seat whose illegal action ended the hand, or -1."""
+    match_score: np.ndarray
+    """(N, players) int64: each player's match score after the hand (``episode="match"``; 0 in ``"hand"``)."""
+    winner: np.ndarray
+    """(N,) int8: the player who won the match when it ended, or -1."""
+    hand_number: np.ndarray
+    """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
+
+
+def _seating_tables(rules: ColMortoRules) -> dict[str, np.ndarray]:
+    """The scalar game's seating for every (dealer player, holder): row ``3 * dealer + holder``."""
+    rows: dict[str, list] = {"dealer_seat": [], "controllers": [], "seat_of": [], "dummies": [], "signal_seats": []}
+    for dealer in range(3):
+        for holder in range(3):
+            if dealer >= rules.players:
+                dealer_seat, controllers, seat_of = 0, (0, 0, 0, 0), (0,) * rules.players
+                dummies: tuple = ()
+                signal = 0
+            else:
+                dealer_seat, controllers, seat_of = COL_MORTO.seating(rules, dealer, holder)
+                dummies = COL_MORTO.dummies(controllers, seat_of)
+                signal = COL_MORTO._table(rules, controllers, seat_of, 0, PLAY).signal_seats
+            rows["dealer_seat"].append(dealer_seat)
+            rows["controllers"].append(controllers)
+            rows["seat_of"].append(seat_of)
+            rows["dummies"].append(sum(1 << s for s in dummies))
+            rows["signal_seats"].append(signal)
+    return {
+        "dealer_seat": np.array(rows["dealer_seat"], dtype=np.int64),
+        "controllers": np.array(rows["controllers"], dtype=np.int64),
+        "seat_of": np.array(rows["seat_of"], dtype=np.int64),
+        "dummies": np.array(rows["dummies"], dtype=np.uint8),
+        "signal_seats": np.array(rows["signal_seats"], dtype=np.uint8),
+    }
+
+
+class ColMortoBatch:
+    """N deals of Tressette col morto stepped together (see the module docstring).
+
+    Args:
+        num_deals: N.
+        seed: an int, a ``numpy.random.Generator`` or None: the dealers, the holders and the shuffles.
+        **rules: switches of ``ColMortoRules`` (all are supported).
+    """
+
+    def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
+        self.rules = ColMortoRules.make(**rules)
+        r = self.rules
+        self.observation = col_morto_observation(r)
+        """The scalar observation whose bytes ``observe`` gives."""
+        self.num_agents = r.players
+        self.num_actions = FAMILY_NUM_ACTIONS
+        self._rng = _as_generator(seed)
+        engine_rules: dict[str, Any] = {
+            "signals": r.players == 3 and r.signals,
+            "accusi": r.accusi,
+            "first_lead": r.first_lead,
+            "cappotto_bonus": r.cappotto_bonus,
+            "illegal_action": r.illegal_action,
+        }
+        if engine_rules["signals"]:
+            engine_rules["striscio"] = r.striscio
+        self.engine = TressetteBatch(num_deals, seed=self._rng, **engine_rules)
+        """The four-seat batch that plays the cards (its seats are col morto's seats)."""
+        n = self.n = self.engine.n
+        self._ar = np.arange(n)
+        self._tables = _seating_tables(r)
+        self._key = np.zeros(n, dtype=np.int64)  # 3 * dealer player + holder: the row of the seating tables
+        self._holder = np.zeros(n, dtype=np.int64)
+        self._score = np.zeros((n, r.players), dtype=np.int64)
+        self._hand_number = np.zeros(n, dtype=np.int64)
+        self._shown = np.zeros(n, dtype=bool)  # the dummies are face up
+        sl = self.observation.slices
+        self._at = {name: (s.start, s.stop) for name, s in sl.items()}
+        self.reset()
+
+    # ------------------------------------------------------------------ dealing
+
+    def reset(
+        self,
+        seed: SeedLike = None,
+        *,
+        hands: Sequence | np.ndarray | None = None,
+        dealer: int | Sequence[int] | np.ndarray | None = None,
+        holder: int | Sequence[int] | np.ndarray | None = None,
+        deals: np.ndarray | Sequence[int] | None = None,
+    ) -> None:
+        """Deal new episodes (match scores 0, hand 0).
+
+        Args:
+            seed: reseed the generator; None keeps it.
+            hands: chosen deals, card ids (4, 10) or (M, 4, 10) by seat (as ``TressetteBatch.reset``).
+            dealer: the dealing player (0..players-1), one or one per deal; drawn when None.
+            holder: with ``dummy_holder="fixed"``, the player who holds the dummy all match; drawn when None.
+            deals: which deals (a bool mask or indices); all when None.
+        """
+        engine = self.engine
+        idx = engine._deal_indices(np.arange(self.n) if deals is None else deals)
+        m = len(idx)
+        players = self.rules.players
+        dealers = self._players(dealer, m, "dealer")
+        fixed = players == 3 and self.rules.dummy_holder == "fixed"
+        if holder is not None and not fixed:
+            raise ValueError('holder is chosen only with players=3 and dummy_holder="fixed"')
+        holders = self._players(holder, m, "holder")
+        if hands is not None:
+            engine._check_hands(hands, max(m, 1))  # checked before anything changes
+        if seed is not None:
+            self._rng = _as_generator(seed)
+            engine.reset(self._rng, deals=np.zeros(self.n, dtype=bool))
+        if m == 0:
+            return
+        if dealers is None:
+            dealers = self._rng.integers(0, players, m)
+        if holders is None:
+            holders = self._rng.integers(0, 3, m) if fixed else np.zeros(m, dtype=np.int64)
+        self._holder[idx] = holders
+        self._score[idx] = 0
+        self._hand_number[idx] = 0
+        self._deal(idx, dealers, hands, first_hand=True)
+
+    def _players(self, value: Any, m: int, name: str) -> np.ndarray | None:
+        if value is None:
+            return None
+        top = self.rules.players if name == "dealer" else 3
+        v = np.asarray(value)
+        if v.dtype == bool or not np.issubdtype(v.dtype, np.integer) or v.shape not in ((), (m,)):
+            raise ValueError(f"{name} must be a player 0..{top - 1} (an int) or {m} of them; got {value!r}")
+        if ((v < 0) | (v >= top)).any():
+            raise ValueError(f"{name} must be a player 0..{top - 1}; got {value!r}")
+        return np.broadcast_to(v, (m,)).astype(np.int64)
+
+    def _deal(self, idx: np.ndarray, dealers: np.ndarray, hands: Any, first_hand: bool) -> None:
+        """Seat and deal a hand in the deals ``idx``: the seating of (dealer player, holder), then the cards."""
+        key = 3 * dealers + self._holder[idx]
+        self._key[idx] = key
+        t = self._tables
+        engine = self.engine
+        engine.reset(hands=hands, dealer=t["dealer_seat"][key], deals=idx, first_hand=first_hand)
+        if engine.rules.signals:
+            engine.set_signal_seats(t["signal_seats"][key], deals=idx)
+        # The dummy is face up from the deal, or once the opening lead is made; a dummy on lead is shown.
+        first = engine.turn[idx]
+        on_lead = (t["dummies"][key] >> first.astype(np.uint8)) & 1
+        self._shown[idx] = (self.rules.dummy_exposed == "deal") | on_lead.astype(bool)
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def turn(self) -> np.ndarray:
+        """(N,) the seat on turn; -1 in a finished deal."""
+        return self.engine.turn
+
+    @property
+    def agent(self) -> np.ndarray:
+        """(N,) the player on turn (who plays his own seat or his dummy's); -1 in a finished deal."""
+        turn = self.engine.turn
+        controllers = self._tables["controllers"][self._key]
+        return np.where(turn >= 0, controllers[self._ar, np.maximum(turn, 0)], -1)
+
+    @property
+    def controllers(self) -> np.ndarray:
+        """(N, 4) the player who plays each seat this hand."""
+        return self._tables["controllers"][self._key]
+
+    @property
+    def seat_of(self) -> np.ndarray:
+        """(N, players) each player's own seat this hand."""
+        return self._tables["seat_of"][self._key]
+
+    @property
+    def dummies(self) -> np.ndarray:
+        """(N,) uint8: bit s is set when seat s is a dummy this hand."""
+        return self._tables["dummies"][self._key]
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """(N,) the dealing player of the current hand."""
+        return self._key // 3
+
+    @property
+    def match_score(self) -> np.ndarray:
+        """(N, players) each player's points over the finished hands of the episode."""
+        return self._score.copy()
+
+    @property
+    def hand_number(self) -> np.ndarray:
+        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
+        return self._hand_number.copy()
+
+    def deal_of(self, deal: int) -> list[list[int]]:
+        """One deal's current hand as dealt: four lists of ten card ids, by seat."""
+        return self.engine.deal_of(deal)
+
+    # ------------------------------------------------------------------ masks and observations
+
+    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
+        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
+        masks = self.engine.legal_masks(dtype)
+        out = np.zeros((self.n, FAMILY_NUM_ACTIONS), dtype=masks.dtype)
+        out[:, :NUM_ACTIONS] = masks
+        return out
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """(N,) a uniformly random legal action in each deal; -1 where none."""
+        return self.engine.sample_actions(rng)
+
+    def observe(self, agents: int | np.ndarray | None = None, deals: np.ndarray | None = None) -> np.ndarray:
+        """(M, size) int8: each player's observation from his own seat, byte for byte the scalar one.
+
+        Args:
+            agents: the observing player: None for the player on turn, an int for the same
+                player everywhere, or one per observed deal.
+            deals: which deals (indices or a bool mask); all when None.
+        """
+        engine = self.engine
+        rows = self._ar if deals is None else engine._deal_indices(deals)
+        m = len(rows)
+        key = self._key[rows]
+        t = self._tables
+        turn = engine.turn[rows]
+        controllers = t["controllers"][key]  # (M, 4)
+        if agents is None:
+            if (turn < 0).any():
+                raise ValueError("a finished deal has no player on turn: name the observing players")
+            player = controllers[np.arange(m), turn]
+        else:
+            player = np.broadcast_to(np.asarray(agents, dtype=np.int64), (m,))
+            if ((player < 0) | (player >= self.rules.players)).any():
+                raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {agents!r}")
+        me = t["seat_of"][key, player]
+        base = engine.observe(seats=me, deals=rows)
+        at = self._at
+        out = np.zeros((m, self.observation.size), dtype=np.int8)
+        cut = at["exposed"][0]  # hand .. accusi: the four-seat pieces as they are
+        out[:, :cut] = base[:, :cut]
+        out[:, at["trick_number"][0] : at["thirds"][1]] = base[:, cut : cut + at["thirds"][1] - at["exposed"][1]]
+        rel = (me[:, None] + np.arange(4)) & 3  # (M, 4): the absolute seat of relative seat k
+        dummy = ((t["dummies"][key][:, None] >> rel.astype(np.uint8)) & 1).astype(bool)
+        shown = dummy & self._shown[rows, None]
+        if shown.any():
+            held = engine.hands()[rows]  # (M, 4) engine masks by absolute seat
+            cards = np.where(shown, np.take_along_axis(held, rel, axis=1), np.uint64(0))
+            bits = np.unpackbits(cards.astype("<u8").view(np.uint8).reshape(m, 4, 8), axis=2, bitorder="little")
+            out[:, at["exposed"][0] : at["exposed"][1]] = bits[:, :, :40].reshape(m, 160)
+        if self.rules.episode == "match":
+            n_players = self.rules.players
+            order = (player[:, None] + np.arange(n_players)) % n_players
+            need = np.clip(self.rules.target_score - np.take_along_axis(self._score[rows], order, axis=1), 0, 41)
+            out[:, at["to_target"][0] : at["to_target"][1]] = (_THERMO < need[:, :, None]).reshape(m, -1)
+        out[:, at["dummies"][0] : at["dummies"][1]] = dummy
+        acting = turn >= 0
+        acting &= controllers[np.arange(m), np.maximum(turn, 0)] == player
+        rel_turn = (turn - me) & 3
+        out[:, at["acting_for"][0] : at["acting_for"][1]] = acting[:, None] & (np.arange(4) == rel_turn[:, None])
+        return out
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(
+        self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
+    ) -> ColMortoStep:
+        """The player on turn in every (active) deal plays for the seat on turn.
+
+        Args:
+            actions: (N,) family action ids 0..254 (a card play is 0..159; the rest are never legal here).
+            active: (N,) bool: the deals that play; all when None.
+            autoreset: deal a new episode to each deal whose episode ends (same step).
+        """
+        engine = self.engine
+        a = np.asarray(actions)
+        if a.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
+        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions are integer ids 0..{FAMILY_NUM_ACTIONS - 1}; got dtype {a.dtype}")
+        a = a.astype(np.int64)
+        playing = engine.turn >= 0 if active is None else np.asarray(active, dtype=bool) & (engine.turn >= 0)
+        wide = (a >= NUM_ACTIONS) & (a < FAMILY_NUM_ACTIONS)
+        if (a >= FAMILY_NUM_ACTIONS).any() or ((a < 0) & playing).any():
+            bad = int(np.flatnonzero((a >= FAMILY_NUM_ACTIONS) | ((a < 0) & playing))[0])
+            raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
+        if (wide & playing).any():
+            if self.rules.illegal_action == "raise":
+                bad = int(np.flatnonzero(wide & playing)[0])
+                raise IllegalActionError(
+                    f"illegal action {int(a[bad])} in deal {bad}: col morto's actions are card plays (0..159); "
+                    f"legal: {np.flatnonzero(self.legal_masks()[bad]).tolist()}"
+                )
+        if wide.any():
+            a = np.where(wide, CALL_OUT, a)  # never legal in col morto: the engine's renuncio
+        result = engine.step(a, active=active, autoreset=False)
+        # The opening lead shows a dummy dealt face down (after_first_card); a renuncio ends the hand first.
+        self._shown |= playing & (result.renuncio < 0)
+        n_players = self.rules.players
+        rewards = np.zeros((self.n, n_players), dtype=np.float32)
+        match_score = np.zeros((self.n, n_players), dtype=np.int64)
+        winner = np.full(self.n, -1, dtype=np.int8)
+        ended = result.hand_over
+        terminated = ended.copy()
+        if ended.any():
+            key = self._key
+            seat_of = self._tables["seat_of"][key]  # (N, players)
+            side = seat_of & 1
+            points = result.hand_points  # (N, 2) by side
+            mine = np.take_along_axis(points, side, axis=1)
+            theirs = np.take_along_axis(points, 1 - side, axis=1)
+            if self.rules.episode == "match":
+                self._score += np.where(ended[:, None], mine, 0)
+                top = self._score.max(axis=1)
+                unique = (self._score == top[:, None]).sum(axis=1) == 1
+                decided = ended & (top >= self.rules.target_score) & unique
+                best = self._score.argmax(axis=1)
+                winner = np.where(decided, best, -1).astype(np.int8)
+                terminated = decided
+                rewards = np.where(
+                    np.arange(n_players) == best[:, None], np.float32(1.0), np.float32(-1.0 / (n_players - 1))
+                ).astype(np.float32)
+                rewards *= decided[:, None]
+                match_score = self._score * ended[:, None]
+            else:
+                rewards = ((mine - theirs) * ended[:, None]).astype(np.float32)
+        out = ColMortoStep(
+            rewards, terminated, ended.copy(), result.hand_points, result.card_thirds, result.accusi,
+            result.cappotto, result.renuncio, match_score, winner, np.where(ended, self._hand_number, 0),
+        )  # fmt: skip
+        if ended.any():
+            go_on = np.flatnonzero(ended & ~terminated)
+            if len(go_on):  # the next hand of the match: the next player deals, the seats move
+                dealer_player = self._key[go_on] // 3
+                self._hand_number[go_on] += 1
+                self._deal(go_on, (dealer_player + 1) % n_players, None, first_hand=False)
+            over = np.flatnonzero(terminated)
+            if len(over) and autoreset:
+                self.reset(deals=over)
+        return out

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
+from tressette_env.agents.col_morto_heuristic import ColMortoHeuristic
 from tressette_env.encoders.col_morto import observation
 from tressette_env.encoders.observation import unpack
-from tressette_env.engine import GAME_OVER, HAND_OVER, PLAYING, apply, legal_actions_mask, next_hand, renuncio
+from tressette_env.engine import (
+    GAME_OVER,
+    HAND_OVER,
+    PLAYING,
+    apply,
+    legal_actions,
+    legal_actions_mask,
+    next_hand,
+    renuncio,
+    view,
+)
 from tressette_env.engine.actions import FAMILY_NUM_ACTIONS
 from tressette_env.engine.game import IllegalActionError, check_deal
 from tressette_env.games.col_morto import COL_MORTO, ColMortoRules
-from tressette_env.vector.col_morto import ColMortoBatch
+from tressette_env.vector.col_morto import ColMortoBatch, heuristic_actions
 
 
 def mask_bits(mask: int) -> np.ndarray:
@@ -201,3 +214,37 @@ def test_chosen_deals_dealers_and_holders():
     assert batch.dealer.tolist() == [0, 1, 2]
     assert (batch.controllers[:, 0] == 2).all() and (batch.controllers[:, 2] == 2).all()
     assert (batch.dummies == 4).all()
+
+
+def pin_heuristic(rules: dict, n: int, steps: int, seed: int, random_p: float = 0.3) -> int:
+    """At every step the batched heuristic is ``ColMortoHeuristic`` on the scalar state, deal by deal."""
+    batch = ColMortoBatch(n, seed=seed, **rules)
+    ref = Reference(batch, rules)
+    rng = np.random.default_rng(seed + 1)
+    player, prng = ColMortoHeuristic(), random.Random(0)
+    decisions = 0
+    for step in range(steps):
+        got = heuristic_actions(batch)
+        for i, state in enumerate(ref.states):
+            p = state.public
+            seat = p.table.seat_of[p.table.controllers[p.turn]]
+            expected = player.act(view(state, seat), legal_actions(state), prng)
+            assert got[i] == expected, f"step {step}, deal {i}: batched {got[i]}, scalar {expected}\n{state}"
+        decisions += n
+        if step % 5 == 2:
+            rows = np.flatnonzero(rng.random(n) < 0.5)
+            assert np.array_equal(heuristic_actions(batch, rows), got[rows])
+        actions = np.where(rng.random(n) < random_p, batch.sample_actions(rng), got)
+        active = rng.random(n) < 0.5 if rng.random() < 0.3 else None
+        ref.step(actions, active, batch.step(actions, active=active))
+    return decisions
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "defaults")
+def test_the_batched_heuristic_is_the_scalar_one(rules):
+    assert pin_heuristic(rules, 60, 90, seed=7 + len(rules)) == 5400
+
+
+def test_the_heuristic_alone():
+    pin_heuristic({}, 80, 80, seed=31, random_p=0.0)
+    pin_heuristic({"players": 2}, 80, 80, seed=32, random_p=0.0)

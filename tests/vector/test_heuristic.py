@@ -49,6 +49,8 @@ def _read_public(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _
         batch.tricks_done.take(rows),
         seen,
         tb.rev40(batch.dealt().take(rows, axis=0)[ar, (turn + 2) & 3]),
+        np.zeros(m, dtype=_U),
+        np.zeros(m, dtype=_U),
     )
 
 

@@ -17,6 +17,7 @@ the scalar game's, byte for byte and reward for reward (``tests/vector/test_col_
 | ``observe(agents=None, deals=None)`` | (M, size) int8: a player's observation from its own seat (the player on turn by default) |
 | ``step(actions, active=None, autoreset=True)`` | the player on turn acts for the seat on turn; a ``ColMortoStep`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action per deal |
+| ``heuristic_actions(batch, deals=None)`` | ``ColMortoHeuristic``'s action for the seat on turn, decision for decision (below) |
 | ``controllers``, ``seat_of``, ``dummies``, ``match_score`` ... | copies of the state, by deal |
 
 Rewards are the AEC environment's (``TressetteColMorto.returns``), by player: a hand pays
@@ -49,7 +50,8 @@ from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
 from ..games.col_morto import COL_MORTO, ColMortoRules
-from .engine import SeedLike, TressetteBatch, _as_generator
+from .engine import _H, SeedLike, TressetteBatch, _as_generator
+from .heuristic import _actions, _read, _Table
 
 _THERMO = np.arange(41)
 
@@ -407,3 +409,36 @@ class ColMortoBatch:
             if len(over) and autoreset:
                 self.reset(deals=over)
         return out
+
+
+def heuristic_actions(batch: ColMortoBatch, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+    """The action ``ColMortoHeuristic`` takes for the seat on turn in each deal (-1 in a finished deal).
+
+    The four-seat batched heuristic (``vector.heuristic``) with col morto's knowledge: a
+    face-up hand is known card by card (the next seat's, when face up, is all that can beat
+    a card; no face-up card lies in a hidden hand), and a seat whose partner is a dummy gives
+    no signal. A dummy's turn is played from the dummy's seat, as the scalar player does.
+    ``tests/vector/test_col_morto.py`` pins it to the scalar player decision by decision.
+    """
+    if not isinstance(batch, ColMortoBatch):
+        raise TypeError(f"col morto's heuristic_actions plays a ColMortoBatch; got {type(batch).__name__}")
+    engine = batch.engine
+
+    def read(engine: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
+        t = _read(engine, rows, turn)
+        hands = engine._rot[_H].take(rows, axis=1)  # (4, M) by slot, reversed masks
+        q = engine._q.take(rows)
+        shown = batch._shown.take(rows)
+        dummies = batch._tables["dummies"].take(batch._key.take(rows))
+        m = len(rows)
+        face_up = np.zeros(m, dtype=np.uint64)
+        for seat in range(4):
+            up = shown & ((dummies >> np.uint8(seat)) & np.uint8(1)).astype(bool)
+            held = hands.reshape(-1).take(((seat - q) & 3) * m + np.arange(m))
+            face_up |= np.where(up, held, np.uint64(0))
+        nxt = (turn + 1) & 3
+        nxt_up = shown & ((dummies >> nxt.astype(np.uint8)) & np.uint8(1)).astype(bool)
+        next_hand = hands.reshape(-1).take(((nxt - q) & 3) * m + np.arange(m))
+        return t._replace(face_up=face_up, next_up=np.where(nxt_up, next_hand, np.uint64(0)))
+
+    return _actions(engine, None if deals is None else engine._deal_indices(deals), read)

@@ -154,6 +154,10 @@ class _Table(NamedTuple):
     """(M,) uint64: the signals+voids field the seat on turn sees (entry j at bit 63 - j, see ``_tables``)."""
     partner_dealt: np.ndarray
     """(M,) uint64: the cards its partner was dealt (the declarations come from them)."""
+    face_up: np.ndarray
+    """(M,) uint64: the cards lying face up in any hand (col morto's dummies; 0 in the four-seat game)."""
+    next_up: np.ndarray
+    """(M,) uint64: the face-up hand of the seat after the one on turn (0 when it is hidden)."""
 
 
 def _read(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
@@ -178,7 +182,8 @@ def _read(batch: TressetteBatch, rows: np.ndarray, turn: np.ndarray) -> _Table:
     cards = np.where(trick_bits == 0, 40, 39 - np.bitwise_count(trick_bits - _ONE).astype(np.int64))
     trick = cards.reshape(-1).take(((leader_slot[:, None] + _PLAY_ORDER) & 3) * m + np.arange(m)[:, None])
     unplayed = np.bitwise_or.reduce(hands, axis=0)  # a card in nobody's hand is played
-    return _Table(turn, hands[on_turn], unplayed, trick, tricks_done, seen, dealt)
+    none = np.zeros(m, dtype=_U)
+    return _Table(turn, hands[on_turn], unplayed, trick, tricks_done, seen, dealt, none, none)
 
 
 def _revealed_field(dealt: np.ndarray, suit: np.ndarray) -> np.ndarray:
@@ -262,9 +267,12 @@ def _follow(t: _Table, accusi: bool) -> np.ndarray:
     # _nobody_after_can_beat: nobody plays after me, or the next seat (an opponent) is void, or
     # every higher card out is one that the partner's declarations showed.
     free = last | next_void
-    threat = _field(t.unplayed & ~hand, led)
+    # A face-up hand (col morto's dummy) is known card by card: the next seat's, when it is face up,
+    # is the whole threat; otherwise no face-up card elsewhere is one.
+    threat = _field(t.unplayed & ~hand & ~t.face_up, led)
     if accusi:
         threat &= ~_revealed_field(t.partner_dealt, led)
+    threat = np.where(t.next_up != 0, _field(t.next_up, led), threat)
     partner_sure = partner_ahead & (free | (threat & above == 0))
     beaters = mine & above
     sure = np.where(free, beaters, beaters & _ABOVE_ALL.take(threat))
@@ -388,6 +396,8 @@ def _lead(batch: TressetteBatch, rows: np.ndarray, t: _Table) -> np.ndarray:
             [VOLO, BUSSO, STRISCIO],
             0,
         )
+        if batch._signal_seats is not None:  # a seat whose partner is a dummy gives no signal (col morto)
+            signal *= (batch._signal_seats.take(rows) >> me.astype(np.uint8)) & np.uint8(1)
         action += 40 * signal
     if rules.calling_out:  # 1. _claim_is_true
         team = me & 1

@@ -18,6 +18,8 @@ may solve) it asks the game's ``engine.variant.Game`` hooks, never the game's na
 | ``env_module`` | the module with ``env``, ``parallel_env``, ``raw_env``, or None (made from the entry: ``envs.generic``) | ``"tressette_env.tressette_in_due_v0"`` |
 | ``gym_id``, ``pettingzoo_id`` | the registered ids | ``"tressette_env/TressetteInDue-v0"``, ``"tressette_env/tressette_in_due-v0"`` |
 | ``docs`` | its page in the docs site, or None | ``"docs/games/in_due.md"`` |
+| ``batch`` | ``"module:Class"`` of its batched engine (``vector``), or None: ``FamilyVectorEnv`` and ``gym.make_vec`` play it | None (col morto's: ``"tressette_env.vector.col_morto:ColMortoBatch"``) |
+| ``gym_vector_entry_point`` | its ``gym.make_vec(..., vectorization_mode="vector_entry_point")``, or None | None (col morto's: ``"tressette_env.vector.family_env:make_vector_env"``) |
 | ``forms`` | named rule sets whose observation sizes differ: the docs tables, the learned-policy shapes | ``(("stock", {}), ("packets", {"deal": "packets"}))`` |
 
 A new game is its own files (a ``Game`` with its rules record, an observation, optionally a
@@ -83,6 +85,8 @@ class Entry:
     """The single-learner Gymnasium environment (called with ``game=name`` unless it is the four-seat one's own)."""
     gym_vector_entry_point: str | None = None
     """A batched ``gymnasium.make_vec`` entry point, where the game has one."""
+    batch: str | None = None
+    """``"module:Class"`` of the game's batched engine (``vector``), where it has one; ``FamilyVectorEnv`` plays it."""
     _cache: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property
@@ -111,6 +115,12 @@ class Entry:
     def state_encoder(self, rules: Any) -> Any:
         """``env.state()``'s vector under ``rules`` (``encoders.global_state.StateEncoder``)."""
         return _imported(self.encoders).state_encoder(rules)
+
+    def batch_type(self) -> type:
+        """The game's batched engine (``batch``); ValueError where it has none."""
+        if self.batch is None:
+            raise ValueError(f"{self.name} has no batched engine")
+        return _imported(self.batch)
 
     def heuristic_player(self) -> Any:
         """The game's heuristic player, made once; the generic one (``agents.generic``) where it has none."""
@@ -236,7 +246,7 @@ def _register_ids(new: Entry) -> None:
     except ImportError:  # the engine works without it
         return
     if new.gym_id not in gymnasium.registry:
-        kwargs = {} if new.gym_vector_entry_point else {"game": new.name}
+        kwargs = {} if new.gym_entry_point == _FOUR_SEAT_GYM else {"game": new.name}
         gymnasium.register(
             new.gym_id,
             entry_point=new.gym_entry_point,
@@ -263,6 +273,9 @@ def _register_ids(new: Entry) -> None:
 
 # ---------------------------------------------------------------------- the package's games
 
+_FOUR_SEAT_GYM = "tressette_env.wrappers.single_seat:SingleSeatEnv"
+"""The four-seat game's own single-learner environment, the one entry point not called with ``game=name``."""
+
 _PACKAGE = (
     Entry(
         name="tressette",
@@ -276,7 +289,7 @@ _PACKAGE = (
         pettingzoo_id="tressette_env/tressette-v0",
         docs="docs/RULES.md",
         forms=(("", {}), ("`signals=False`", {"signals": False})),
-        gym_entry_point="tressette_env.wrappers.single_seat:SingleSeatEnv",
+        gym_entry_point=_FOUR_SEAT_GYM,
         gym_vector_entry_point="tressette_env.vector.env:make_vector_env",
     ),
     Entry(
@@ -298,6 +311,8 @@ _PACKAGE = (
         summary="two or three players with dummies",
         rules="tressette_env.games.col_morto:ColMortoRules",
         encoders="tressette_env.encoders.col_morto",
+        batch="tressette_env.vector.col_morto:ColMortoBatch",
+        gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
         env_module="tressette_env.tressette_col_morto_v0",
         gym_id="tressette_env/TressetteColMorto-v0",

@@ -119,6 +119,9 @@ class ColMortoBatch:
         **rules: switches of ``ColMortoRules`` (all are supported).
     """
 
+    deal_options = ("hands", "dealer", "holder")
+    """The chosen-deal keywords of ``reset`` (what ``FamilyVectorEnv.reset(options=...)`` passes on)."""
+
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
         self.rules = ColMortoRules.make(**rules)
         r = self.rules
@@ -267,6 +270,21 @@ class ColMortoBatch:
     def deal_of(self, deal: int) -> list[list[int]]:
         """One deal's current hand as dealt: four lists of ten card ids, by seat."""
         return self.engine.deal_of(deal)
+
+    def lead(self, agents: np.ndarray) -> np.ndarray:
+        """(N,) float32: how far each deal's player ``agents[i]``'s side is ahead in thirds this hand, in points.
+
+        ``Game.lead`` of the player's own seat: what a dense reward pays as the hand goes.
+        """
+        thirds = self.engine.thirds  # (N, 2) by side
+        side = self.seat_of[self._ar, agents] & 1
+        own = np.take_along_axis(thirds, side[:, None], axis=1)[:, 0]
+        other = np.take_along_axis(thirds, 1 - side[:, None], axis=1)[:, 0]
+        return ((own - other) / 3).astype(np.float32)
+
+    def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+        """``ColMortoHeuristic``'s actions for the seat on turn in ``deals`` (the module's ``heuristic_actions``)."""
+        return heuristic_actions(self, deals)
 
     # ------------------------------------------------------------------ masks and observations
 

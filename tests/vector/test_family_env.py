@@ -1,0 +1,148 @@
+"""The family's batched single-learner environment: ``SingleAgentEnv`` step for step, make_vec, SB3, bad input."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from tressette_env import catalog
+from tressette_env.vector import sample_mask
+from tressette_env.vector.family_env import FamilyVectorEnv
+from tressette_env.wrappers.single_agent import SingleAgentEnv
+
+BATCHED = [e.name for e in catalog.entries() if e.batch is not None]
+RULES = {
+    "tressette_col_morto": [{}, {"players": 2, "dummy_exposed": "after_first_card"}, {"signals": False}],
+}
+
+
+def _cases():
+    for game in BATCHED:
+        for rules in RULES.get(game, [{}]):
+            yield game, rules
+
+
+@pytest.mark.parametrize(("game", "rules"), list(_cases()), ids=str)
+@pytest.mark.parametrize("dense", [False, True])
+def test_step_for_step_the_single_agent_env(game, rules, dense):
+    """The same deals, learners and actions in SingleAgentEnv give the same observations, masks and rewards."""
+    n = 6
+    env = FamilyVectorEnv(n, game, others="heuristic", agent="random", seed=1, dense_reward=dense, **rules)
+    obs, _ = env.reset(seed=1)
+    scalars = [SingleAgentEnv(game, others="heuristic", dense_reward=dense, **rules) for _ in range(n)]
+
+    def start(i: int) -> np.ndarray:
+        options = {"hands": env.batch.deal_of(i), "dealer": int(env.batch.dealer[i]), "agent": int(env.agents[i])}
+        got, _ = scalars[i].reset(seed=0, options=options)
+        return got
+
+    for i in range(n):
+        assert np.array_equal(start(i), obs[i]), i
+    rng = np.random.default_rng(2)
+    episodes = 0
+    for step in range(60):
+        masks = env.action_masks()
+        for i in range(n):
+            assert np.array_equal(scalars[i].action_masks(), masks[i]), (step, i)
+        actions = sample_mask(masks, rng)
+        obs, rewards, terminated, _, infos = env.step(actions)
+        for i in range(n):
+            got, reward, done, _, _ = scalars[i].step(int(actions[i]))
+            assert done == terminated[i], (step, i)
+            assert np.isclose(reward, rewards[i], atol=1e-6), (step, i, reward, rewards[i])
+            if done:
+                episodes += 1
+                assert np.array_equal(infos["final_obs"][i], got)
+                assert np.array_equal(start(i), obs[i])
+            else:
+                assert np.array_equal(got, obs[i]), (step, i)
+    assert episodes >= n
+
+
+@pytest.mark.parametrize("game", BATCHED)
+def test_make_vec_is_the_batched_env_with_gym_make_s_defaults(game):
+    gym_id = catalog.entry(game).gym_id
+    env = gym.make_vec(gym_id, num_envs=8, vectorization_mode="vector_entry_point")
+    assert isinstance(env, FamilyVectorEnv) and env.num_envs == 8
+    single = gym.make(gym_id).unwrapped
+    assert single.agent_choice == env.agent_choice == "random" and env.others == "heuristic"
+    assert env.single_observation_space == single.observation_space
+    assert env.single_action_space == single.action_space
+    _, infos = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(40):
+        mask = infos["action_mask"]
+        assert mask.any(axis=1).all() and mask is env.action_masks()
+        _, rewards, terminated, _, infos = env.step(sample_mask(mask, rng))
+        assert (rewards[~terminated] == 0).all()
+        ended += int(terminated.sum())
+    assert ended >= 8
+
+
+@pytest.mark.parametrize("game", BATCHED)
+def test_matches_pay_the_winner(game):
+    env = FamilyVectorEnv(16, game, others="random", agent=0, seed=3, episode="match", target_score=11)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(200):
+        _, rewards, terminated, _, infos = env.step(sample_mask(env.action_masks(), rng))
+        if terminated.any():
+            ended += int(terminated.sum())
+            winner = infos["final_info"]["winner"][terminated]
+            assert (winner >= 0).all()
+            assert np.array_equal(rewards[terminated] == 1.0, winner == 0)
+        assert (rewards[~terminated] == 0).all()
+    assert ended > 0
+
+
+def test_a_callable_policy_and_its_mistakes():
+    def first_legal(obs, mask):
+        return mask.argmax(axis=1)
+
+    env = FamilyVectorEnv(4, "tressette_col_morto", others=first_legal, seed=0)
+    env.reset(seed=0)
+    env.step(sample_mask(env.action_masks(), np.random.default_rng(0)))
+    env = FamilyVectorEnv(4, "tressette_col_morto", others=lambda obs, mask: np.full(len(obs), 200), seed=0)
+    with pytest.raises(ValueError, match="chose illegal action 200"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "error", "message"),
+    [
+        ({"others": "search"}, ValueError, "others are 'random', 'heuristic' or a batched policy"),
+        ({"others": ("random", "heuristic")}, ValueError, "one policy for every other player"),
+        ({"agent": 3}, ValueError, "agent must be a player 0..2 or 'random'"),
+        ({"render_mode": "ansi"}, ValueError, "render_mode='ansi' is not supported"),
+        ({"record": "x.jsonl"}, TypeError, "neither game records"),
+        ({"dense_reward": True, "episode": "match"}, ValueError, 'dense_reward=True needs episode="hand"'),
+    ],
+)
+def test_bad_keywords_are_named(keywords, error, message):
+    with pytest.raises(error, match=message):
+        gym.make_vec("tressette_env/TressetteColMorto-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                     **keywords)  # fmt: skip
+
+
+def test_a_game_without_a_batched_engine_is_named():
+    unbatched = [e.name for e in catalog.entries() if e.batch is None]
+    with pytest.raises(ValueError, match="has no batched engine yet; games with one: "):
+        FamilyVectorEnv(2, unbatched[-1])
+
+
+def test_sb3_vec_env_takes_it():
+    pytest.importorskip("stable_baselines3")
+    from tressette_env.vector.sb3 import SB3VecEnv
+
+    venv = SB3VecEnv(FamilyVectorEnv(4, "tressette_col_morto", others="heuristic", seed=0))
+    obs = venv.reset()
+    assert obs.shape == (4, 999)
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.shape == (4, 255) and masks.any(axis=1).all()
+    for _ in range(20):
+        venv.step_async(sample_mask(venv.action_masks(), np.random.default_rng(0)))
+        obs, rewards, dones, infos = venv.step_wait()
+    assert dones.any() and "terminal_observation" in infos[int(np.flatnonzero(dones)[0])]

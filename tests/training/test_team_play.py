@@ -92,6 +92,77 @@ def test_team_rows_against_the_heuristic_play_its_cards():
     collect_and_replay(rows, 2, random_act(1), HeuristicPlayer())
 
 
+def replay_col_morto(rows, rollout, deals, dealers, opponent_player=None):
+    """``replay_hand`` for col morto: each row is a seat, seen from its player's own seat, paid its side's result."""
+    from tressette_env.encoders.col_morto import observation
+    from tressette_env.encoders.observation import unpack
+    from tressette_env.engine.game import check_deal
+    from tressette_env.games.col_morto import COL_MORTO
+
+    rules = rows.batch.rules
+    encoder = observation(rules)
+    for d in range(rows.batch.n):
+        state = COL_MORTO._deal(rules, int(dealers[d]), 0, check_deal(deals[d]), (0,) * rules.players, 0)
+        table = state.public.table
+        taken = dict.fromkeys(range(4), 0)
+        leads = {}
+        rng = random.Random(0)
+        while state.public.status == PLAYING:
+            seat = state.public.turn
+            own = table.seat_of[table.controllers[seat]]
+            row = rows.row_of[d, seat]
+            if row >= 0:
+                k = taken[seat]
+                assert np.array_equal(rollout.observations[k, row], unpack(encoder.seat_bits(state, own), encoder.size))
+                mask = np.array([legal_actions_mask(state) >> a & 1 for a in range(255)], dtype=bool)
+                assert np.array_equal(rollout.action_masks[k, row], mask)
+                assert rollout.episode_starts[k, row] == (k == 0)
+                leads.setdefault(seat, []).append(COL_MORTO.lead(state.public, seat))
+                action = int(rollout.actions[k, row])
+                taken[seat] += 1
+            else:
+                action = opponent_player.act(view(state, own), legal_actions(state), rng)
+            state = apply(state, action)
+        returns = COL_MORTO.returns(state.public)
+        for seat in range(4):
+            row = rows.row_of[d, seat]
+            if row < 0:
+                continue
+            result = returns[table.controllers[seat]]
+            paid = rollout.rewards[:10, row]
+            assert taken[seat] == 10 and paid.sum() == pytest.approx(result, abs=1e-5)
+            if rows.dense_reward:
+                assert np.allclose(paid, np.diff(np.array(leads[seat] + [result])), atol=1e-5)
+            else:
+                assert (paid[:-1] == 0).all()
+
+
+@pytest.mark.parametrize(
+    ("learners", "dense", "rules"),
+    [("all", False, {}), ("all", True, {"players": 2}), ("team", True, {"dummy_exposed": "after_first_card"})],
+)
+def test_col_morto_rows_are_every_seat_seen_by_its_player_with_its_sides_reward(learners, dense, rules):
+    from tressette_env.agents.col_morto_heuristic import ColMortoHeuristic
+
+    rows = SeatRows(10, learners, "heuristic", dense, seed=5, game="tressette_col_morto", **rules)
+    for _ in range(2):
+        deals = [rows.batch.deal_of(d) for d in range(rows.batch.n)]
+        dealers = rows.batch.dealer
+        rollout = rows.collect(random_act(2), 10)
+        replay_col_morto(rows, rollout, deals, dealers, ColMortoHeuristic())
+
+
+def test_team_play_ppo_learns_col_morto():
+    from tressette_env.training.masking import MaskablePolicy
+    from tressette_env.training.team_play import TeamPlayPPO
+
+    model = TeamPlayPPO(MaskablePolicy, num_deals=4, n_steps=10, batch_size=40, seed=0, game="tressette_col_morto")
+    assert model.env.num_envs == 16 and model.action_space.n == 255
+    assert model.observation_space.shape == (999,)
+    model.learn(160)
+    assert model.num_timesteps == 160
+
+
 class Lowest:
     """The scalar face of ``lowest``: the lowest legal action."""
 
@@ -336,7 +407,8 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "tressette_in_due"}, "the four-seat game's"),
+        ({"game": "tressette_in_due"}, "games with one: tressette, tressette_col_morto \\(not tressette_in_due\\)"),
+        ({"game": "tressette_col_morto", "history": True}, "history observation is batched in the four-seat game only"),
         ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
         ({"opponents": ("self", "search")}, "with team_play, self alone"),
         ({"opponents": ("heuristic", "random", "ppo", "self", "random")}, "team_play needs at least 10 deals"),

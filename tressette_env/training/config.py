@@ -330,16 +330,24 @@ class TrainConfig:
 
     def _check_team_play(self, rules: Any) -> None:
         """``team_play``'s own limits (``check``)."""
+        from .. import catalog
         from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
 
         why = f"team_play={self.team_play}"
-        if self.game != FOUR_SEAT:
-            raise ValueError(f"{why}: team self-play on the batched engine is the four-seat game's (game=tressette)")
-        if rules.is_match or rules.calling_out:
+        batched = [e.name for e in catalog.entries() if e.name == FOUR_SEAT or (e.batch and e.batch_type().seats == 4)]
+        if self.game not in batched:
+            raise ValueError(
+                f"{why}: team play needs a batched engine of four seats that play once a trick; "
+                f"games with one: {', '.join(batched)} (not {self.game})"
+            )
+        calling_out = getattr(rules, "calling_out", False)
+        if rules.episode == "match" or calling_out:
             raise ValueError(
                 f'{why}: every seat decides ten times a hand only with episode="hand" and no calling_out '
-                f"(got episode={rules.episode!r}, calling_out={rules.calling_out!r})"
+                f"(got episode={rules.episode!r}, calling_out={calling_out!r})"
             )
+        if self.history and self.game != FOUR_SEAT:
+            raise ValueError(f"{why}: the history observation is batched in the four-seat game only")
         pool = (*BATCHED_PLAYERS, *TEAM_PLAY_OPPONENTS)
         if any(name not in pool for name in self.opponents):
             raise ValueError(

@@ -57,7 +57,9 @@ class SeatRowsVecEnv(VecEnv):
     def __init__(self, rows: SeatRows):
         self.rows = rows
         size = rows.batch.observation.size
-        super().__init__(rows.num_rows, spaces.Box(0, 1, shape=(size,), dtype=np.int8), spaces.Discrete(161))
+        super().__init__(
+            rows.num_rows, spaces.Box(0, 1, shape=(size,), dtype=np.int8), spaces.Discrete(rows.batch.num_actions)
+        )
 
     def reset(self) -> np.ndarray:
         return np.zeros((self.num_envs, self.observation_space.shape[0]), dtype=np.int8)
@@ -99,6 +101,7 @@ class TeamPlayPPO(MaskablePPO):
         seed: int | None = None,
         rules: dict | None = None,
         history: bool = False,
+        game: str = "tressette",
         **kwargs: Any,
     ):
         if n_steps % 10:
@@ -110,7 +113,7 @@ class TeamPlayPPO(MaskablePPO):
         """The members of the opponents' pool that are frozen copies of the learner (``"self"``)."""
         stand_in = tuple("random" if k in self.snapshot_slots else member for k, member in enumerate(pool))
         self.rows = SeatRows(
-            num_deals, learners, stand_in, dense_reward, seed=seed, history=history, **dict(rules or {})
+            num_deals, learners, stand_in, dense_reward, seed=seed, history=history, game=game, **dict(rules or {})
         )
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history

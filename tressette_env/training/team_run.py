@@ -27,7 +27,7 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     model = TeamPlayPPO(
         MaskablePolicy, num_deals=config.team_play, learners=learners,
         opponent="heuristic" if learners == "all" else pool, dense_reward=config.dense_reward,
-        n_steps=config.n_steps, seed=config.seed, rules=config.rules, history=config.history,
+        n_steps=config.n_steps, seed=config.seed, rules=config.rules, history=config.history, game=config.game,
         learning_rate=config.learning_rate, batch_size=config.batch_size, n_epochs=config.n_epochs,
         gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
         policy_kwargs={"net_arch": list(config.net_arch)},

@@ -119,6 +119,8 @@ class ColMortoBatch:
         **rules: switches of ``ColMortoRules`` (all are supported).
     """
 
+    seats = 4
+    """Seats at the table, each playing once a trick (``SeatRows`` makes each a row)."""
     deal_options = ("hands", "dealer", "holder")
     """The chosen-deal keywords of ``reset`` (what ``FamilyVectorEnv.reset(options=...)`` passes on)."""
 
@@ -251,6 +253,20 @@ class ColMortoBatch:
     def dummies(self) -> np.ndarray:
         """(N,) uint8: bit s is set when seat s is a dummy this hand."""
         return self._tables["dummies"][self._key]
+
+    @property
+    def thirds(self) -> np.ndarray:
+        """(N, 2) thirds each side has taken this hand (side 0: seats 0 and 2)."""
+        return self.engine.thirds
+
+    @property
+    def tricks_done(self) -> np.ndarray:
+        """(N,) completed tricks of the current hand."""
+        return self.engine.tricks_done
+
+    def trick_cards(self) -> np.ndarray:
+        """(N, 4) int8: the card each seat has on the table in the current trick, -1 for none."""
+        return self.engine.trick_cards()
 
     @property
     def dealer(self) -> np.ndarray:

@@ -175,6 +175,13 @@ class TressetteBatch:
     observation needs, are rows of arrays rather than gathers.
     """
 
+    seats = 4
+    """Seats at the table, each playing once a trick (``SeatRows`` makes each a row)."""
+    num_actions = NUM_ACTIONS
+    """Width of the legal masks (the four-seat game's action ids, 0..160)."""
+    num_agents = 4
+    """Agents by which ``StepResult.rewards`` pays: the four seats."""
+
     def __init__(self, num_deals: int, *, seed: SeedLike = None, history: bool = False, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
             raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
@@ -1023,6 +1030,12 @@ class TressetteBatch:
                 self._playing[over] = False
                 self._all_playing = False
         return result
+
+    def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+        """``HeuristicPlayer``'s action for the seat on turn in each deal (``vector.heuristic.heuristic_actions``)."""
+        from .heuristic import heuristic_actions  # the heuristic reads this module: imported when first played
+
+        return heuristic_actions(self, deals)
 
     # ------------------------------------------------------------------ reading the state
 

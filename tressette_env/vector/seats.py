@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .engine import SeedLike, TressetteBatch, sample_mask
-from .heuristic import heuristic_actions
+from .family_env import batch_type
 
 LEARNERS = ("all", "team")
 DECISIONS_PER_HAND = 10
@@ -98,16 +98,28 @@ class SeatRows:
         dense_reward: bool = False,
         seed: SeedLike = None,
         history: bool = False,
+        game: str = "tressette",
         **rules: Any,
     ):
         if learners not in LEARNERS:
             raise ValueError(f"learners is one of {', '.join(LEARNERS)}; got {learners!r}")
-        self.batch = TressetteBatch(num_deals, seed=seed, history=history, **rules)
+        if game == "tressette":
+            self.batch = TressetteBatch(num_deals, seed=seed, history=history, **rules)
+        else:
+            if history:
+                raise ValueError(
+                    f"history=True: the history observation is batched in the four-seat game only, not {game}"
+                )
+            self.batch = batch_type(game)(num_deals, seed=seed, **rules)
+            if getattr(self.batch, "seats", 4) != 4:
+                raise ValueError(f"team play rows need four seats that each play once a trick; {game} has other tables")
+        self.game = game
         r = self.batch.rules
-        if r.episode != "hand" or r.calling_out:
+        calling_out = getattr(r, "calling_out", False)
+        if r.episode != "hand" or calling_out:
             raise ValueError(
                 'team self-play rows need episode="hand" and calling_out=False: every seat then decides ten '
-                f"times a hand and the deals stay in step; got episode={r.episode!r}, calling_out={r.calling_out!r}"
+                f"times a hand and the deals stay in step; got episode={r.episode!r}, calling_out={calling_out!r}"
             )
         self.learners = learners
         self.dense_reward = dense_reward
@@ -178,13 +190,18 @@ class SeatRows:
         """One opponent's actions in ``deals``."""
         batch = self.batch
         if opponent == "heuristic":
-            return heuristic_actions(batch, deals)
+            return batch.heuristic_actions(deals)
         if opponent == "random":
             return sample_mask(masks, self._rng)
         actions = np.asarray(opponent(batch.observe(deals=deals), masks.astype(np.int8)), dtype=np.int64)
         if not masks[np.arange(len(actions)), actions].all():
             raise ValueError("the opponent policy returned an illegal action")
         return actions
+
+    def _agent_of_seat(self) -> np.ndarray:
+        """(N, 4): the agent whose reward each seat's row takes (the seat itself; its player in col morto)."""
+        controllers = getattr(self.batch, "controllers", None)
+        return np.broadcast_to(np.arange(4), (self.batch.n, 4)) if controllers is None else controllers
 
     def _lead_points(self) -> np.ndarray:
         """(N, 4) by seat: its team's thirds minus the other team's, in points."""
@@ -207,7 +224,7 @@ class SeatRows:
             raise ValueError("collect starts at the start of a hand: reset the batch first")
         n, rows, t_max = batch.n, self.num_rows, decisions
         obs = np.zeros((t_max, rows, batch.observation.size), dtype=np.int8)
-        masks = np.zeros((t_max, rows, 161), dtype=bool)
+        masks = np.zeros((t_max, rows, batch.legal_masks().shape[1]), dtype=bool)
         actions = np.zeros((t_max, rows), dtype=np.int64)
         rewards = np.zeros((t_max, rows), dtype=np.float32)
         starts = np.zeros((t_max, rows), dtype=bool)
@@ -218,6 +235,8 @@ class SeatRows:
         all_deals = np.arange(n)
         for play in range(4 * t_max):
             turn = batch.turn
+            if play % 40 == 39:  # the hand's last card: whose reward each seat's is, before the next deal
+                agent_of_seat = self._agent_of_seat()
             row = self.row_of[all_deals, turn]
             learning = row >= 0
             mine = np.flatnonzero(learning)
@@ -252,7 +271,8 @@ class SeatRows:
                 if not result.terminated.all():
                     raise RuntimeError("the deals left step: a hand ended early (this should not happen)")
                 last = position - 1
-                final = result.rewards[self.deal_of_row, self.seat_of_row].astype(np.float32)
+                final = result.rewards[self.deal_of_row, agent_of_seat[self.deal_of_row, self.seat_of_row]]
+                final = final.astype(np.float32)
                 rewards[last, np.arange(rows)] += final - paid
                 paid[:] = 0.0
                 hand_rewards.append(final)

@@ -20,6 +20,7 @@ may solve) it asks the game's ``engine.variant.Game`` hooks, never the game's na
 | ``docs`` | its page in the docs site, or None | ``"docs/games/in_due.md"`` |
 | ``batch`` | ``"module:Class"`` of its batched engine (``vector``), or None: ``FamilyVectorEnv`` and ``gym.make_vec`` play it | None (col morto's: ``"tressette_env.vector.col_morto:ColMortoBatch"``) |
 | ``gym_vector_entry_point`` | its ``gym.make_vec(..., vectorization_mode="vector_entry_point")``, or None | None (col morto's: ``"tressette_env.vector.family_env:make_vector_env"``) |
+| ``model`` | the file in ``tressette_env/models`` that the player ``ppo`` plays in this game, or None | None (the four-seat game's: ``"ppo_v0.npz"``) |
 | ``forms`` | named rule sets whose observation sizes differ: the docs tables, the learned-policy shapes | ``(("stock", {}), ("packets", {"deal": "packets"}))`` |
 
 A new game is its own files (a ``Game`` with its rules record, an observation, optionally a
@@ -85,6 +86,8 @@ class Entry:
     """The single-learner Gymnasium environment (called with ``game=name`` unless it is the four-seat one's own)."""
     gym_vector_entry_point: str | None = None
     """A batched ``gymnasium.make_vec`` entry point, where the game has one."""
+    model: str | None = None
+    """The file, in ``tressette_env/models``, of the model the player ``ppo`` plays in this game, or None."""
     batch: str | None = None
     """``"module:Class"`` of the game's batched engine (``vector``), where it has one; ``FamilyVectorEnv`` plays it."""
     _cache: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
@@ -290,6 +293,7 @@ _PACKAGE = (
         docs="docs/RULES.md",
         forms=(("", {}), ("`signals=False`", {"signals": False})),
         gym_entry_point=_FOUR_SEAT_GYM,
+        model="ppo_v0.npz",
         gym_vector_entry_point="tressette_env.vector.env:make_vector_env",
     ),
     Entry(

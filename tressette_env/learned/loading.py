@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.state import SeatView
 from ..messages import cut, reason, shown
 from .files import (
     MAX_ENTRIES,
@@ -42,7 +43,7 @@ from .files import (
 from .mlp import MLPPlayer, MLPPolicy, ModelFileError, _layer_problem, _too_many_parameters, family_shapes
 
 SHIPPED_MODEL = "ppo_v0.npz"
-"""The file, in ``tressette_env/models``, that the player name ``ppo`` loads."""
+"""The file, in ``tressette_env/models``, that the player name ``ppo`` loads in the four-seat game (its ``Entry.model``)."""
 
 TRAIN_HINT = 'pip install -e ".[train]" (from a clone) or pip install "tressette-env[train]"'
 """How to install the training extras, said so that it works from a clone and from the package index."""
@@ -52,17 +53,64 @@ _SB3_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
 _HIDDEN = re.compile(r"mlp_extractor\.policy_net\.(\d{1,6})\.(weight|bias)")
 
 
-def shipped_model_path() -> Path:
-    """The path of the model shipped with the package."""
-    return Path(__file__).resolve().parent.parent / "models" / SHIPPED_MODEL
+def shipped_model_path(game: str = "tressette") -> Path:
+    """The path of the model shipped with the package for ``game`` (the catalog's ``Entry.model``).
+
+    Raises:
+        ValueError: no model is shipped for that game (the message names the games that have one).
+    """
+    from .. import catalog
+
+    entry = catalog.entry(game)
+    if entry.model is None:
+        having = [e.name for e in catalog.entries() if e.model is not None]
+        raise ValueError(f"ppo: no model is shipped for {game} yet; the games with one: {', '.join(having)}")
+    return Path(__file__).resolve().parent.parent / "models" / entry.model
 
 
-def shipped_player(deterministic: bool = True) -> MLPPlayer:
-    """The player ``ppo``: the MaskablePPO model shipped with the package, played in NumPy."""
-    path = shipped_model_path()
-    if not path.exists():
-        raise ValueError(f"the shipped model is missing from this installation ({path})")
-    return MLPPlayer(path, deterministic=deterministic, name="ppo")
+class ShippedPlayer(MLPPlayer):
+    """The player ``ppo``: in each game the model shipped for it (``Entry.model``), played in NumPy.
+
+    Its ``policy`` is the four-seat game's model; in another game it plays that game's own,
+    loaded the first time the game is played (``check_game`` loads it, or says that the game
+    has none yet).
+    """
+
+    def __init__(self, deterministic: bool = True):
+        path = shipped_model_path()
+        if not path.exists():
+            raise ValueError(f"the shipped model is missing from this installation ({path})")
+        super().__init__(path, deterministic=deterministic, name="ppo")
+        self._path = path
+        self._by_game: dict[str, MLPPlayer | None] = {}
+
+    def _for(self, rules: object) -> MLPPlayer | None:
+        """The player of the game of ``rules``; None for the four-seat game (this player itself)."""
+        name = rules.game.name  # type: ignore[attr-defined]
+        if name in self._by_game:
+            return self._by_game[name]
+        path = shipped_model_path(name)
+        if path == self._path:
+            player = None
+        else:
+            if not path.exists():
+                raise ValueError(f"the shipped model of {name} is missing from this installation ({path})")
+            player = MLPPlayer(path, deterministic=self.deterministic, name="ppo")
+        self._by_game[name] = player
+        return player
+
+    def check_game(self, rules: object) -> None:
+        player = self._for(rules)
+        (super() if player is None else player).check_game(rules)
+
+    def _logits(self, view: SeatView, legal: list[int]) -> np.ndarray:
+        player = self._for(view.public.rules)
+        return super()._logits(view, legal) if player is None else player._logits(view, legal)
+
+
+def shipped_player(deterministic: bool = True) -> ShippedPlayer:
+    """The player ``ppo``: the MaskablePPO model shipped with the package for each game, played in NumPy."""
+    return ShippedPlayer(deterministic=deterministic)
 
 
 def load_player(path: str | Path, deterministic: bool = True) -> MLPPlayer:

@@ -12,9 +12,36 @@ from tressette_env.vector.family_env import FamilyVectorEnv
 from tressette_env.wrappers.single_agent import SingleAgentEnv
 
 BATCHED = [e.name for e in catalog.entries() if e.batch is not None]
+MAKE_VEC = [e.name for e in catalog.entries() if e.gym_vector_entry_point and e.batch is not None]
 RULES = {
     "tressette_col_morto": [{}, {"players": 2, "dummy_exposed": "after_first_card"}, {"signals": False}],
+    "tressette_in_due": [
+        {},
+        {"objective": "avoid", "show_drawn": False},
+        {"deal": "packets", "packet_deal": "choose"},
+    ],
 }
+
+
+class Lowest:
+    """The scalar face of ``lowest``: the lowest legal action."""
+
+    name = "lowest"
+
+    def act(self, view, legal, rng):
+        return min(legal)
+
+
+def lowest(obs, mask):
+    """A batched policy: the lowest legal action of each row."""
+    return mask.argmax(axis=1)
+
+
+def _others(game):
+    """The batched others and their scalar twin: the heuristic where it is batched, else the lowest legal action."""
+    if hasattr(catalog.entry(game).batch_type(), "heuristic_actions"):
+        return "heuristic", "heuristic"
+    return lowest, Lowest()
 
 
 def _cases():
@@ -28,12 +55,15 @@ def _cases():
 def test_step_for_step_the_single_agent_env(game, rules, dense):
     """The same deals, learners and actions in SingleAgentEnv give the same observations, masks and rewards."""
     n = 6
-    env = FamilyVectorEnv(n, game, others="heuristic", agent="random", seed=1, dense_reward=dense, **rules)
+    batched, scalar = _others(game)
+    env = FamilyVectorEnv(n, game, others=batched, agent="random", seed=1, dense_reward=dense, **rules)
     obs, _ = env.reset(seed=1)
-    scalars = [SingleAgentEnv(game, others="heuristic", dense_reward=dense, **rules) for _ in range(n)]
+    scalars = [SingleAgentEnv(game, others=scalar, dense_reward=dense, **rules) for _ in range(n)]
 
     def start(i: int) -> np.ndarray:
-        options = {"hands": env.batch.deal_of(i), "dealer": int(env.batch.dealer[i]), "agent": int(env.agents[i])}
+        deal = env.batch.deal_of(i)
+        options = {**(deal if isinstance(deal, dict) else {"hands": deal}), "dealer": int(env.batch.dealer[i])}
+        options["agent"] = int(env.agents[i])
         got, _ = scalars[i].reset(seed=0, options=options)
         return got
 
@@ -60,7 +90,7 @@ def test_step_for_step_the_single_agent_env(game, rules, dense):
     assert episodes >= n
 
 
-@pytest.mark.parametrize("game", BATCHED)
+@pytest.mark.parametrize("game", MAKE_VEC)
 def test_make_vec_is_the_batched_env_with_gym_make_s_defaults(game):
     gym_id = catalog.entry(game).gym_id
     env = gym.make_vec(gym_id, num_envs=8, vectorization_mode="vector_entry_point")
@@ -125,6 +155,13 @@ def test_bad_keywords_are_named(keywords, error, message):
     with pytest.raises(error, match=message):
         gym.make_vec("tressette_env/TressetteColMorto-v0", num_envs=2, vectorization_mode="vector_entry_point",
                      **keywords)  # fmt: skip
+
+
+def test_a_batched_engine_without_a_batched_heuristic_is_named():
+    for game in BATCHED:
+        if not hasattr(catalog.entry(game).batch_type(), "heuristic_actions"):
+            with pytest.raises(ValueError, match="has no batched heuristic yet"):
+                FamilyVectorEnv(2, game, others="heuristic")
 
 
 def test_a_game_without_a_batched_engine_is_named():

@@ -50,10 +50,24 @@ from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
 from ..games.col_morto import COL_MORTO, ColMortoRules
-from .engine import _H, SeedLike, TressetteBatch, _as_generator
+from . import _tables as tb
+from ._tables import U64, placements, put, shifted
+from .engine import _H, SeedLike, TressetteBatch, _as_generator, unpack_rows
 from .heuristic import _actions, _read, _Table
 
-_THERMO = np.arange(41)
+_M64 = U64(0xFFFFFFFFFFFFFFFF)
+_ZERO = U64(0)
+_REVERSE4 = np.array([int(f"{b:04b}"[::-1], 2) for b in range(16)], dtype=np.int64)
+"""[bits by relative seat, seat 0 lowest] -> the 4-entry field, seat 0 first (highest)."""
+
+
+def _get(words: np.ndarray, offset: int, width: int) -> np.ndarray:
+    """The ``width``-bit field (at most 64) at entry ``offset`` of observation words: ``put``'s inverse."""
+    value = None
+    for k, shift in placements(offset, width):
+        part = shifted(words[k], -shift)
+        value = part if value is None else value | part
+    return value & U64((1 << width) - 1)
 
 
 class ColMortoStep(NamedTuple):
@@ -151,6 +165,9 @@ class ColMortoBatch:
         self._score = np.zeros((n, r.players), dtype=np.int64)
         self._hand_number = np.zeros(n, dtype=np.int64)
         self._shown = np.zeros(n, dtype=bool)  # the dummies are face up
+        self._packed_masks = np.zeros((n, 32), dtype=np.uint8)
+        self._all_shown = False
+        self._quiet: ColMortoStep | None = None
         sl = self.observation.slices
         self._at = {name: (s.start, s.stop) for name, s in sl.items()}
         self.reset()
@@ -224,6 +241,21 @@ class ColMortoBatch:
         first = engine.turn[idx]
         on_lead = (t["dummies"][key] >> first.astype(np.uint8)) & 1
         self._shown[idx] = (self.rules.dummy_exposed == "deal") | on_lead.astype(bool)
+        self._all_shown = bool(self._shown.all())
+
+    def _quiet_result(self) -> ColMortoStep:
+        """The result of a step in which no hand ended: shared read-only arrays of zeros and -1."""
+        if self._quiet is None:
+            n, players = self.n, self.rules.players
+            no = np.zeros(n, dtype=bool)
+            pair = np.zeros((n, 2), dtype=np.int64)
+            none = np.full(n, -1, dtype=np.int8)
+            fields = (np.zeros((n, players), dtype=np.float32), no, no, pair, pair, pair, none, none)
+            fields += (np.zeros((n, players), dtype=np.int64), none, np.zeros(n, dtype=np.int64))
+            for f in fields:
+                f.flags.writeable = False
+            self._quiet = ColMortoStep(*fields)
+        return self._quiet
 
     # ------------------------------------------------------------------ reading the state
 
@@ -306,10 +338,12 @@ class ColMortoBatch:
 
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
-        masks = self.engine.legal_masks(dtype)
-        out = np.zeros((self.n, FAMILY_NUM_ACTIONS), dtype=masks.dtype)
-        out[:, :NUM_ACTIONS] = masks
-        return out
+        if dtype not in (bool, np.bool_, np.int8):
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+        packed = self._packed_masks
+        packed[:, :24] = self.engine._packed_legal()  # the engine's 161 bits; the family's actions past them are 0
+        bits = unpack_rows(packed, FAMILY_NUM_ACTIONS)
+        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal; -1 where none."""
@@ -339,31 +373,58 @@ class ColMortoBatch:
             if ((player < 0) | (player >= self.rules.players)).any():
                 raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {agents!r}")
         me = t["seat_of"][key, player]
-        base = engine.observe(seats=me, deals=rows)
+        words = self._words(rows, me, player, turn, key)
+        packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)
+        return unpack_rows(packed, self.observation.size).view(np.int8)
+
+    def _words(
+        self, rows: np.ndarray, me: np.ndarray, player: np.ndarray, turn: np.ndarray, key: np.ndarray
+    ) -> list[np.ndarray]:
+        """The observation as uint64 words (entry j at bit 63 - j % 64 of word j // 64, as ``vector._tables``).
+
+        The four-seat pieces come from the engine's words of the same seats: hand to accusi
+        at the same places, trick_number to thirds moved past the ``exposed`` piece; then
+        col morto's own pieces.
+        """
+        engine = self.engine
         at = self._at
-        out = np.zeros((m, self.observation.size), dtype=np.int8)
-        cut = at["exposed"][0]  # hand .. accusi: the four-seat pieces as they are
-        out[:, :cut] = base[:, :cut]
-        out[:, at["trick_number"][0] : at["thirds"][1]] = base[:, cut : cut + at["thirds"][1] - at["exposed"][1]]
-        rel = (me[:, None] + np.arange(4)) & 3  # (M, 4): the absolute seat of relative seat k
-        dummy = ((t["dummies"][key][:, None] >> rel.astype(np.uint8)) & 1).astype(bool)
-        shown = dummy & self._shown[rows, None]
+        m = len(rows)
+        four = engine._observe_any(me, rows)  # (13, M): the four-seat observation of seats ``me``
+        cut = at["exposed"][0]
+        words: list = [None] * ((self.observation.size + 63) // 64)
+        for k in range(cut // 64):
+            words[k] = four[k]
+        if cut % 64:
+            words[cut // 64] = four[cut // 64] & ~(_M64 >> U64(cut % 64))
+        moved = at["thirds"][1] - at["trick_number"][0]  # trick_number, declared_points, thirds
+        for offset in range(0, moved, 60):
+            width = min(60, moved - offset)
+            put(words, _get(four, cut + offset, width), at["trick_number"][0] + offset, width)
+        dummies = self._tables["dummies"].take(key)
+        shown = self._shown.take(rows)
         if shown.any():
-            held = engine.hands()[rows]  # (M, 4) engine masks by absolute seat
-            cards = np.where(shown, np.take_along_axis(held, rel, axis=1), np.uint64(0))
-            bits = np.unpackbits(cards.astype("<u8").view(np.uint8).reshape(m, 4, 8), axis=2, bitorder="little")
-            out[:, at["exposed"][0] : at["exposed"][1]] = bits[:, :, :40].reshape(m, 160)
+            n = self.n
+            slot = (me - engine._q.take(rows)) & 3  # the slot of the observer's seat: slot i holds seat i + q
+            for k in range(4):
+                seat = (me + k) & 3
+                up = shown & ((dummies >> seat.astype(np.uint8)) & np.uint8(1)).astype(bool)
+                if up.any():
+                    held = engine._rot[_H].reshape(-1).take(((slot + k) & 3) * n + rows)
+                    put(words, np.where(up, held, _ZERO), at["exposed"][0] + 40 * k, 40)
         if self.rules.episode == "match":
             n_players = self.rules.players
-            order = (player[:, None] + np.arange(n_players)) % n_players
-            need = np.clip(self.rules.target_score - np.take_along_axis(self._score[rows], order, axis=1), 0, 41)
-            out[:, at["to_target"][0] : at["to_target"][1]] = (_THERMO < need[:, :, None]).reshape(m, -1)
-        out[:, at["dummies"][0] : at["dummies"][1]] = dummy
-        acting = turn >= 0
-        acting &= controllers[np.arange(m), np.maximum(turn, 0)] == player
-        rel_turn = (turn - me) & 3
-        out[:, at["acting_for"][0] : at["acting_for"][1]] = acting[:, None] & (np.arange(4) == rel_turn[:, None])
-        return out
+            for k in range(n_players):
+                score = self._score[rows, (player + k) % n_players]
+                need = np.clip(self.rules.target_score - score, 0, 41)
+                put(words, tb.THERMO_TARGET.take(need), at["to_target"][0] + 41 * k, 41)
+        rel = (dummies.astype(np.int64) * 0x11 >> me) & 0xF  # bit k: relative seat k is a dummy
+        put(words, _REVERSE4.take(rel).astype(U64), at["dummies"][0], 4)
+        controllers = self._tables["controllers"].take(key, axis=0)
+        acting = (turn >= 0) & (controllers[np.arange(m), np.maximum(turn, 0)] == player)
+        field = np.where(acting, U64(8) >> ((turn - me) & 3).astype(U64), _ZERO)
+        put(words, field, at["acting_for"][0], 4)
+        zero = np.zeros(m, dtype=U64)
+        return [zero if w is None else w for w in words]
 
     # ------------------------------------------------------------------ stepping
 
@@ -383,24 +444,32 @@ class ColMortoBatch:
             raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
         if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions are integer ids 0..{FAMILY_NUM_ACTIONS - 1}; got dtype {a.dtype}")
-        a = a.astype(np.int64)
-        playing = engine.turn >= 0 if active is None else np.asarray(active, dtype=bool) & (engine.turn >= 0)
-        wide = (a >= NUM_ACTIONS) & (a < FAMILY_NUM_ACTIONS)
-        if (a >= FAMILY_NUM_ACTIONS).any() or ((a < 0) & playing).any():
-            bad = int(np.flatnonzero((a >= FAMILY_NUM_ACTIONS) | ((a < 0) & playing))[0])
-            raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
-        if (wide & playing).any():
-            if self.rules.illegal_action == "raise":
+        if a.dtype != np.int64:
+            a = a.astype(np.int64)
+        playing = None
+        if a.min() < 0 or a.max() >= NUM_ACTIONS:  # out of range, -1 for a deal that does not play, or not a card
+            playing = engine.turn >= 0 if active is None else np.asarray(active, dtype=bool) & (engine.turn >= 0)
+            wide = (a >= NUM_ACTIONS) & (a < FAMILY_NUM_ACTIONS)
+            if (a >= FAMILY_NUM_ACTIONS).any() or ((a < 0) & playing).any():
+                bad = int(np.flatnonzero((a >= FAMILY_NUM_ACTIONS) | ((a < 0) & playing))[0])
+                raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
+            if (wide & playing).any() and self.rules.illegal_action == "raise":
                 bad = int(np.flatnonzero(wide & playing)[0])
                 raise IllegalActionError(
                     f"illegal action {int(a[bad])} in deal {bad}: col morto's actions are card plays (0..159); "
                     f"legal: {np.flatnonzero(self.legal_masks()[bad]).tolist()}"
                 )
-        if wide.any():
-            a = np.where(wide, CALL_OUT, a)  # never legal in col morto: the engine's renuncio
+            if wide.any():
+                a = np.where(wide, CALL_OUT, a)  # never legal in col morto: the engine's renuncio
+        if not self._all_shown and playing is None:
+            playing = engine.turn >= 0 if active is None else np.asarray(active, dtype=bool) & (engine.turn >= 0)
         result = engine.step(a, active=active, autoreset=False)
-        # The opening lead shows a dummy dealt face down (after_first_card); a renuncio ends the hand first.
-        self._shown |= playing & (result.renuncio < 0)
+        if not self._all_shown:
+            # The opening lead shows a dummy dealt face down (after_first_card); a renuncio ends the hand first.
+            self._shown |= playing & (result.renuncio < 0)
+            self._all_shown = bool(self._shown.all())
+        if not result.hand_over.any():
+            return self._quiet_result()
         n_players = self.rules.players
         rewards = np.zeros((self.n, n_players), dtype=np.float32)
         match_score = np.zeros((self.n, n_players), dtype=np.int64)

@@ -105,6 +105,11 @@ class FamilyVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         if not (isinstance(others, str) and others in BUILTIN) and not callable(others):
             raise ValueError(f"others must be 'random', 'heuristic' or a callable policy(obs, mask); got {others!r}")
+        if others == "heuristic" and not hasattr(self.batch, "heuristic_actions"):
+            raise ValueError(
+                f"{game}'s batched engine has no batched heuristic yet: others='random' or a batched policy(obs, mask) "
+                "(gym.make's environments play the heuristic)"
+            )
         self.others = others
         if agent != "random" and (
             isinstance(agent, bool) or not isinstance(agent, (int, np.integer)) or not 0 <= agent < self.num_agents
@@ -189,7 +194,7 @@ class FamilyVectorEnv(VectorEnv):
                     infos["final_info"][key] = np.zeros((n, *value.shape[1:]), dtype=value.dtype)
                     infos["final_info"]["_" + key] = np.zeros(n, dtype=bool)
                 infos["_final_info"] = np.zeros(n, dtype=bool)
-            rows = self.batch.observe(agents=self._agent[done], deals=done)
+            rows = self.batch.observe(self._agent[done], deals=done)  # the observing agents, by position
             for i, row in zip(done, rows, strict=True):
                 infos["final_obs"][i] = row
             infos["_final_obs"][done] = True

@@ -1,0 +1,180 @@
+"""The family's batched engines beside OpenSpiel hearts and gym.make, in CPU time over interleaved rounds.
+
+For every game of the catalog with a batched engine (``Entry.batch``):
+
+- **engine** rows at N = 1, 64, 1024, 4096: card plays per CPU second of ``step`` +
+  ``observe`` (the seat on turn's observation) + ``legal_masks`` + ``sample_actions`` (the
+  random choice timed), each deal of the batch one card play a step;
+- **make_vec** rows: learner steps per CPU second of ``gym.make_vec(id, 1024,
+  vectorization_mode="vector_entry_point")`` and of one ``gym.make(id)``, both with
+  ``gym.make``'s defaults (the heuristic for the other players), the learner's random legal
+  action and ``action_masks`` timed;
+- **memory**: bytes a deal of the batch's arrays at N = 4096 (``tracemalloc``, after a reset
+  and a step: what the batch keeps), and the peak during a step with its observations;
+- OpenSpiel's hearts (pyspiel; the information-state tensor into NumPy each step), the
+  reference the ratios are taken against.
+
+Each row runs ``--seconds`` of CPU time (``time.process_time``: waiting for a core on a busy
+machine is not counted) per round; rows alternate over ``--rounds`` rounds, and each ratio is
+the median of the per-round ratios (a slow spell of the machine hits both sides of a ratio).
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --seconds 2 --rounds 3 \\
+        --json benchmarks/results/family_batched.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import time
+import tracemalloc
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+
+from tressette_env import catalog
+from tressette_env.vector import sample_mask
+
+SIZES = (1, 64, 1024, 4096)
+
+
+def hearts(seconds: float) -> float | None:
+    """OpenSpiel hearts' plays per CPU second, the observation tensor read into NumPy every step."""
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(0)
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            observation.set_from(state, state.current_player())
+            np.asarray(observation.tensor).copy()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def engine(game: str, n: int, seconds: float) -> float:
+    """Card plays per CPU second: step + observe + legal_masks + sample_actions, all timed."""
+    batch = catalog.entry(game).batch_type()(n, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        batch.step(batch.sample_actions(rng))
+    plays = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        batch.step(batch.sample_actions(rng))
+        batch.observe()
+        batch.legal_masks()
+        plays += n
+    return plays / (time.process_time() - start)
+
+
+def learner_steps(env, n: int, seconds: float) -> float:
+    """Learner steps per CPU second of a vector env (n deals) or a single env (n = 0)."""
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        if n:
+            _, _, _, _, _ = env.step(sample_mask(env.action_masks(), rng))
+            steps += n
+        else:
+            mask = env.unwrapped.action_masks()
+            _, _, terminated, truncated, _ = env.step(int(sample_mask(mask[None], rng)[0]))
+            if terminated or truncated:
+                env.reset()
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def memory(game: str, n: int = 4096) -> dict[str, float]:
+    """Bytes a deal: what the batch keeps after a reset and a step, and the peak of a step with its observations."""
+    tracemalloc.start()
+    batch = catalog.entry(game).batch_type()(n, seed=0)
+    rng = np.random.default_rng(0)
+    batch.step(batch.sample_actions(rng))
+    kept = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    batch.step(batch.sample_actions(rng))
+    batch.observe()
+    batch.legal_masks()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del batch
+    return {"kept_bytes_per_deal": kept / n, "step_peak_bytes_per_deal": peak / n}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each row in each round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", nargs="*", default=None, help="games (default: every game with a batched engine)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    games = args.games or [e.name for e in catalog.entries() if e.batch is not None]
+    rows: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
+    for _ in range(args.rounds):
+        reference = hearts(args.seconds)
+        rows.setdefault("OpenSpiel hearts", []).append(reference or float("nan"))
+        for game in games:
+            gym_id = catalog.entry(game).gym_id
+            for n in SIZES:
+                key = f"{game} batched engine, N = {n}"
+                rate = engine(game, n, args.seconds)
+                rows.setdefault(key, []).append(rate)
+                if reference:
+                    ratios.setdefault(key, []).append(rate / reference)
+            vec = learner_steps(gym.make_vec(gym_id, 1024, vectorization_mode="vector_entry_point"), 1024, args.seconds)
+            single = learner_steps(gym.make(gym_id), 0, args.seconds)
+            rows.setdefault(f"{game} make_vec(1024, vector_entry_point)", []).append(vec)
+            rows.setdefault(f"{game} gym.make", []).append(single)
+            ratios.setdefault(f"{game} make_vec(1024, vector_entry_point)", []).append(vec / single)
+    result = {
+        "command": "OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py "
+        f"--seconds {args.seconds} --rounds {args.rounds}",
+        "machine": f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}",
+        "commit": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip(),
+        "rows": {key: {"median": statistics.median(v), "rounds": v} for key, v in rows.items()},
+        "ratios": {key: {"median": statistics.median(v), "rounds": v} for key, v in ratios.items()},
+        "memory": {game: memory(game) for game in games},
+    }
+    print("| row (CPU time, one core) | per CPU second | ratio | ratio to |")
+    print("| --- | ---: | ---: | --- |")
+    for key, value in result["rows"].items():
+        ratio = result["ratios"].get(key)
+        to = "gym.make" if "make_vec" in key else "hearts"
+        shown = f"{ratio['median']:.1f}x" if ratio else ""
+        print(f"| {key} | {value['median']:,.0f} | {shown} | {to if ratio else ''} |")
+    for game, m in result["memory"].items():
+        print(
+            f"| {game} memory at N = 4096 | {m['kept_bytes_per_deal']:,.0f} B a deal kept, "
+            f"{m['step_peak_bytes_per_deal']:,.0f} B a deal at a step's peak | | |"
+        )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,9 @@ For every game of the catalog with a batched engine (``Entry.batch``):
 - **make_vec** rows: learner steps per CPU second of ``gym.make_vec(id, 1024,
   vectorization_mode="vector_entry_point")`` and of one ``gym.make(id)``, both with
   ``gym.make``'s defaults (the heuristic for the other players), the learner's random legal
-  action and ``action_masks`` timed;
+  action and ``action_masks`` timed; for a game whose heuristic is not batched yet (no
+  ``make_vec`` entry point), ``FamilyVectorEnv(1024, others="random")`` beside
+  ``gym.make(id, others="random")``;
 - **memory**: bytes a deal of the batch's arrays at N = 4096 (``tracemalloc``, after a reset
   and a step: what the batch keeps), and the peak during a step with its observations;
 - OpenSpiel's hearts (pyspiel; the information-state tensor into NumPy each step), the
@@ -38,7 +40,7 @@ import gymnasium as gym
 import numpy as np
 
 from tressette_env import catalog
-from tressette_env.vector import sample_mask
+from tressette_env.vector import FamilyVectorEnv, sample_mask
 
 SIZES = (1, 64, 1024, 4096)
 
@@ -143,11 +145,19 @@ def main() -> None:
                 rows.setdefault(key, []).append(rate)
                 if reference:
                     ratios.setdefault(key, []).append(rate / reference)
-            vec = learner_steps(gym.make_vec(gym_id, 1024, vectorization_mode="vector_entry_point"), 1024, args.seconds)
-            single = learner_steps(gym.make(gym_id), 0, args.seconds)
-            rows.setdefault(f"{game} make_vec(1024, vector_entry_point)", []).append(vec)
-            rows.setdefault(f"{game} gym.make", []).append(single)
-            ratios.setdefault(f"{game} make_vec(1024, vector_entry_point)", []).append(vec / single)
+            if catalog.entry(game).gym_vector_entry_point:  # gym.make's defaults: the heuristic plays the others
+                vec_env, label = gym.make_vec(gym_id, 1024, vectorization_mode="vector_entry_point"), "make_vec"
+                single_env, single_label = gym.make(gym_id), "gym.make"
+            else:  # no batched heuristic yet: both with random others
+                vec_env, label = FamilyVectorEnv(1024, game, others="random", agent="random"), "FamilyVectorEnv"
+                single_env, single_label = gym.make(gym_id, others="random"), "gym.make"
+            vec = learner_steps(vec_env, 1024, args.seconds)
+            single = learner_steps(single_env, 0, args.seconds)
+            who = "heuristic" if label == "make_vec" else "random"
+            key = f"{game} {label}(1024), {who} others"
+            rows.setdefault(key, []).append(vec)
+            rows.setdefault(f"{game} {single_label}, {who} others", []).append(single)
+            ratios.setdefault(key, []).append(vec / single)
     result = {
         "command": "OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py "
         f"--seconds {args.seconds} --rounds {args.rounds}",
@@ -163,7 +173,7 @@ def main() -> None:
     print("| --- | ---: | ---: | --- |")
     for key, value in result["rows"].items():
         ratio = result["ratios"].get(key)
-        to = "gym.make" if "make_vec" in key else "hearts"
+        to = "gym.make" if "(1024)" in key else "hearts"
         shown = f"{ratio['median']:.1f}x" if ratio else ""
         print(f"| {key} | {value['median']:,.0f} | {shown} | {to if ratio else ''} |")
     for game, m in result["memory"].items():

@@ -9,6 +9,7 @@
 | ``heuristic_actions`` | the batched ``HeuristicPlayer``: its action for the seat on turn in each deal (``heuristic``) |
 | ``SB3VecEnv`` | the vector env as a stable-baselines3 ``VecEnv`` (``sb3``; needs stable-baselines3) |
 | ``ColMortoBatch`` | Tressette col morto for N deals, on ``TressetteBatch`` (``col_morto``; its batched heuristic too) |
+| ``InDueBatch`` | Tressette in due for N deals, both forms (``in_due``) |
 | ``FamilyVectorEnv`` | one learning player per deal of any game with a batched engine (``family_env``; ``gym.make_vec``'s) |
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
@@ -21,11 +22,13 @@ from .engine import StepResult, TressetteBatch, sample_mask, select_bit
 from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
 from .family_env import FamilyVectorEnv
 from .heuristic import heuristic_actions
+from .in_due import InDueBatch
 
 __all__ = [
     "BatchedPolicy",
     "ColMortoBatch",
     "FamilyVectorEnv",
+    "InDueBatch",
     "RandomPolicy",
     "SB3VecEnv",
     "StepResult",

@@ -179,6 +179,28 @@ for _f, (_name, _at, _w) in enumerate(_FIELDS):
     _covered[_at : _at + _w] = True
 if _SIZE != 830 or not _covered.all():  # pragma: no cover
     raise ImportError("the in due observation layout moved: update vector.in_due")
+_WORDS = (_SIZE + 63) // 64
+
+
+def _pack(f: np.ndarray) -> np.ndarray:
+    """(_NF, M) fields (entry i of a field at its bit i) -> (M, 830) int8 rows in the layout's order.
+
+    Each field is shifted into its place in little-endian words and the words unpacked once
+    (a gather of the 830 columns out of the fields' 64-bit slots cost about twice as much).
+    The rows are views into one buffer, ``8 * _WORDS`` bytes apart.
+    """
+    m = f.shape[1]
+    words = np.zeros((_WORDS, m), dtype="<u8")
+    for k, (_name, at, width) in enumerate(_FIELDS):
+        q, r = divmod(at, 64)
+        value = f[k]
+        words[q] |= value << U64(r) if r else value
+        if r + width > 64:
+            words[q + 1] |= value >> U64(64 - r)
+    bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :_SIZE].view(np.int8)
+
+
 _PHASE_BIT = np.zeros(8, dtype=U64)
 """The one-hot phase field by phase (select, turn, play with a stock, play with packets; 0 in the plain play)."""
 for _phase, _bit in ((SELECT_PACKETS, 0), (TURN_PACKETS, 1), (PLAY_STOCK, 2), (PLAY_PACKETS, 3)):
@@ -622,8 +644,12 @@ class InDueBatch:
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        cards, calls, packets = self._legal_cards(), self._turnable(), self._selectable()
+        cards = self._legal_cards()
         c0 = _popcount(cards)
+        if not self._packet_form and not self.rules.calling_out:  # card plays only: the same draw, fewer calls
+            k = (rng.random(self.n) * c0).astype(np.int64)
+            return np.where(c0 > 0, _select_low(cards, np.minimum(k, np.maximum(c0 - 1, 0))), -1)
+        calls, packets = self._turnable(), self._selectable()
         c1 = c0 + self._call_legal()
         c2 = c1 + _popcount(calls)
         total = c2 + _popcount(packets)
@@ -672,7 +698,7 @@ class InDueBatch:
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         other = 1 - me
         n = self.n
-        f = np.zeros((m, _NF), dtype="<u8")
+        f = np.zeros((_NF, m), dtype="<u8")  # by field: each a contiguous row
 
         def two(pair: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             flat = pair.reshape(-1)
@@ -683,50 +709,50 @@ class InDueBatch:
         exposed0, exposed1 = two(self._exposed)
         exposed0 &= ~played0
         exposed1 &= ~played1
-        f[:, 0] = hand
+        f[0] = hand
         trick0, trick1 = two(self._trick)
-        f[:, 1] = _bits(trick0)
-        f[:, 2] = _bits(trick1)
+        f[1] = _bits(trick0)
+        f[2] = _bits(trick1)
         on = np.where(playing, _ONE, _ZERO)
-        f[:, 3] = on << ((self._leader.take(rows) - me) & 1).astype(U64)
-        f[:, 4] = played0
-        f[:, 5] = played1
+        f[3] = on << ((self._leader.take(rows) - me) & 1).astype(U64)
+        f[4] = played0
+        f[5] = played1
         voids0, voids1 = two(self._voids)
-        f[:, 6] = voids0 | (voids1 << U64(4))
-        f[:, 7], f[:, 8] = two(self._revealed)
-        f[:, 9] = exposed0
-        f[:, 10] = exposed1
+        f[6] = voids0 | (voids1 << U64(4))
+        f[7], f[8] = two(self._revealed)
+        f[9] = exposed0
+        f[10] = exposed1
         tricks = self._tricks.take(rows)
-        f[:, 11] = on << np.minimum(tricks, 19).astype(U64)
+        f[11] = on << np.minimum(tricks, 19).astype(U64)
         declared0, declared1 = two(self._declared)
-        f[:, 12] = _THERMO.take(np.minimum(declared0, 20))
-        f[:, 13] = _THERMO.take(np.minimum(declared1, 20))
+        f[12] = _THERMO.take(np.minimum(declared0, 20))
+        f[13] = _THERMO.take(np.minimum(declared1, 20))
         thirds0, thirds1 = two(self._thirds)
-        f[:, 14] = _THERMO.take(thirds0)
-        f[:, 15] = _THERMO.take(thirds1)
+        f[14] = _THERMO.take(thirds0)
+        f[15] = _THERMO.take(thirds1)
         if self.rules.episode == "match":
             target = self.rules.target_score
             score0, score1 = two(self._match_score)
-            f[:, 16] = _THERMO.take(np.clip(target - score0, 0, 41))
-            f[:, 17] = _THERMO.take(np.clip(target - score1, 0, 41))
+            f[16] = _THERMO.take(np.clip(target - score0, 0, 41))
+            f[17] = _THERMO.take(np.clip(target - score1, 0, 41))
         phase = self._phase.take(rows)
-        f[:, 20] = np.where(playing, _PHASE_BIT.take(phase), _ZERO)
+        f[20] = np.where(playing, _PHASE_BIT.take(phase), _ZERO)
         if not self._packet_form:
             stock_left = STOCK_SIZE - 2 * np.minimum(tricks, 10)
-            f[:, 18] = _THERMO.take(stock_left)
+            f[18] = _THERMO.take(stock_left)
             # The opponent's cards: face up, and all of them once the stock is empty (while playing).
             everything = (hand | played0 | played1) ^ _FULL
-            f[:, 19] = exposed1 | np.where(playing & (stock_left == 0), everything, _ZERO)
+            f[19] = exposed1 | np.where(playing & (stock_left == 0), everything, _ZERO)
         else:
-            f[:, 19] = exposed1
+            f[19] = exposed1
             # Turning packets up: the bottom card of each of the observer's four packets (its hand
             # holds them), and those turned (kept in the final observation of a hand ended there).
             turning = phase == TURN_PACKETS
             turned = self._turned.reshape(-1).take(me * n + rows)
             for k in range(4):
                 bottom = np.where(turning, _ONE << _select_low(hand, np.full(m, k)).astype(U64), _ZERO)
-                f[:, 21 + k] = bottom & _FULL
-                f[:, 25] |= np.where((bottom & turned) != _ZERO, U64(1 << k), _ZERO)
+                f[21 + k] = bottom & _FULL
+                f[25] |= np.where((bottom & turned) != _ZERO, U64(1 << k), _ZERO)
             # The face-up packets' sizes, as thermometers, once they are turned up.
             shown = (phase == PLAY_PACKETS) | (phase == PLAY)
             pos = self._pos[rows]  # (M, 2, 2)
@@ -735,9 +761,8 @@ class InDueBatch:
                 seat_pos = pos[np.arange(m), (me + rel) & 1]  # (M, 2)
                 for j in (0, 1):
                     sizes = sizes | (_THERMO.take(PACKET_SIZE - seat_pos[:, j]) << U64(5 * (2 * rel + j)))
-            f[:, 26] = np.where(shown, sizes, _ZERO)
-        bits = np.unpackbits(f.view(np.uint8), axis=1, bitorder="little")
-        return bits.take(_COLUMNS, axis=1).view(np.int8)
+            f[26] = np.where(shown, sizes, _ZERO)
+        return _pack(f)
 
     # ------------------------------------------------------------------ stepping
 

@@ -15,7 +15,9 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
   seat of the batched deals a row of its own) with each of ``--team-deals`` deals, all four
   seats learning (team self-play) and one team against ``--others``; its rollouts hold 30
   decisions per seat row (whole hands), its updates the same batch size and epochs; with
-  ``--history``, one more team self-play row on the history observation (1460 inputs).
+  ``--history``, one more team self-play row on the history observation (1460 inputs);
+  ``--team-games`` adds these rows for other games with a batched engine of four seats
+  (``tressette_col_morto``).
 
 The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 (``tressette_env.training.masking``, what ``tressette train`` uses) and sb3-contrib's
@@ -121,7 +123,14 @@ TEAM_PLAY_N_STEPS = 30
 
 
 def bench_team_play(
-    steps: int, n_deals: int, learners: str, others: str, net: list[int], threads: int = 1, history: bool = False
+    steps: int,
+    n_deals: int,
+    learners: str,
+    others: str,
+    net: list[int],
+    threads: int = 1,
+    history: bool = False,
+    game: str = "tressette",
 ) -> tuple[float, dict[str, float]]:
     """TeamPlayPPO learner samples per second (every learning seat's decision is one), and µs per sample by phase."""
     import torch
@@ -132,7 +141,7 @@ def bench_team_play(
     torch.set_num_threads(threads)
     settings = PPO_SETTINGS | {"n_steps": TEAM_PLAY_N_STEPS}
     model = TeamPlayPPO(MaskablePolicy, num_deals=n_deals, learners=learners, opponent=others, seed=0,
-                        policy_kwargs={"net_arch": net}, history=history, **settings)  # fmt: skip
+                        policy_kwargs={"net_arch": net}, history=history, game=game, **settings)  # fmt: skip
     seconds = {"rollout": 0.0, "environment": 0.0, "update": 0.0}
     rows = model.rows
     for owner, method, phase in ((model, "collect_rollouts", "rollout"), (model, "train", "update"),
@@ -178,6 +187,12 @@ def main() -> None:
         choices=["MaskablePolicy", "MlpPolicy"],
         help="MaskablePolicy (tressette_env.training.masking, what tressette train uses) and/or sb3-contrib's MlpPolicy",
     )
+    parser.add_argument(
+        "--team-games",
+        nargs="+",
+        default=["tressette"],
+        help="games of the TeamPlayPPO rows (a batched engine of four seats: tressette, tressette_col_morto)",
+    )
     parser.add_argument("--torch-threads", type=int, default=1, help="torch threads of the MaskablePPO rows")
     parser.add_argument(
         "--history", action="store_true", help="also a team self-play row on the history observation (history=True)"
@@ -206,16 +221,18 @@ def main() -> None:
                     phases.setdefault(name, []).append(by_phase)
         if "MaskablePolicy" in args.policies:
             for n in args.team_deals:
-                for learners in ("all", "team"):
-                    who = (
-                        "team self-play, 4 seat rows a deal"
-                        if learners == "all"
-                        else f"one team, 2 seat rows a deal, {o} x2"
-                    )
-                    name = f"TeamPlayPPO (MaskablePolicy), {n} deals, {who}, MLP {shape}"
-                    rate, by_phase = bench_team_play(args.steps, n, learners, o, net, args.torch_threads)
-                    runs["MaskablePolicy"].setdefault(name, []).append(rate)
-                    phases.setdefault(name, []).append(by_phase)
+                for game in args.team_games:
+                    for learners in ("all", "team"):
+                        who = (
+                            "team self-play, 4 seat rows a deal"
+                            if learners == "all"
+                            else f"one team, 2 seat rows a deal, {o} x2"
+                        )
+                        where = "" if game == "tressette" else f"{game}, "
+                        name = f"TeamPlayPPO (MaskablePolicy), {where}{n} deals, {who}, MLP {shape}"
+                        rate, by_phase = bench_team_play(args.steps, n, learners, o, net, args.torch_threads, game=game)
+                        runs["MaskablePolicy"].setdefault(name, []).append(rate)
+                        phases.setdefault(name, []).append(by_phase)
                 if args.history:
                     name = f"TeamPlayPPO (MaskablePolicy), {n} deals, team self-play, history=True, MLP {shape}"
                     rate, by_phase = bench_team_play(args.steps, n, "all", o, net, args.torch_threads, history=True)

@@ -14,7 +14,8 @@ For every game of the catalog with a batched engine (``Entry.batch``):
 - **memory**: bytes a deal of the batch's arrays at N = 4096 (``tracemalloc``, after a reset
   and a step: what the batch keeps), and the peak during a step with its observations;
 - OpenSpiel's hearts (pyspiel; the information-state tensor into NumPy each step), the
-  reference the ratios are taken against.
+  reference the ratios are taken against, and the four-seat ``TressetteBatch`` at N = 4096
+  measured the same way.
 
 Each row runs ``--seconds`` of CPU time (``time.process_time``: waiting for a core on a busy
 machine is not counted) per round; rows alternate over ``--rounds`` rounds, and each ratio is
@@ -40,7 +41,7 @@ import gymnasium as gym
 import numpy as np
 
 from tressette_env import catalog
-from tressette_env.vector import FamilyVectorEnv, sample_mask
+from tressette_env.vector import FamilyVectorEnv, TressetteBatch, sample_mask
 
 SIZES = (1, 64, 1024, 4096)
 
@@ -74,7 +75,7 @@ def hearts(seconds: float) -> float | None:
 
 def engine(game: str, n: int, seconds: float) -> float:
     """Card plays per CPU second: step + observe + legal_masks + sample_actions, all timed."""
-    batch = catalog.entry(game).batch_type()(n, seed=0)
+    batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(n, seed=0)
     rng = np.random.default_rng(0)
     for _ in range(3):
         batch.step(batch.sample_actions(rng))
@@ -137,6 +138,10 @@ def main() -> None:
     for _ in range(args.rounds):
         reference = hearts(args.seconds)
         rows.setdefault("OpenSpiel hearts", []).append(reference or float("nan"))
+        four_seat = engine("tressette", 4096, args.seconds)  # the four-seat engine, for comparison
+        rows.setdefault("tressette (four-seat) batched engine, N = 4096", []).append(four_seat)
+        if reference:
+            ratios.setdefault("tressette (four-seat) batched engine, N = 4096", []).append(four_seat / reference)
         for game in games:
             gym_id = catalog.entry(game).gym_id
             for n in SIZES:

@@ -152,6 +152,61 @@ def test_col_morto_rows_are_every_seat_seen_by_its_player_with_its_sides_reward(
         replay_col_morto(rows, rollout, deals, dealers, ColMortoHeuristic())
 
 
+def replay_in_due(rows, rollout, deals, dealers):
+    """``replay_hand`` for in due's stock form: each seat a row of twenty decisions a hand, paid ``Game.returns``."""
+    from tressette_env.encoders.in_due import observation
+    from tressette_env.encoders.observation import unpack
+    from tressette_env.games.in_due import IN_DUE
+
+    rules = rows.batch.rules
+    encoder = observation(rules)
+    for d in range(rows.batch.n):
+        state = new_game(rules, dealer=int(dealers[d]), **deals[d])
+        taken = dict.fromkeys(range(2), 0)
+        leads = {}
+        while state.public.status == PLAYING:
+            seat = state.public.turn
+            row = rows.row_of[d, seat]
+            assert row >= 0  # every seat learns
+            k = taken[seat]
+            assert np.array_equal(rollout.observations[k, row], unpack(encoder.seat_bits(state, seat), encoder.size))
+            mask = np.array([legal_actions_mask(state) >> a & 1 for a in range(255)], dtype=bool)
+            assert np.array_equal(rollout.action_masks[k, row], mask)
+            assert rollout.episode_starts[k, row] == (k == 0)
+            leads.setdefault(seat, []).append(IN_DUE.lead(state.public, seat))
+            taken[seat] += 1
+            state = apply(state, int(rollout.actions[k, row]))
+        returns = IN_DUE.returns(state.public)
+        for seat in range(2):
+            row = rows.row_of[d, seat]
+            paid = rollout.rewards[:20, row]
+            assert taken[seat] == 20 and paid.sum() == pytest.approx(returns[seat], abs=1e-5)
+            if rows.dense_reward:
+                assert np.allclose(paid, np.diff(np.array(leads[seat] + [returns[seat]])), atol=1e-5)
+
+
+@pytest.mark.parametrize(("dense", "rules"), [(False, {}), (True, {"objective": "avoid", "show_drawn": False})])
+def test_in_due_rows_are_both_seats_with_their_returns(dense, rules):
+    rows = SeatRows(8, "all", dense_reward=dense, seed=6, game="tressette_in_due", **rules)
+    assert rows.num_rows == 16 and rows.decisions_per_hand == 20
+    for _ in range(2):
+        deals = [rows.batch.deal_of(d) for d in range(rows.batch.n)]
+        dealers = rows.batch.dealer
+        rollout = rows.collect(random_act(3), 20)
+        replay_in_due(rows, rollout, deals, dealers)
+
+
+def test_in_due_team_rows_refuse_what_cannot_work():
+    with pytest.raises(ValueError, match="decide as often every hand"):
+        SeatRows(4, "all", game="tressette_in_due", deal="packets")
+    with pytest.raises(ValueError, match="no batched heuristic yet"):
+        SeatRows(4, "team", "heuristic", game="tressette_in_due")
+    rows = SeatRows(4, "team", "random", game="tressette_in_due")
+    assert rows.num_rows == 4 and rows.learns[:, 0].tolist() == [True, False, True, False]
+    with pytest.raises(ValueError, match="a positive multiple of 20"):
+        rows.collect(random_act(0), 10)
+
+
 def test_team_play_ppo_learns_col_morto():
     from tressette_env.training.masking import MaskablePolicy
     from tressette_env.training.team_play import TeamPlayPPO
@@ -407,7 +462,9 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "tressette_in_due"}, "games with one: tressette, tressette_col_morto \\(not tressette_in_due\\)"),
+        ({"game": "tressette_a_perdere"}, "games with one: tressette, tressette_in_due, tressette_col_morto"),
+        ({"game": "tressette_in_due", "rules": {"deal": "packets"}}, "in due's packet form"),
+        ({"game": "tressette_in_due", "n_steps": 30}, "a multiple of 20"),
         ({"game": "tressette_col_morto", "history": True}, "history observation is batched in the four-seat game only"),
         ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
         ({"opponents": ("self", "search")}, "with team_play, self alone"),

@@ -334,11 +334,10 @@ class TrainConfig:
         from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
 
         why = f"team_play={self.team_play}"
-        batched = [e.name for e in catalog.entries() if e.name == FOUR_SEAT or (e.batch and e.batch_type().seats == 4)]
+        batched = [e.name for e in catalog.entries() if e.name == FOUR_SEAT or e.batch]
         if self.game not in batched:
             raise ValueError(
-                f"{why}: team play needs a batched engine of four seats that play once a trick; "
-                f"games with one: {', '.join(batched)} (not {self.game})"
+                f"{why}: team play needs a batched engine; games with one: {', '.join(batched)} (not {self.game})"
             )
         calling_out = getattr(rules, "calling_out", False)
         if rules.episode == "match" or calling_out:
@@ -370,10 +369,18 @@ class TrainConfig:
             raise ValueError(f"subproc=True: {why} runs in this process")
         if self.resume is not None:
             raise ValueError(f"resume: a {why} run writes no checkpoints; start a new run")
-        if self.n_steps % 10:
+        per_hand = (
+            10 if self.game == FOUR_SEAT else catalog.entry(self.game).batch_type()(1, **self.rules).decisions_per_hand
+        )
+        if per_hand is None:
             raise ValueError(
-                f"n_steps={self.n_steps}: with team_play, decisions per seat per rollout, a multiple of 10 "
-                "(whole hands; e.g. --n-steps 20)"
+                f"{why}: every seat must decide as often every hand; {self.game} under these rules does not "
+                "(e.g. in due's packet form)"
+            )
+        if self.n_steps % per_hand:
+            raise ValueError(
+                f"n_steps={self.n_steps}: with team_play, decisions per seat per rollout, a multiple of {per_hand} "
+                f"(whole hands; e.g. --n-steps {2 * per_hand})"
             )
 
     def game_rules(self) -> Any:

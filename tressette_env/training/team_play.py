@@ -104,10 +104,7 @@ class TeamPlayPPO(MaskablePPO):
         game: str = "tressette",
         **kwargs: Any,
     ):
-        if n_steps % 10:
-            raise ValueError(
-                f"n_steps is decisions per seat per rollout, a multiple of 10 (whole hands); got {n_steps}"
-            )
+
         pool = tuple(opponent) if isinstance(opponent, (list, tuple)) else (opponent,)
         self.snapshot_slots = tuple(k for k, member in enumerate(pool) if isinstance(member, str) and member == "self")
         """The members of the opponents' pool that are frozen copies of the learner (``"self"``)."""
@@ -115,6 +112,11 @@ class TeamPlayPPO(MaskablePPO):
         self.rows = SeatRows(
             num_deals, learners, stand_in, dense_reward, seed=seed, history=history, game=game, **dict(rules or {})
         )
+        per_hand = self.rows.decisions_per_hand
+        if n_steps % per_hand:
+            raise ValueError(
+                f"n_steps is decisions per seat per rollout, a multiple of {per_hand} (whole hands); got {n_steps}"
+            )
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""
@@ -173,7 +175,7 @@ class TeamPlayPPO(MaskablePPO):
         rows = self.rows.num_rows
         buffer.compute_returns_and_advantage(last_values=th.zeros(rows), dones=np.ones(rows))
         for hand in rollout.hand_rewards:
-            self.ep_info_buffer.extend({"r": float(r), "l": 10} for r in hand)
+            self.ep_info_buffer.extend({"r": float(r), "l": self.rows.decisions_per_hand} for r in hand)
         callback.on_rollout_end()
         return going
 

@@ -136,6 +136,8 @@ class ColMortoBatch:
     seats = 4
     """Seats at the table, each playing once a trick (``SeatRows`` makes each a row)."""
     deal_options = ("hands", "dealer", "holder")
+    decisions_per_hand = 10
+    """Decisions of each seat in a hand (``SeatRows`` keeps the deals in step by it)."""
     """The chosen-deal keywords of ``reset`` (what ``FamilyVectorEnv.reset(options=...)`` passes on)."""
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
@@ -299,6 +301,11 @@ class ColMortoBatch:
     def trick_cards(self) -> np.ndarray:
         """(N, 4) int8: the card each seat has on the table in the current trick, -1 for none."""
         return self.engine.trick_cards()
+
+    @property
+    def leader(self) -> np.ndarray:
+        """(N,) the seat that leads (or led) the current trick."""
+        return self.engine.leader
 
     @property
     def dealer(self) -> np.ndarray:

@@ -180,6 +180,8 @@ class TressetteBatch:
     num_actions = NUM_ACTIONS
     """Width of the legal masks (the four-seat game's action ids, 0..160)."""
     num_agents = 4
+    decisions_per_hand = 10
+    """Decisions of each seat in a hand (``SeatRows`` keeps the deals in step by it)."""
     """Agents by which ``StepResult.rewards`` pays: the four seats."""
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, history: bool = False, **rules: Any):

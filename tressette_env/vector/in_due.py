@@ -327,6 +327,9 @@ class InDueBatch:
             raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
         self.rules: InDueRules = InDueRules.make(**rules)
         self._packet_form = self.rules.deal == "packets"
+        self.decisions_per_hand = None if self._packet_form else 20
+        """Decisions of each seat in a hand: 20 in the stock form (one card a trick); None with packets (the packet
+        phases' decisions vary), so ``SeatRows`` refuses it."""
         self.observation = in_due_observation(self.rules)
         """The scalar observation whose bytes ``observe`` gives (``observation.size`` = 830 entries)."""
         n = self.n = int(num_deals)

@@ -53,7 +53,7 @@ from .family_env import batch_type
 
 LEARNERS = ("all", "team")
 DECISIONS_PER_HAND = 10
-"""Every seat plays once in each of a hand's ten tricks."""
+"""Every seat plays once in each of a hand's ten tricks (the four-seat game; ``SeatRows.decisions_per_hand``)."""
 
 
 class SeatRollout(NamedTuple):
@@ -111,31 +111,38 @@ class SeatRows:
                     f"history=True: the history observation is batched in the four-seat game only, not {game}"
                 )
             self.batch = batch_type(game)(num_deals, seed=seed, **rules)
-            if getattr(self.batch, "seats", 4) != 4:
-                raise ValueError(f"team play rows need four seats that each play once a trick; {game} has other tables")
         self.game = game
         r = self.batch.rules
         calling_out = getattr(r, "calling_out", False)
         if r.episode != "hand" or calling_out:
             raise ValueError(
-                'team self-play rows need episode="hand" and calling_out=False: every seat then decides ten '
-                f"times a hand and the deals stay in step; got episode={r.episode!r}, calling_out={calling_out!r}"
+                'team self-play rows need episode="hand" and calling_out=False: every seat then decides as often '
+                f"every hand and the deals stay in step; got episode={r.episode!r}, calling_out={calling_out!r}"
             )
+        per_hand = self.batch.decisions_per_hand
+        if per_hand is None:
+            raise ValueError(
+                f"team play rows need every seat to decide as often every hand; {game} under these rules does not "
+                "(e.g. in due's packet form: choosing and turning packets up)"
+            )
+        self.seats = self.batch.seats
+        """Seats at the table: 4, or 2 (in due: one row a seat)."""
+        self.decisions_per_hand = per_hand
+        """Decisions of each seat in a hand (10 in the four-seat game, 20 in in due's stock form)."""
         self.learners = learners
         self.dense_reward = dense_reward
         self.history = history
         n = self.batch.n
         deals = np.arange(n)
+        seats = self.seats
         if learners == "all":
-            learns = np.ones((n, 4), dtype=bool)
-        else:
-            learns = np.zeros((n, 4), dtype=bool)
-            team = deals % 2
-            learns[deals, team], learns[deals, team + 2] = True, True
+            learns = np.ones((n, seats), dtype=bool)
+        else:  # the side of seats of parity d % 2 in deal d (partners sit opposite)
+            learns = (np.arange(seats)[None, :] % 2) == (deals % 2)[:, None]
         self.learns = learns
-        """(N, 4) bool: the seats that learn, by deal and absolute seat."""
-        self.row_of = np.where(learns, np.cumsum(learns.reshape(-1)).reshape(n, 4) - 1, -1)
-        """(N, 4) int: each learning seat's row, -1 for the others."""
+        """(N, seats) bool: the seats that learn, by deal and absolute seat."""
+        self.row_of = np.where(learns, np.cumsum(learns.reshape(-1)).reshape(n, seats) - 1, -1)
+        """(N, seats) int: each learning seat's row, -1 for the others."""
         self.num_rows = int(learns.sum())
         self.deal_of_row, self.seat_of_row = np.nonzero(learns)
         self.set_opponent(opponent)
@@ -165,6 +172,12 @@ class SeatRows:
             )
         for member in pool:
             _check_opponent(member)
+            heuristic = isinstance(member, str) and member == "heuristic"
+            if heuristic and self.learners == "team" and not hasattr(self.batch, "heuristic_actions"):
+                raise ValueError(
+                    f"{self.game}'s batched engine has no batched heuristic yet: the opponent is 'random', a batched "
+                    "policy or 'self' (every seat learning)"
+                )
         self.opponents = pool
         """The pool of opponents (one member when a single opponent was given)."""
         self.opponent_of_deal = (np.arange(self.batch.n) // 2) % len(pool)
@@ -199,12 +212,17 @@ class SeatRows:
         return actions
 
     def _agent_of_seat(self) -> np.ndarray:
-        """(N, 4): the agent whose reward each seat's row takes (the seat itself; its player in col morto)."""
+        """(N, seats): the agent whose reward each seat's row takes (the seat itself; its player in col morto)."""
         controllers = getattr(self.batch, "controllers", None)
-        return np.broadcast_to(np.arange(4), (self.batch.n, 4)) if controllers is None else controllers
+        if controllers is None:
+            return np.broadcast_to(np.arange(self.seats), (self.batch.n, self.seats))
+        return controllers
 
     def _lead_points(self) -> np.ndarray:
-        """(N, 4) by seat: its team's thirds minus the other team's, in points."""
+        """(N, seats) by seat: its side's thirds minus the other side's, in points (``Game.lead``)."""
+        if hasattr(self.batch, "lead"):  # a game of the family: its own lead (in due's avoid counts against)
+            agents = self._agent_of_seat()
+            return np.stack([self.batch.lead(np.ascontiguousarray(agents[:, s])) for s in range(self.seats)], axis=1)
         thirds = self.batch.thirds
         lead = (thirds[:, 0] - thirds[:, 1]) / 3.0
         return np.stack([lead, -lead, lead, -lead], axis=1)
@@ -215,12 +233,11 @@ class SeatRows:
         The deals must be at the start of a hand (as after construction, a ``reset`` or a
         previous ``collect``): they are when every collect ends.
         """
-        if decisions < DECISIONS_PER_HAND or decisions % DECISIONS_PER_HAND:
-            raise ValueError(
-                f"decisions must be a positive multiple of {DECISIONS_PER_HAND} (whole hands); got {decisions}"
-            )
+        per_hand = self.decisions_per_hand
+        if decisions < per_hand or decisions % per_hand:
+            raise ValueError(f"decisions must be a positive multiple of {per_hand} (whole hands); got {decisions}")
         batch = self.batch
-        if (batch.tricks_done != 0).any() or (batch.trick_cards() >= 0).any():
+        if (batch.tricks_done != 0).any() or (batch.turn != batch.leader).any():
             raise ValueError("collect starts at the start of a hand: reset the batch first")
         n, rows, t_max = batch.n, self.num_rows, decisions
         obs = np.zeros((t_max, rows, batch.observation.size), dtype=np.int8)
@@ -233,9 +250,13 @@ class SeatRows:
         paid = np.zeros(rows, dtype=np.float32)  # dense rewards paid this hand
         hand_rewards = []
         all_deals = np.arange(n)
-        for play in range(4 * t_max):
+        seats = self.seats
+        hand_plays = seats * per_hand  # every deal is at the same card of its hand
+        for play in range(seats * t_max):
             turn = batch.turn
-            if play % 40 == 39:  # the hand's last card: whose reward each seat's is, before the next deal
+            if (
+                play % hand_plays == hand_plays - 1
+            ):  # the hand's last card: whose reward each seat's is, before the next deal
                 agent_of_seat = self._agent_of_seat()
             row = self.row_of[all_deals, turn]
             learning = row >= 0
@@ -250,7 +271,7 @@ class SeatRows:
             if not step_masks[np.arange(mine.size), chosen].all():
                 raise ValueError("act returned an illegal action: mask the policy's logits with the masks it is given")
             obs[p, r], masks[p, r], actions[p, r] = step_obs, step_masks, chosen
-            first_trick = play % 40 < 4  # every deal is at the same card of its hand
+            first_trick = play % hand_plays < seats
             starts[p, r] = first_trick  # each seat's first decision of the hand
             if extras is None:
                 extras = [np.zeros((t_max, rows, *np.shape(x)[1:]), dtype=np.asarray(x).dtype) for x in out[1:]]

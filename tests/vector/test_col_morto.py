@@ -200,6 +200,9 @@ def test_bad_inputs_are_refused_with_what_is_allowed():
         batch.reset(hands=[[0] * 10, list(range(10, 20)), list(range(20, 30)), list(range(30, 40))])
     with pytest.raises(ValueError, match="players 0..2"):
         batch.observe(agents=3)
+    for bad in (1.5, True, [0, 1, 2]):
+        with pytest.raises(ValueError, match="one player 0..2 or an array of 2 of them"):
+            batch.observe(agents=bad)
     with pytest.raises(ValueError, match="players=4: must be one of 3, 2"):
         ColMortoBatch(2, players=4)
     with pytest.raises(TypeError):

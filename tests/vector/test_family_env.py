@@ -165,9 +165,38 @@ def test_a_batched_engine_without_a_batched_heuristic_is_named():
 
 
 def test_a_game_without_a_batched_engine_is_named():
-    unbatched = [e.name for e in catalog.entries() if e.batch is None]
-    with pytest.raises(ValueError, match="has no batched engine yet; games with one: "):
-        FamilyVectorEnv(2, unbatched[-1])
+    unbatched = [e for e in catalog.entries() if e.batch is None]
+    with pytest.raises(ValueError, match="has no batched engine for FamilyVectorEnv; games with one: "):
+        FamilyVectorEnv(2, unbatched[-1].name)
+    own = next(e for e in unbatched if e.gym_vector_entry_point)  # the four-seat game's own vector env
+    with pytest.raises(ValueError, match="own batched environment: gym.make_vec"):
+        FamilyVectorEnv(2, own.name)
+
+
+def test_the_agent_reset_option_and_bad_options():
+    env = FamilyVectorEnv(6, "tressette_col_morto", others="random", agent="random", seed=0)
+    env.reset(seed=0, options={"agent": 2})
+    assert (env.agents == 2).all() and (env.batch.agent == 2).all()
+    with pytest.raises(ValueError, match="agent"):
+        env.reset(options={"agent": 3})
+    with pytest.raises(ValueError, match="unknown reset option"):
+        env.reset(options={"seat": 1})
+
+
+def test_others_that_end_every_episode_before_the_learner_acts_are_stopped(monkeypatch):
+    from tressette_env.vector import family_env
+
+    env = FamilyVectorEnv(2, "tressette_in_due", others="random", agent=0, seed=0)
+    env.reset(seed=0)
+
+    class Ended:  # a step result in which every episode ended
+        terminated = np.ones(2, dtype=bool)
+
+    env._fresh[:] = True
+    monkeypatch.setattr(family_env, "_REDEALS", 3)
+    with pytest.raises(RuntimeError, match="ended 3 episodes in a row before the learner's first action"):
+        for _ in range(5):
+            env._collect(Ended(), np.zeros(2, np.float32), np.zeros(2, bool), {})
 
 
 def test_sb3_vec_env_takes_it():

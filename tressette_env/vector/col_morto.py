@@ -376,7 +376,13 @@ class ColMortoBatch:
                 raise ValueError("a finished deal has no player on turn: name the observing players")
             player = controllers[np.arange(m), turn]
         else:
-            player = np.broadcast_to(np.asarray(agents, dtype=np.int64), (m,))
+            given = np.asarray(agents)
+            if given.dtype == bool or not np.issubdtype(given.dtype, np.integer) or given.shape not in ((), (m,)):
+                raise ValueError(
+                    f"agents are one player 0..{self.rules.players - 1} or an array of {m} of them (one per "
+                    f"observed deal); got {agents!r}"
+                )
+            player = np.broadcast_to(given.astype(np.int64), (m,))
             if ((player < 0) | (player >= self.rules.players)).any():
                 raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {agents!r}")
         me = t["seat_of"][key, player]

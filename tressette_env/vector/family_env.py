@@ -25,7 +25,10 @@ seat or his dummy's (the observation's ``acting_for`` says which).
 
 ``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")`` builds this
 environment with ``gym.make``'s defaults (``make_vector_env``: a random learner, the heuristic
-for the others) for every game whose catalog entry names a batched engine.
+for the others) for every game whose catalog entry names that entry point (col morto); as for
+the four-seat game, ``gym.make_vec(id, num_envs=N)`` without a mode then picks it too
+(Gymnasium prefers a vector entry point): ask for ``vectorization_mode="sync"`` to get N
+``gym.make`` environments with any players.
 
 Example:
     >>> env = FamilyVectorEnv(4, "tressette_col_morto", seed=0)
@@ -45,9 +48,12 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..engine.game import check_seat
 from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
 
 Others = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
+_REDEALS = 1000
+"""Episodes in a row that the others may end before the learner's first action (``SingleAgentEnv``'s bound)."""
 BUILTIN = ("random", "heuristic")
 
 
@@ -58,7 +64,15 @@ def batch_type(game: str) -> type:
     entry = catalog.entry(game)
     if entry.batch is None:
         with_batch = [e.name for e in catalog.entries() if e.batch is not None]
-        raise ValueError(f"{game} has no batched engine yet; games with one: {', '.join(with_batch)}")
+        own = (
+            f"; {game}'s own batched environment: gym.make_vec({entry.gym_id!r}, num_envs=N, "
+            'vectorization_mode="vector_entry_point")'
+            if entry.gym_vector_entry_point
+            else ""
+        )
+        raise ValueError(
+            f"{game} has no batched engine for FamilyVectorEnv; games with one: {', '.join(with_batch)}{own}"
+        )
     return entry.batch_type()
 
 
@@ -117,19 +131,29 @@ class FamilyVectorEnv(VectorEnv):
             raise ValueError(f"agent must be a player 0..{self.num_agents - 1} or 'random'; got {agent!r}")
         self.agent_choice = agent
         self._agent = np.zeros(num_envs, dtype=np.int64)
-        self._fresh = np.ones(num_envs, dtype=bool)
+        self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in the deal's episode yet
+        self._redeals = np.zeros(num_envs, dtype=np.int64)  # episodes in a row the others ended before it acted
         self._paid = np.zeros(num_envs, dtype=np.float32)
         self._started = False
 
     # ------------------------------------------------------------------ gymnasium API
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """Deal new episodes everywhere; ``options`` may hold the batch's chosen-deal keys (``deal_options``)."""
+        """Deal new episodes everywhere.
+
+        ``options`` may hold the batch's chosen-deal keys (``deal_options``) and ``"agent"``: the
+        learner of these episodes (a player, in every deal), as ``SingleAgentEnv``'s option;
+        the next episodes draw it again as the environment was made to.
+        """
         seed = check_seed(seed)
-        options = reset_options(options, self.batch.deal_options)
+        options = reset_options(options, (*self.batch.deal_options, "agent"))
+        agent = options.pop("agent", None)
+        if agent is not None:
+            agent = check_seat(agent, "agent (the learner's player)", self.num_agents)
         super().reset(seed=seed, options=options)
         self.batch.reset(None if seed is None else np.random.default_rng(self.np_random.integers(2**63)), **options)
-        self._agent = self._draw_agents(self.num_envs)
+        self._agent = self._draw_agents(self.num_envs) if agent is None else np.full(self.num_envs, agent)
+        self._redeals[:] = 0
         self._fresh[:] = True
         self._started = True
         self._play_others(np.zeros(self.num_envs, dtype=np.float32), np.zeros(self.num_envs, dtype=bool), {})
@@ -206,6 +230,12 @@ class FamilyVectorEnv(VectorEnv):
             for key in [k for k in info if not k.startswith("_")]:
                 info["_" + key][done] = True
         again = np.flatnonzero(ended)
+        self._redeals[again] = np.where(self._fresh[again], self._redeals[again] + 1, 0)
+        if (self._redeals >= _REDEALS).any():
+            raise RuntimeError(
+                f"the other players ended {_REDEALS} episodes in a row before the learner's first action "
+                f"(deal {int(np.flatnonzero(self._redeals >= _REDEALS)[0])})"
+            )
         self.batch.reset(deals=again)
         self._agent[again] = self._draw_agents(len(again))
         self._fresh[again] = True

@@ -29,8 +29,8 @@ eight packets as dealt (N, 8, 5), each seat's four packets while they are turned
 deal), so a port to JAX is mechanical: the only Python ``if``s test ``.any()`` of a mask to
 skip work nobody needs (a JAX port computes it always), or raise. The observation is built
 as 27 uint64 *fields* per observed deal (each piece of at most 64 entries, bit i = entry i of
-the piece), unpacked at once by ``np.unpackbits`` on their little-endian bytes and gathered
-into the 830 columns of the scalar layout.
+the piece), shifted into their places in little-endian words of the scalar layout and
+unpacked at once by ``np.unpackbits`` (``_pack``).
 
 Decisions:
 

@@ -331,6 +331,7 @@ _PACKAGE = (
         summary="3 to 8 players each for himself",
         rules="tressette_env.games.a_perdere:APerdereRules",
         encoders="tressette_env.encoders.a_perdere",
+        batch="tressette_env.vector.a_perdere:APerdereBatch",
         heuristic="tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
         env_module="tressette_env.tressette_a_perdere_v0",
         gym_id="tressette_env/TressetteAPerdere-v0",

@@ -152,48 +152,66 @@ def test_col_morto_rows_are_every_seat_seen_by_its_player_with_its_sides_reward(
         replay_col_morto(rows, rollout, deals, dealers, ColMortoHeuristic())
 
 
-def replay_in_due(rows, rollout, deals, dealers):
-    """``replay_hand`` for in due's stock form: each seat a row of twenty decisions a hand, paid ``Game.returns``."""
-    from tressette_env.encoders.in_due import observation
+def replay_own_seats(rows, rollout, deals, dealers, opponent=None):
+    """``replay_hand`` for a game whose agents are its seats (in due, a perdere): each learning seat a row, paid
+    ``Game.returns`` and ``Game.lead``; ``opponent`` plays the other seats (the lowest legal action)."""
+    from tressette_env import catalog
     from tressette_env.encoders.observation import unpack
-    from tressette_env.games.in_due import IN_DUE
 
     rules = rows.batch.rules
-    encoder = observation(rules)
+    game = rules.game
+    encoder = catalog.entry_of(rules).observation(rules)
+    per_hand = rows.decisions_per_hand
     for d in range(rows.batch.n):
         state = new_game(rules, dealer=int(dealers[d]), **deals[d])
-        taken = dict.fromkeys(range(2), 0)
+        taken = dict.fromkeys(range(rows.seats), 0)
         leads = {}
         while state.public.status == PLAYING:
             seat = state.public.turn
             row = rows.row_of[d, seat]
-            assert row >= 0  # every seat learns
+            if row < 0:
+                state = apply(state, min(legal_actions(state)))
+                continue
             k = taken[seat]
             assert np.array_equal(rollout.observations[k, row], unpack(encoder.seat_bits(state, seat), encoder.size))
             mask = np.array([legal_actions_mask(state) >> a & 1 for a in range(255)], dtype=bool)
             assert np.array_equal(rollout.action_masks[k, row], mask)
             assert rollout.episode_starts[k, row] == (k == 0)
-            leads.setdefault(seat, []).append(IN_DUE.lead(state.public, seat))
+            leads.setdefault(seat, []).append(game.lead(state.public, seat))
             taken[seat] += 1
             state = apply(state, int(rollout.actions[k, row]))
-        returns = IN_DUE.returns(state.public)
-        for seat in range(2):
+        returns = game.returns(state.public)
+        for seat in range(rows.seats):
             row = rows.row_of[d, seat]
-            paid = rollout.rewards[:20, row]
-            assert taken[seat] == 20 and paid.sum() == pytest.approx(returns[seat], abs=1e-5)
+            if row < 0:
+                continue
+            paid = rollout.rewards[:per_hand, row]
+            assert taken[seat] == per_hand and paid.sum() == pytest.approx(returns[seat], abs=1e-5)
             if rows.dense_reward:
                 assert np.allclose(paid, np.diff(np.array(leads[seat] + [returns[seat]])), atol=1e-5)
+            else:
+                assert (paid[:-1] == 0).all()
 
 
-@pytest.mark.parametrize(("dense", "rules"), [(False, {}), (True, {"objective": "avoid", "show_drawn": False})])
-def test_in_due_rows_are_both_seats_with_their_returns(dense, rules):
-    rows = SeatRows(8, "all", dense_reward=dense, seed=6, game="tressette_in_due", **rules)
-    assert rows.num_rows == 16 and rows.decisions_per_hand == 20
+@pytest.mark.parametrize(
+    ("game", "learners", "dense", "rules"),
+    [
+        ("tressette_in_due", "all", False, {}),
+        ("tressette_in_due", "all", True, {"objective": "avoid", "show_drawn": False}),
+        ("tressette_a_perdere", "all", True, {}),
+        ("tressette_a_perdere", "team", False, {"players": 5, "objective": "take"}),
+        ("tressette_a_perdere", "all", True, {"teams": True}),
+        ("tressette_a_perdere", "all", False, {"players": 3}),
+    ],
+)
+def test_rows_of_games_whose_agents_are_their_seats(game, learners, dense, rules):
+    rows = SeatRows(6, learners, lowest, dense_reward=dense, seed=6, game=game, **rules)
+    per_hand = rows.decisions_per_hand
     for _ in range(2):
         deals = [rows.batch.deal_of(d) for d in range(rows.batch.n)]
         dealers = rows.batch.dealer
-        rollout = rows.collect(random_act(3), 20)
-        replay_in_due(rows, rollout, deals, dealers)
+        rollout = rows.collect(random_act(3), per_hand)
+        replay_own_seats(rows, rollout, deals, dealers)
 
 
 def test_in_due_team_rows_refuse_what_cannot_work():
@@ -462,7 +480,8 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "tressette_a_perdere"}, "games with one: tressette, tressette_in_due, tressette_col_morto"),
+        ({"game": "calabresella"}, "games with one: tressette, tressette_in_due, tressette_col_morto"),
+        ({"game": "tressette_a_perdere", "rules": {"players": 3, "reduce": "dealer_discard"}}, "decide as often"),
         ({"game": "tressette_in_due", "rules": {"deal": "packets"}}, "in due's packet form"),
         ({"game": "tressette_in_due", "n_steps": 30}, "a multiple of 20"),
         ({"game": "tressette_col_morto", "history": True}, "history observation is batched in the four-seat game only"),

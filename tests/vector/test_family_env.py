@@ -15,6 +15,12 @@ BATCHED = [e.name for e in catalog.entries() if e.batch is not None]
 MAKE_VEC = [e.name for e in catalog.entries() if e.gym_vector_entry_point and e.batch is not None]
 RULES = {
     "tressette_col_morto": [{}, {"players": 2, "dummy_exposed": "after_first_card"}, {"signals": False}],
+    "tressette_a_perdere": [
+        {},
+        {"players": 3, "reduce": "dealer_discard", "asso_bastoni_value": 18},
+        {"players": 6, "reduce": "monte", "objective": "take", "last_trick": "plus_one"},
+        {"teams": True, "first_lead": "four_of_denari"},
+    ],
     "tressette_in_due": [
         {},
         {"objective": "avoid", "show_drawn": False},
@@ -171,6 +177,11 @@ def test_a_game_without_a_batched_engine_is_named():
     own = next(e for e in unbatched if e.gym_vector_entry_point)  # the four-seat game's own vector env
     with pytest.raises(ValueError, match="own batched environment: gym.make_vec"):
         FamilyVectorEnv(2, own.name)
+
+
+def test_players_who_leave_the_table_are_refused():
+    with pytest.raises(ValueError, match="does not follow a learner who drops out yet"):
+        FamilyVectorEnv(2, "tressette_a_perdere", others="random", episode="match", match_end="elimination")
 
 
 def test_the_agent_reset_option_and_bad_options():

@@ -10,6 +10,7 @@
 | ``SB3VecEnv`` | the vector env as a stable-baselines3 ``VecEnv`` (``sb3``; needs stable-baselines3) |
 | ``ColMortoBatch`` | Tressette col morto for N deals, on ``TressetteBatch`` (``col_morto``; its batched heuristic too) |
 | ``InDueBatch`` | Tressette in due for N deals, both forms (``in_due``) |
+| ``APerdereBatch`` | Tressette a perdere for N deals, every switch (``a_perdere``) |
 | ``FamilyVectorEnv`` | one learning player per deal of any game with a batched engine (``family_env``; ``gym.make_vec``'s) |
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
@@ -17,6 +18,7 @@ Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEn
 
 from typing import Any
 
+from .a_perdere import APerdereBatch
 from .col_morto import ColMortoBatch
 from .engine import StepResult, TressetteBatch, sample_mask, select_bit
 from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
@@ -25,6 +27,7 @@ from .heuristic import heuristic_actions
 from .in_due import InDueBatch
 
 __all__ = [
+    "APerdereBatch",
     "BatchedPolicy",
     "ColMortoBatch",
     "FamilyVectorEnv",

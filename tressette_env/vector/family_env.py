@@ -106,6 +106,11 @@ class FamilyVectorEnv(VectorEnv):
         self._np_random, self._np_random_seed = seeding.np_random(check_seed(seed))
         deals_seed = np.random.default_rng(self._np_random.integers(2**63))
         self.batch = batch_type(game)(num_envs, seed=deals_seed, **rules)
+        if getattr(self.batch, "players_drop_out", False):
+            raise ValueError(
+                f"{game} under these rules has players leave the table during an episode (an elimination match): "
+                "FamilyVectorEnv does not follow a learner who drops out yet; gym.make's environment plays it"
+            )
         self.game = game
         self.rules = self.batch.rules
         if dense_reward and self.rules.episode == "match":

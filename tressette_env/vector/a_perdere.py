@@ -1,0 +1,1060 @@
+"""Tressette a perdere for a batch of N deals at once, in NumPy: ``APerdereBatch``.
+
+The scalar game is ``games.a_perdere`` (``TressetteAPerdere``); this module plays it for N
+deals under one rule set with a fixed number of NumPy calls per method, whatever N is: no
+Python loop over the deals. Every rule switch: three to eight players each for himself, or
+the 2 v 2 form (``teams=True``, with signals); one hand or a match ending at a target, after a
+number of hands, or by elimination (players reaching the target drop out, the table shrinks);
+the cards left over removed, dealt to the dealer who discards them, or left as a monte. The legal masks, the observations, the results and the rewards are those of the
+scalar engine and encoder, byte for byte (``tests/vector/test_a_perdere_batch.py`` steps a
+scalar state per deal alongside and pins them).
+
+| method | what it does |
+| --- | --- |
+| ``APerdereBatch(n, seed=None, **rules)`` | N deals under one rule set (the switches of ``APerdereRules``, an unknown one the same TypeError) |
+| ``reset(seed=None, hands=None, monte=None, dealer=None, deals=None)`` | deal new episodes: shuffled, or chosen deals in the scalar game's form; all deals or some (a bool mask or indices) |
+| ``legal_masks()`` / ``legal_masks(bool)`` | (N, 255) int8 (or bool): ``legal_actions_mask`` of the seat on turn in each deal; 0 in a finished deal |
+| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal, the seat on turn by default |
+| ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal; an ``APerdereStepResult`` |
+| ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
+| ``turn``, ``leader``, ``dealer``, ``first_leader``, ``phase``, ``tricks_done``, ``thirds``, ``match_score``, ``hand_number``, ``playing`` | copies of the state, by deal |
+| ``agent``, ``lead(agents)`` | the player on turn; ``Game.lead`` of each deal's given player (a dense reward's pay) |
+| ``players_in()``, ``out()`` | the player at each seat of the current hand (-1 beyond those still in); the players out of the match |
+| ``hands()``, ``dealt()``, ``removed()``, ``set_aside()``, ``deal_of(i)`` | the cards as engine masks (bit c = card c); one deal's hand as dealt, for ``new_game``/``next_hand`` |
+| ``num_deals`` / ``n``, ``num_agents`` (players), ``num_actions`` (255), ``deal_options``, ``rules``, ``observation`` | the batch's constants |
+
+Inside, a set of cards is a uint64 engine card mask (bit ``c`` is card ``c``); facts about
+the seats are (N, P) arrays, batch axis first (P the players; seat s is the s-th player still
+in, so seat = player until someone is out; the seats from L, the players still in, stay
+empty); facts about the sides (N, S) (S = P, or 2 with ``teams``); the match score, by
+competitor (player or team). Every update is a mask and an ``np.where`` (or an
+assignment at ``[rows, seat]``) over the whole batch: the only Python ``if``s test ``.any()``
+of a mask to skip work nobody needs, or raise. The observation is built as uint64 *fields*
+(each a piece, or a row of a piece, of at most 64 entries; bit i = entry i), unpacked at
+once by ``np.unpackbits`` and gathered into the columns of the scalar layout.
+
+Decisions:
+
+- Chosen deals take the scalar game's form: ``hands`` (one list of card ids per player, by
+  seat; the dealer's ``h + k`` with ``reduce="dealer_discard"``), or M of them; ``monte`` (the
+  ``k`` cards left face down, ``reduce="monte"``), or M of them; ``dealer`` (a seat, or (M,)).
+  Each chosen deal is checked by the scalar game's own check (``Game.check_deal_options``:
+  the same ValueError and message, prefixed with the chosen deal's index when M are given):
+  a loop over the chosen deals at reset only. Every check is made before anything changes, the
+  generator included. ``deal_of(i)`` gives back ``{"hands"}`` (and ``"monte"`` with
+  ``reduce="monte"``) of a deal's current hand, as dealt (the dealer's discards still in his hand).
+- The dealer of a shuffled first hand is drawn at random; the next hand of a match is dealt
+  inside the step that ended the one before (as the AEC environment does), by the next player
+  still in.
+- Rewards (``APerdereStepResult.rewards``, (N, P) by player) are the AEC environment's, that
+  is ``TressetteAPerdere.returns`` when the episode ends and 0 before: in ``episode="hand"``
+  minus each player's charge (plus his points with ``objective="take"``; with ``teams`` his
+  team's); in ``episode="match"`` the standing ``1 - 2 * rank / (P - 1)`` (teams: +1 / -1).
+  In an elimination match a player put out has his standing in the step he goes out (the AEC
+  environment's agent leaves the episode there), and only the players still in at the end
+  have theirs when it ends: each player is paid once.
+- The results by side (``hand_points``, ``card_thirds``, ``cappotto``) are by seat of the hand
+  (the scalar ``HandScore``); in an elimination the seats from L are 0. ``match_score`` and
+  ``winner`` are by player (team). ``observe`` of a seat beyond the players still in gives
+  zeros (the AEC environment's observation of an agent with no seat).
+- ``autoreset=True`` (default): a deal whose episode ended is dealt a new episode in the same
+  step (the result describes the ended one). ``autoreset=False``: it stays finished (``turn``
+  -1, an all-zero mask, the scalar engine's final observation, for which ``seats`` must be
+  named) until ``reset(deals=...)``; stepping it raises ValueError.
+- Illegal actions follow ``illegal_action``: ``"renuncio"`` ends the hand as the scalar game
+  does, in either phase (the card play or the dealer's discards); ``"raise"`` raises
+  ``IllegalActionError`` naming the first offending deals and changes nothing. An action that
+  is not an integer, or outside 0..254 (-1 is allowed in a deal that does not play), always
+  raises ValueError, whatever the switch.
+
+Example:
+    >>> import numpy as np
+    >>> batch = APerdereBatch(3, seed=0, players=5)
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(40):  # a hand of five players is 40 card plays
+    ...     result = batch.step(batch.sample_actions(rng))
+    >>> result.terminated.tolist(), result.hand_points.sum(axis=1).tolist()
+    ([True, True, True], [11, 11, 11])
+    >>> batch.observe().shape, batch.legal_masks().shape
+    ((3, 943), (3, 255))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..encoders.a_perdere import observation as a_perdere_observation
+from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE, action_to_string
+from ..engine.cards import FOUR_OF_DENARI, STRENGTH, SUIT_MASK, THIRDS
+from ..engine.game import IllegalActionError
+from ..engine.scoring import LAST_TRICK_THIRDS
+from ..engine.state import PLAY
+from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
+from .engine import _as_generator
+
+SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+
+U64 = np.uint64
+_ZERO = U64(0)
+_ONE = U64(1)
+NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
+_FULL = U64((1 << 40) - 1)
+_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
+"""Bit of card c; index 40 (no card) is 0."""
+_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
+"""The cards of suit s; index 4 (no suit led) is 0."""
+_STRENGTH = np.array(list(STRENGTH) + [-1], dtype=np.int64)
+_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
+_THREE_THIRDS = U64(sum(1 << c for c in range(40) if THIRDS[c] == 3))
+_ONE_THIRD = U64(sum(1 << c for c in range(40) if THIRDS[c] == 1))
+_THERMO = np.array([(1 << v) - 1 for v in range(65)], dtype=U64)
+"""v low bits set (a thermometer of v entries), v 0..64."""
+_ASSO_BIT = _ONE << U64(ASSO_DI_BASTONI)
+_HAND_OF = np.array([0, 0] + [hand_size(x) for x in range(2, 9)], dtype=np.int64)
+"""Cards each player is dealt, by players at the table (2..8)."""
+_LEFT_OF = np.array([0, 0] + [40 - x * hand_size(x) for x in range(2, 9)], dtype=np.int64)
+"""Cards left over, by players at the table."""
+_REMOVED_OF = np.array([sum(1 << c for c in REMOVED.get(x, ())) for x in range(9)], dtype=U64)
+"""The cards ``reduce="remove"`` removes, by players at the table."""
+
+
+class APerdereStepResult(NamedTuple):
+    """What one ``APerdereBatch.step`` did, deal by deal (arrays with the batch axis first).
+
+    The fields about the hand that ended (``hand_points`` to ``hand_number``) are meaningful
+    where ``hand_over`` is True and 0 / -1 elsewhere. By side: by player (seat), or by team
+    (``teams=True``).
+    """
+
+    rewards: np.ndarray
+    """(N, P) float32 by player: the AEC environment's rewards (nonzero only when an episode ends, or for a player put out)."""
+    terminated: np.ndarray
+    """(N,) bool: the episode ended in this step (then, with autoreset, a new one was dealt)."""
+    hand_over: np.ndarray
+    """(N,) bool: a hand ended in this step (the same as ``terminated`` in ``episode="hand"``)."""
+    hand_points: np.ndarray
+    """(N, S) int64 by side (seat of the hand, or team): the hand's charges (the points won with ``objective="take"``), ``HandScore.points``; 0 at the seats beyond the players still in."""
+    card_thirds: np.ndarray
+    """(N, S) int64 by side: ``HandScore.card_thirds`` (the last trick's 3, the monte or discards and the special asso included)."""
+    cappotto: np.ndarray
+    """(N,) int8: the side that made a cappotto, or -1."""
+    renuncio: np.ndarray
+    """(N,) int8: the seat whose illegal action ended the hand, or -1."""
+    match_score: np.ndarray
+    """(N, S) int64 by player (team): the match score after the hand (the hand's points in ``episode="hand"``)."""
+    winner: np.ndarray
+    """(N,) int8: the player (team with ``teams``) that won the match when it ended, or -1 (always -1 in ``episode="hand"``)."""
+    hand_number: np.ndarray
+    """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(x).astype(np.int64)
+
+
+def _bits(cards: np.ndarray) -> np.ndarray:
+    """The bit of each card id (-1: no card -> 0)."""
+    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
+
+
+def _select_low(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The position (from bit 0) of the k-th lowest set bit (k from 0) of each uint64 word."""
+    x = np.array(words, dtype=U64)
+    k = np.array(k, dtype=np.int64)
+    pos = np.zeros(len(x), dtype=np.int64)
+    for half in (32, 16, 8, 4, 2, 1):  # binary search: is the bit in the upper half of the window?
+        low = _popcount(x & _THERMO[half])
+        up = k >= low
+        k = k - low * up
+        step = half * up
+        pos += step
+        x = x >> step.astype(U64)
+    return pos
+
+
+def _thirds_of(mask: np.ndarray) -> np.ndarray:
+    """The thirds of a point in each card mask."""
+    return 3 * _popcount(mask & _THREE_THIRDS) + _popcount(mask & _ONE_THIRD)
+
+
+def _depth(x: Any) -> int:
+    """How deeply ``x`` nests sequences (an array: its ndim; a list: down its first entries)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim
+    d = 0
+    while isinstance(x, (list, tuple)) and len(x):
+        d += 1
+        x = x[0]
+    return d + (1 if isinstance(x, (list, tuple)) else 0)
+
+
+class APerdereBatch:
+    """N deals of Tressette a perdere stepped together under one rule set.
+
+    Args:
+        num_deals: N, the batch size.
+        seed: an int, a ``numpy.random.Generator`` (used as it is) or None; draws the dealers
+            and the shuffles of every deal, now and at every reset.
+        **rules: rule switches, as for ``APerdereRules`` (an unknown one is the same TypeError).
+
+    Raises:
+        ValueError: a bad ``num_deals``, or a rule set the rules refuse.
+    """
+
+    num_actions = NUM_ACTIONS
+    deal_options = ("hands", "monte", "dealer")
+    """The keys of a chosen deal (``reset``'s keywords, the scalar game's ``deal_options``)."""
+
+    def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
+        if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
+            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+        self.rules: APerdereRules = APerdereRules.make(**rules)
+        r = self.rules
+        self.observation = a_perdere_observation(r)
+        """The scalar observation whose bytes ``observe`` gives."""
+        p = self.num_agents = r.players
+        self._teams = r.teams
+        self._sides = 2 if r.teams else p
+        self._side_of = np.arange(p, dtype=np.int64) % self._sides
+        self._match = r.episode == "match"
+        self._elimination = self._match and r.match_end == "elimination"
+        self._low = r.objective == "avoid"
+        self.seats = p
+        """Seats at the table (one a player until players drop out of an elimination match)."""
+        self.decisions_per_hand = None if self._elimination or r.reduce == "dealer_discard" else hand_size(p)
+        """Decisions of each seat in a hand (its cards), for ``SeatRows``; None where they differ (the dealer's
+        discards) or the table shrinks (an elimination match)."""
+        self.players_drop_out = self._elimination
+        """Players leave the table during an episode (an elimination match): ``FamilyVectorEnv`` refuses it."""
+        self._build_fields()
+        n = self.n = int(num_deals)
+        self._ar = np.arange(n, dtype=np.int64)
+        self._rng = _as_generator(seed)
+        s = self._sides
+        # The table: players still in (L), the player (agent) of each seat (-1 beyond L), each player out
+        # and the hand he went out in; the cards of a hand and those left over, for L players.
+        self._live = np.full(n, p, dtype=np.int64)
+        self._agent_of = np.tile(np.arange(p, dtype=np.int64), (n, 1))
+        self._out = np.zeros((n, p), dtype=bool)
+        self._out_at = np.full((n, p), -1, dtype=np.int64)
+        self._hands = np.zeros((n, p), dtype=U64)
+        self._dealt = np.zeros((n, p), dtype=U64)  # as dealt (the dealer's discards included)
+        self._played = np.zeros((n, p), dtype=U64)
+        self._voids = np.zeros((n, p), dtype=U64)  # 4 bits by suit
+        self._signals = np.zeros((n, p), dtype=U64)  # 12 bits: suit x (busso, striscio, volo)
+        self._thirds = np.zeros((n, s), dtype=np.int64)
+        self._trick = np.full((n, p), -1, dtype=np.int64)  # by seat: its card on the table, -1 none
+        self._count = np.zeros(n, dtype=np.int64)  # cards on the table
+        self._led = np.full(n, -1, dtype=np.int64)  # the led suit, -1 while nobody has led
+        self._leader = np.zeros(n, dtype=np.int64)
+        self._first = np.zeros(n, dtype=np.int64)
+        self._turn = np.zeros(n, dtype=np.int64)  # the seat to act (kept in a finished deal too)
+        self._tricks = np.zeros(n, dtype=np.int64)
+        self._dealer = np.zeros(n, dtype=np.int64)
+        self._phase = np.full(n, PLAY, dtype=np.int64)
+        self._removed = np.zeros(n, dtype=U64)
+        self._aside = np.zeros(n, dtype=U64)  # the monte, or the dealer's discards so far
+        self._asso_side = np.full(n, -1, dtype=np.int64)  # the side that took the asso di bastoni
+        self._hand_number = np.zeros(n, dtype=np.int64)
+        self._match_score = np.zeros((n, s), dtype=np.int64)  # by competitor: player, or team
+        self._playing = np.ones(n, dtype=bool)
+        self.reset()
+
+    # ------------------------------------------------------------------ the observation's fields
+
+    def _build_fields(self) -> None:
+        """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one."""
+        obs = self.observation
+        fields: dict[Any, int] = {}
+        columns = np.zeros(obs.size, dtype=np.int64)
+        covered = np.zeros(obs.size, dtype=bool)
+        for piece in obs.layout:
+            start = obs.slices[piece.name].start
+            if piece.size <= 64:
+                parts = [((piece.name, None, 0), start, piece.size)]
+            else:
+                rows = piece.shape[0]
+                width = piece.size // rows
+                parts = [
+                    ((piece.name, r, c // 64), start + r * width + c, min(64, width - c))
+                    for r in range(rows)
+                    for c in range(0, width, 64)
+                ]
+            for key, at, w in parts:
+                f = fields[key] = len(fields)
+                columns[at : at + w] = 64 * f + np.arange(w)
+                covered[at : at + w] = True
+        if not covered.all():  # pragma: no cover - a guard for whoever changes the layout
+            raise ImportError("the a perdere observation layout moved: update vector.a_perdere")
+        self._fields = fields
+        self._columns = columns
+
+    def _rows_of(self, name: str, rows: int) -> np.ndarray:
+        return np.array([self._fields[(name, r, 0)] for r in range(rows)], dtype=np.int64)
+
+    # ------------------------------------------------------------------ dealing
+
+    def reset(
+        self,
+        seed: SeedLike = None,
+        *,
+        hands: Sequence | np.ndarray | None = None,
+        monte: Sequence | np.ndarray | None = None,
+        dealer: int | Sequence[int] | np.ndarray | None = None,
+        deals: np.ndarray | Sequence[int] | None = None,
+    ) -> None:
+        """Deal new episodes (match score 0, hand 0).
+
+        Args:
+            seed: reseed the batch's generator (an int or a ``Generator``); None keeps it.
+            hands: chosen hands: one list of card ids per player, by seat (the same everywhere),
+                or M of them (one per deal reset); the dealer's holds the extra cards with
+                ``reduce="dealer_discard"`` (then ``dealer`` is needed).
+            monte: the chosen monte (``reduce="monte"``): card ids, or M lists of them.
+            dealer: the dealer, an int or (M,) seats; drawn at random when None.
+            deals: which deals to reset: a bool mask (N,) or indices (M,); all when None.
+
+        Raises:
+            ValueError: a bad argument (nothing changes, the generator included), with the
+                scalar game's message for a chosen deal.
+        """
+        idx = self._deal_indices(deals)
+        m = len(idx)
+        dealers = None if dealer is None else self._check_dealers(dealer, m)
+        chosen_hands, chosen_monte = self._check_chosen(hands, monte, dealers, m)
+        if seed is not None:
+            self._rng = _as_generator(seed)
+        if m == 0:
+            return
+        if dealers is None:
+            dealers = self._rng.integers(0, self.num_agents, m)
+        self._new_episodes(idx, dealers, chosen_hands, chosen_monte)
+
+    def _deal_indices(self, deals: Any) -> np.ndarray:
+        if deals is None:
+            return self._ar
+        d = np.asarray(deals)
+        if d.dtype == bool:
+            if d.shape != (self.n,):
+                raise ValueError(f"a deal mask has shape ({self.n},); got {d.shape}")
+            return np.flatnonzero(d)
+        if d.size and not np.issubdtype(d.dtype, np.integer):
+            raise ValueError(f"deals are indices 0..{self.n - 1} or a bool mask; got dtype {d.dtype}")
+        d = d.astype(np.int64).reshape(-1)
+        if ((d < 0) | (d >= self.n)).any():
+            raise ValueError(f"deal indices are 0..{self.n - 1}; got {d[(d < 0) | (d >= self.n)][0]}")
+        return d
+
+    def _check_dealers(self, dealer: Any, m: int) -> np.ndarray:
+        p = self.num_agents
+        d = np.asarray(dealer)
+        if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
+            raise ValueError(f"dealer must be a seat 0..{p - 1} (an int) or an array of {m} of them; got {dealer!r}")
+        if d.shape not in ((), (m,)):
+            raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
+        if ((d < 0) | (d >= p)).any():
+            raise ValueError(f"dealer must be a seat 0..{p - 1}; got {dealer!r}")
+        return np.broadcast_to(d, (m,)).astype(np.int64)
+
+    def _check_chosen(
+        self, hands: Any, monte: Any, dealers: np.ndarray | None, m: int
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(M, P) hand masks and (M,) monte masks of chosen deals (None where not chosen), by the scalar game's check."""
+        if hands is None and monte is None:
+            return None, None
+        given: dict[str, list] = {}
+        several = False
+        for key, value, depth in (("hands", hands, 2), ("monte", monte, 1)):
+            if value is None:
+                continue
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            if _depth(value) == depth + 1:  # M chosen deals
+                if len(value) != m:
+                    raise ValueError(f"{len(value)} chosen {key} for {m} deals to reset")
+                given[key] = list(value)
+                several = True
+            else:  # one deal for every deal reset (the scalar check names what is wrong with it)
+                given[key] = [value] * m
+        hand_masks = np.zeros((m, self.num_agents), dtype=U64)
+        monte_masks = np.zeros(m, dtype=U64)
+        if m == 0:  # nothing is dealt; still check the one chosen deal
+            given = {key: [hands if key == "hands" else monte] for key in given}
+        checked: dict[int | None, dict] = {}
+        for j in range(max(m, 1)):
+            dealer = None if dealers is None or not len(dealers) else int(dealers[j])
+            if not several and dealer in checked:
+                out = checked[dealer]
+            else:
+                options: dict[str, Any] = {key: values[j] for key, values in given.items()}
+                if dealer is not None:
+                    options["dealer"] = dealer
+                try:
+                    out = A_PERDERE.check_deal_options(self.rules, options, first=True)
+                except ValueError as error:
+                    raise ValueError(f"chosen deal {j}: {error}" if several else str(error)) from None
+                checked[dealer] = out
+            if m == 0:
+                break
+            if "hands" in out:
+                hand_masks[j] = np.array(out["hands"], dtype=U64)
+            if "monte" in out:
+                monte_masks[j] = U64(sum(1 << c for c in out["monte"]))
+        return (hand_masks if hands is not None else None), (monte_masks if monte is not None else None)
+
+    def _shuffle(self, m: int, fixed: np.ndarray) -> np.ndarray:
+        """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
+        keys = self._rng.random((m, 40))
+        held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
+        keys[held] = 2.0
+        return np.argsort(keys, axis=1, kind="stable")
+
+    def _new_episodes(
+        self, idx: np.ndarray, dealers: np.ndarray, hands: np.ndarray | None = None, monte: np.ndarray | None = None
+    ) -> None:
+        """Every player back at the table, match score 0, hand 0, and the first hand dealt."""
+        p = self.num_agents
+        self._live[idx] = p
+        self._agent_of[idx] = np.arange(p)
+        self._out[idx] = False
+        self._out_at[idx] = -1
+        self._match_score[idx] = 0
+        self._hand_number[idx] = 0
+        self._deal(idx, dealers, hands, monte, first_hand=True)
+
+    def _deal(
+        self,
+        idx: np.ndarray,
+        dealers: np.ndarray,
+        hands: np.ndarray | None = None,
+        monte: np.ndarray | None = None,
+        *,
+        first_hand: bool,
+    ) -> None:
+        """Deal a hand to the deals ``idx`` with these dealers (seats of the table ``_live``, ``_agent_of``)."""
+        m = len(idx)
+        p = self.num_agents
+        reduce = self.rules.reduce
+        live = self._live[idx]
+        h, k = _HAND_OF.take(live), _LEFT_OF.take(live)
+        rows = np.arange(m)
+        removed = np.zeros(m, dtype=U64)
+        discarding = (k > 0) & (reduce == "dealer_discard")
+        if hands is None:
+            fixed = np.zeros(m, dtype=U64) if monte is None else monte.copy()
+            if reduce == "remove":
+                removed = _REMOVED_OF.take(live)
+                fixed |= removed
+            deck = self._shuffle(m, fixed)  # the cards not fixed first, shuffled
+            bits = _CARD_BIT.take(deck)
+            position = np.arange(40)[None, :]
+            owner = np.where(position < (live * h)[:, None], position // h[:, None], p)  # (M, 40): p: left over
+            hands = np.stack(
+                [np.bitwise_or.reduce(np.where(owner == s, bits, _ZERO), axis=1) for s in range(p)], axis=1
+            )
+            rest = np.bitwise_or.reduce(np.where(owner == p, bits, _ZERO), axis=1)
+            hands[rows, dealers] |= np.where(discarding, rest, _ZERO)
+            aside = np.zeros(m, dtype=U64)
+            if reduce == "monte":
+                aside = np.where(k > 0, rest if monte is None else monte, _ZERO)
+        else:
+            dealt = np.bitwise_or.reduce(hands, axis=1)
+            chosen_monte = np.zeros(m, dtype=U64) if monte is None else monte
+            rest = _FULL & ~dealt & ~chosen_monte
+            aside = np.zeros(m, dtype=U64)
+            if reduce == "monte":
+                aside = np.where(k > 0, chosen_monte if monte is not None else rest, _ZERO)
+            removed = np.where((reduce == "remove") | (k == 0), rest, _ZERO)
+        first = (dealers + 1) % live
+        if first_hand and self.rules.first_lead == "four_of_denari":
+            holds = ((hands >> U64(FOUR_OF_DENARI)) & _ONE) != _ZERO  # (M, P)
+            first = np.where(holds.any(axis=1), holds.argmax(axis=1), first)
+        self._hands[idx] = hands
+        self._dealt[idx] = hands
+        for a in (self._played, self._voids, self._signals, self._thirds):
+            a[idx] = 0
+        self._trick[idx] = -1
+        self._count[idx] = 0
+        self._led[idx] = -1
+        self._tricks[idx] = 0
+        self._dealer[idx] = dealers
+        self._first[idx] = first
+        self._removed[idx] = removed
+        self._aside[idx] = aside
+        self._asso_side[idx] = -1
+        self._playing[idx] = True
+        start = np.where(discarding, dealers, first)
+        self._phase[idx] = np.where(discarding, DISCARD, PLAY)
+        self._turn[idx] = start
+        self._leader[idx] = start
+
+    # ------------------------------------------------------------------ masks
+
+    def _words(self) -> np.ndarray:
+        """(N, 4) uint64: the legal actions of the seat on turn as 256 bits (bit a: action a)."""
+        n = self.n
+        hand = self._hands[self._ar, self._turn]
+        led = self._led
+        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
+        play = self._playing & (self._phase == PLAY)
+        cards = np.where(play, np.where(follow != _ZERO, follow, hand), _ZERO)
+        words = np.zeros((n, 4), dtype=U64)
+        words[:, 0] = cards
+        if self._teams:  # the leader may signal, truthfully: busso and striscio keep the suit, volo is the last card
+            lead = play & (led < 0)
+            multi = np.zeros(n, dtype=U64)
+            single = np.zeros(n, dtype=U64)
+            for suit in range(4):
+                c = hand & _SUIT_BITS[suit]
+                count = _popcount(c)
+                multi |= np.where(count >= 2, c, _ZERO)
+                single |= np.where(count == 1, c, _ZERO)
+            multi = np.where(lead, multi, _ZERO)
+            single = np.where(lead, single, _ZERO)
+            words[:, 0] |= multi << U64(40)
+            words[:, 1] = (multi >> U64(24)) | (multi << U64(16)) | (single << U64(56))
+            words[:, 2] = single >> U64(8)
+        if self.rules.reduce == "dealer_discard":
+            give = np.where(self._playing & (self._phase == DISCARD), hand, _ZERO)
+            words[:, 3] = give << U64(GIVE - 192)
+        return words
+
+    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
+        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
+        if dtype not in (bool, np.bool_, np.int8):
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+        words = np.ascontiguousarray(self._words().astype("<u8"))
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
+        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
+        words = self._words()
+        counts = _popcount(words)  # (N, 4)
+        upto = np.cumsum(counts, axis=1)
+        total = upto[:, 3]
+        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
+        w = (upto <= k[:, None]).sum(axis=1)
+        w = np.minimum(w, 3)
+        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
+        bit = _select_low(words[self._ar, w], np.clip(k - before, 0, 63))
+        return np.where(total > 0, 64 * w + bit, -1)
+
+    # ------------------------------------------------------------------ observations
+
+    def observe(self, seats: int | np.ndarray | None = None, deals: np.ndarray | None = None) -> np.ndarray:
+        """(M, size) int8 observations: the bytes of the scalar ``observation(rules).encode(view(state, seat))``.
+
+        Args:
+            seats: the observing seat: None for the seat on turn, an int for the same seat
+                everywhere, or an array with one seat per observed deal.
+            deals: which deals (indices or a bool mask); all when None.
+
+        Raises:
+            ValueError: a seat outside 0..P-1, or ``seats=None`` for a finished deal (no seat on turn).
+        """
+        p = self.num_agents
+        rows = self._deal_indices(deals)
+        m = len(rows)
+        playing = self._playing.take(rows)
+        if seats is None:
+            if not playing.all():
+                raise ValueError("a finished deal has no seat on turn: name the observing seats")
+            me = self._turn.take(rows)
+        else:
+            s = np.asarray(seats)
+            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
+                raise ValueError(f"seats are one seat 0..{p - 1} or an array of {m} of them; got {seats!r}")
+            if ((s < 0) | (s >= p)).any():
+                raise ValueError(f"seats are 0..{p - 1}; got {seats!r}")
+            me = np.broadcast_to(s, (m,)).astype(np.int64)
+        fields = self._fields
+        f = np.zeros((m, len(fields)), dtype="<u8")
+        live = self._live.take(rows)[:, None]
+        seated = np.arange(p)[None, :] < live  # (M, P): relative seats at the table
+        rel = (me[:, None] + np.arange(p)) % live  # (M, P): the absolute seat of each relative seat
+        r2 = rows[:, None]
+        f[:, fields[("hand", None, 0)]] = self._hands[rows, me]
+        f[:, self._rows_of("trick", p)] = np.where(seated, _bits(self._trick[r2, rel]), _ZERO)
+        on = np.where(playing, _ONE, _ZERO)
+        f[:, fields[("leader", None, 0)]] = on << ((self._leader.take(rows) - me) % live[:, 0]).astype(U64)
+        f[:, self._rows_of("played", p)] = np.where(seated, self._played[r2, rel], _ZERO)
+        shifts = np.arange(p, dtype=U64)
+        voids = np.where(seated, self._voids[r2, rel], _ZERO)
+        f[:, fields[("voids", None, 0)]] = np.bitwise_or.reduce(voids << (U64(4) * shifts), axis=1)
+        if self._teams:
+            sig = self._signals[r2, rel] << (U64(12) * shifts)
+            f[:, fields[("signals", None, 0)]] = np.bitwise_or.reduce(sig, axis=1)
+        f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        mine = self._agent_of[rows, me]  # the observer's player
+        if self._teams:
+            side = me % 2
+            by_side = by_competitor = np.stack([side, 1 - side], axis=1)
+        else:
+            by_side = rel
+            by_competitor = (mine[:, None] + np.arange(p)) % p  # every player, the observer first
+        thirds = _THERMO.take(self._thirds[r2, by_side])
+        if not self._teams:
+            thirds = np.where(seated, thirds, _ZERO)
+        f[:, self._rows_of("thirds", self._sides)] = thirds
+        if self._match:
+            need = np.clip(self.rules.target_score - self._match_score[r2, by_competitor], 0, 41)
+            f[:, self._rows_of("to_target", self._sides)] = _THERMO.take(need)
+        f[:, fields[("removed", None, 0)]] = self._removed.take(rows)
+        f[:, fields[("set_aside", None, 0)]] = _THERMO.take(self._set_aside_count(rows))
+        if self._elimination:
+            out = self._out[r2, by_competitor]  # by player relative to the observer's
+            f[:, fields[("out", None, 0)]] = np.bitwise_or.reduce(np.where(out, _ONE << shifts, _ZERO), axis=1)
+        if self.rules.reduce == "dealer_discard":
+            mine = me == self._dealer.take(rows)
+            f[:, fields[("face_down_known", None, 0)]] = np.where(mine, self._aside.take(rows), _ZERO)
+        if self._elimination:  # a seat beyond the players still in: nothing to see (as the AEC environment)
+            f[me >= live[:, 0]] = 0
+        bits = np.unpackbits(f.view(np.uint8), axis=1, bitorder="little")
+        return bits.take(self._columns, axis=1).view(np.int8)
+
+    def _set_aside_count(self, rows: np.ndarray) -> np.ndarray:
+        """Cards face down for the last trick's winner (the monte or the discards) in the deals ``rows``."""
+        if self.rules.reduce == "remove":
+            return np.zeros(len(rows), dtype=np.int64)
+        return _LEFT_OF.take(self._live.take(rows))
+
+    # ------------------------------------------------------------------ stepping
+
+    def _check_actions(self, actions: Any, active: np.ndarray) -> np.ndarray:
+        """The actions as int64 ids 0..254; -1 is allowed (read as 0) where a deal does not play."""
+        a = np.asarray(actions)
+        if a.shape != (self.n,):
+            raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
+        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions are integer ids 0..{NUM_ACTIONS - 1}; got dtype {a.dtype}")
+        if a.dtype.kind == "u":
+            big = a >= NUM_ACTIONS
+            if big.any():
+                bad = int(np.flatnonzero(big)[0])
+                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
+        a = a.astype(np.int64)
+        out = (a < 0) | (a >= NUM_ACTIONS)
+        idle = (a == -1) & ~active
+        if (out & ~idle).any():
+            bad = int(np.flatnonzero(out & ~idle)[0])
+            raise ValueError(
+                f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); deal {bad} got {int(a[bad])}"
+            )
+        return np.where(out, 0, a)
+
+    def step(
+        self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
+    ) -> APerdereStepResult:
+        """The seat on turn in every deal (or in the ``active`` deals) takes its action.
+
+        Args:
+            actions: (N,) action ids 0..254; the entries of inactive (or finished) deals are
+                ignored: an id, or -1 as ``sample_actions`` returns for a finished deal.
+            active: (N,) bool: the deals that play; every deal when None (then none may be finished).
+            autoreset: deal a new episode to each deal whose episode ends (same step).
+
+        Raises:
+            IllegalActionError: with ``illegal_action="raise"``, an active deal's action is
+                illegal (nothing changes).
+            ValueError: an action is not an integer or out of range, a bad ``active``, or a
+                finished deal would play.
+        """
+        n = self.n
+        ar = self._ar
+        if active is None:
+            active = np.ones(n, dtype=bool)
+        else:
+            active = np.asarray(active)
+            if active.shape != (n,) or active.dtype != bool:
+                raise ValueError(f"active must be a bool mask of shape ({n},)")
+        if (active & ~self._playing).any():
+            raise ValueError(
+                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
+            )
+        a = self._check_actions(actions, active)
+        words = self._words()
+        ok = ((words[ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
+        bad = active & ~ok
+        if bad.any() and self.rules.illegal_action == "raise":
+            self._raise_illegal(a, bad)
+        renuncio = bad
+        seat = self._turn.copy()
+        play = active & ok & (a < GIVE)
+        give = active & ok & (a >= GIVE)
+        card = np.where(give, a - GIVE, a % 40)
+        bit = np.where(play | give, _CARD_BIT.take(card), _ZERO)
+        self._hands[ar, seat] ^= bit
+
+        # --- the dealer's discards, face down
+        if give.any():
+            self._aside |= np.where(give, bit, _ZERO)
+            done = give & (_popcount(self._aside) == _LEFT_OF.take(self._live))
+            self._phase = np.where(done, PLAY, self._phase)
+            self._turn = np.where(done, self._first, self._turn)
+            self._leader = np.where(done, self._first, self._leader)
+
+        # --- the card play
+        self._played[ar, seat] |= np.where(play, bit, _ZERO)
+        led = self._led
+        leading = play & (led < 0)
+        following = play & (led >= 0)
+        suit = card // 10
+        fail = following & (suit != led)  # a legal card off the led suit: the seat has none of it
+        self._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
+        if self._teams:
+            signal = a // 40
+            given = leading & (signal > 0)
+            self._signals[ar, seat] |= np.where(given, _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64), _ZERO)
+        self._trick[ar, seat] = np.where(play, card, self._trick[ar, seat])
+        self._led = np.where(leading, suit, led)
+        self._count += play
+        complete = play & (self._count == self._live)
+        self._turn = np.where(play, (seat + 1) % self._live, self._turn)
+        hand_complete = np.zeros(n, dtype=bool)
+        if complete.any():
+            trick = self._trick
+            strength = np.where(trick // 10 == self._led[:, None], _STRENGTH.take(np.maximum(trick, 0)), -1)
+            winner = strength.argmax(axis=1)
+            tricks = self._tricks + complete
+            last = tricks == _HAND_OF.take(self._live)
+            taken = _THIRDS.take(np.where(trick < 0, 40, trick)).sum(axis=1) + LAST_TRICK_THIRDS * last
+            side = self._side_of.take(winner)
+            self._thirds[ar, side] += np.where(complete, taken, 0)
+            has_asso = (trick == ASSO_DI_BASTONI).any(axis=1)
+            self._asso_side = np.where(complete & has_asso, side, self._asso_side)
+            self._tricks = tricks
+            self._turn = np.where(complete, winner, self._turn)
+            self._leader = np.where(complete, winner, self._leader)
+            self._trick = np.where(complete[:, None], -1, trick)
+            self._led = np.where(complete, -1, self._led)
+            self._count = np.where(complete, 0, self._count)
+            hand_complete = complete & last
+        ended = hand_complete | renuncio
+        if not ended.any():
+            return self._quiet_result()
+        return self._end_hands(ended, renuncio, seat, autoreset)
+
+    def _raise_illegal(self, a: np.ndarray, bad: np.ndarray) -> None:
+        where = np.flatnonzero(bad)
+        first = int(where[0])
+        legal = np.flatnonzero(self.legal_masks()[first]).tolist()
+        seat = int(self._turn[first])
+        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
+        raise IllegalActionError(
+            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
+            f"in deal {first} seat {seat} may play {legal} "
+            f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
+        )
+
+    def _quiet_result(self) -> APerdereStepResult:
+        """The result of a step in which no hand ended: zeros and -1."""
+        n, p, s = self.n, self.num_agents, self._sides
+        no = np.zeros(n, dtype=bool)
+        none = np.full(n, -1, dtype=np.int8)
+        return APerdereStepResult(
+            np.zeros((n, p), dtype=np.float32), no, no.copy(), np.zeros((n, s), dtype=np.int64),
+            np.zeros((n, s), dtype=np.int64), none, none.copy(), np.zeros((n, s), dtype=np.int64), none.copy(),
+            np.zeros(n, dtype=np.int64),
+        )  # fmt: skip
+
+    def _charges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``TressetteAPerdere.charges`` of every deal (read where a hand is complete): points, thirds, cappotto by side."""
+        n, s = self.n, self._sides
+        ar = self._ar
+        rules = self.rules
+        thirds = self._thirds.copy()
+        last = self._side_of.take(self._leader)  # the winner of the last trick leads next: its side
+        thirds[ar, last] += _thirds_of(self._aside)
+        v = rules.asso_bastoni_value
+        if v != 1:
+            holder = np.where((self._aside & _ASSO_BIT) != _ZERO, last, self._asso_side)
+            thirds[ar, np.maximum(holder, 0)] += np.where(holder >= 0, 3 * (v - 1), 0)
+        total = rules.total
+        points = thirds // 3
+        side = np.arange(s)[None, :]
+        seated = side < (2 if self._teams else self._live[:, None])  # the sides of this hand
+        is_last = side == last[:, None]
+        if rules.last_trick == "remainder":
+            others = np.where(is_last, 0, points).sum(axis=1)
+            points = np.where(is_last, (total - others)[:, None], points)
+        others_zero = ((points == 0) | is_last | ~seated).all(axis=1)
+        cappotto = np.full(n, -1, dtype=np.int64)
+        if self._low:
+            if rules.cappotto != "none":
+                capp = others_zero
+                cappotto = np.where(capp, last, -1)
+                points = np.where(capp[:, None], np.where(is_last, 0, total), points)
+            else:
+                capp = np.zeros(n, dtype=bool)
+            if rules.zero_point_charge is not None:
+                points = np.where(~capp[:, None] & (points == 0), rules.zero_point_charge, points)
+        elif rules.cappotto == "wins_match":
+            cappotto = np.where(others_zero, last, -1)
+        return np.where(seated, points, 0), thirds, cappotto
+
+    def _end_hands(
+        self, ended: np.ndarray, renuncio: np.ndarray, acting: np.ndarray, autoreset: bool
+    ) -> APerdereStepResult:
+        """Score the hands that ended, close episodes, deal next hands and new episodes."""
+        n, p, s = self.n, self.num_agents, self._sides
+        ar = self._ar
+        rules = self.rules
+        total = rules.total
+        points, thirds, cappotto = self._charges()
+        # Renuncio: with "avoid" the offender's side is charged the hand's total; with "take" every other scores it.
+        side = np.arange(s)[None, :]
+        seated = side < (2 if self._teams else self._live[:, None])
+        offender = side == self._side_of.take(acting)[:, None]
+        penalty = (offender if self._low else ~offender) & seated
+        points = np.where(renuncio[:, None], np.where(penalty, total, 0), points)
+        thirds = np.where(renuncio[:, None], self._thirds, thirds)
+        cappotto = np.where(renuncio, -1, cappotto)
+        seat_renuncio = np.where(renuncio, acting, -1).astype(np.int8)
+        points = points * ended[:, None]
+        card_thirds = thirds * ended[:, None]
+        cappotto = np.where(ended, cappotto, -1)
+        if self._teams:
+            gained = points
+        else:  # by player: the player of each seat
+            agent_of = self._agent_of
+            gained = (points[:, :, None] * (agent_of[:, :, None] == np.arange(p)[None, None, :])).sum(axis=1)
+        score = self._match_score + gained
+        winner = np.full(n, -1, dtype=np.int64)
+        out = self._out
+        out_at = self._out_at
+        if self._match:
+            if self._elimination:
+                in_hand = (self._agent_of[:, :, None] == np.arange(p)).any(axis=1)  # by player: dealt in this hand
+                over = in_hand & (score >= rules.target_score)
+                staying = in_hand & ~over
+                count = staying.sum(axis=1)
+                among = in_hand
+            else:
+                among = np.ones((n, p if not self._teams else 2), dtype=bool)
+            big = np.iinfo(np.int64).max
+            key = np.where(among, score if self._low else -score, big)
+            best = key.min(axis=1)
+            unique = (key == best[:, None]).sum(axis=1) == 1
+            choice = (key == best[:, None]).argmax(axis=1)
+            if self._elimination:
+                goes_out = over & (count >= 1)[:, None]
+                winner = np.where(count == 1, staying.argmax(axis=1), np.where((count == 0) & unique, choice, -1))
+            else:
+                if rules.match_end == "hands":
+                    decided = self._hand_number + 1 >= rules.hands
+                else:
+                    decided = score.max(axis=1) >= rules.target_score
+                winner = np.where(decided & unique, choice, -1)
+            if rules.cappotto == "wins_match":
+                maker = cappotto if self._teams else self._agent_of[ar, np.maximum(cappotto, 0)]
+                winner = np.where(cappotto >= 0, maker, winner)
+                if self._elimination:
+                    goes_out &= (cappotto < 0)[:, None]
+            winner = np.where(ended, winner, -1)
+            if self._elimination:
+                goes_out &= ended[:, None]
+                out = out | goes_out
+                out_at = np.where(goes_out, self._hand_number[:, None], out_at)
+            terminated = ended & (winner >= 0)
+            rewards = self._standing(score, winner, out, out_at)
+            if self._elimination:  # those put out have their standing as they leave; the others at the end
+                paid = np.where(terminated[:, None], ~self._out, out & ~self._out)
+                rewards = np.where(paid, rewards, 0.0)
+        else:
+            terminated = ended.copy()
+            sign = -1.0 if self._low else 1.0
+            rewards = sign * points.take(self._side_of, axis=1).astype(np.float64)
+        paid = terminated | (ended & self._elimination)
+        rewards = (rewards * paid[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
+        self._match_score = np.where(ended[:, None], score, self._match_score)
+        self._out, self._out_at = out, out_at
+        result = APerdereStepResult(
+            rewards,
+            terminated,
+            ended.copy(),
+            points,
+            card_thirds,
+            cappotto.astype(np.int8),
+            seat_renuncio,
+            score * ended[:, None],
+            winner.astype(np.int8),
+            np.where(ended, self._hand_number, 0),
+        )
+        # The next hand of an unfinished match, dealt by the next player still in.
+        go_on = np.flatnonzero(ended & ~terminated)
+        if len(go_on):
+            self._next_table(go_on)
+            self._hand_number[go_on] += 1
+        over_idx = np.flatnonzero(terminated)
+        if len(over_idx):
+            if autoreset:
+                self._new_episodes(over_idx, self._rng.integers(0, p, len(over_idx)))
+            else:
+                self._playing[over_idx] = False
+        return result
+
+    def _next_table(self, idx: np.ndarray) -> None:
+        """The next hand of the deals ``idx``: the players still in seated in order, dealt by the next one after the last dealer."""
+        p = self.num_agents
+        m = len(idx)
+        rows = np.arange(m)
+        previous = self._agent_of[idx, self._dealer[idx]]  # the last dealer (a player)
+        if self._elimination:
+            still = ~self._out[idx]  # (M, P) by player
+            order = np.argsort(~still, axis=1, kind="stable")  # the players still in, in order, first
+            live = still.sum(axis=1)
+            agent_of = np.where(np.arange(p)[None, :] < live[:, None], order, -1)
+            steps = np.arange(1, p + 1)[None, :]
+            after = (previous[:, None] + steps) % p  # the players after the last dealer, in turn
+            dealer_agent = after[rows, still[rows[:, None], after].argmax(axis=1)]
+            dealer = (agent_of == dealer_agent[:, None]).argmax(axis=1)
+            self._live[idx] = live
+            self._agent_of[idx] = agent_of
+        else:
+            dealer = (previous + 1) % p
+        self._deal(idx, dealer, first_hand=False)
+
+    def _standing(self, score: np.ndarray, winner: np.ndarray, out: np.ndarray, out_at: np.ndarray) -> np.ndarray:
+        """(N, P) float64: the match's ``returns`` at this score and winner (read where the match ended).
+
+        Ranks: the winner first; the players still in by total; then those out, the last out
+        first, those out in one hand by total; equal places share their mean rank.
+        """
+        p = self.num_agents
+        if self._teams:
+            return np.where(np.arange(p)[None, :] % 2 == winner[:, None], 1.0, -1.0)
+        is_winner = np.arange(p)[None, :] == winner[:, None]
+        total = score if self._low else -score
+        gone = out & ~is_winner
+        # A sort key by player, the lowest best: class (winner, still in, out), the hand out (later first), total.
+        span = 1 << 20
+        key = np.where(is_winner, 0, np.where(gone, 2, 1)) * span * span
+        key = key + np.where(gone, span // 2 - out_at, 0) * span + (total + span // 2)
+        a = key[:, :, None]  # (N, P, 1): the player
+        b = key[:, None, :]  # (N, 1, P): the others
+        others = ~np.eye(p, dtype=bool)[None]
+        better = (b < a) & others
+        equal = (b == a) & others
+        rank = better.sum(axis=2) + equal.sum(axis=2) / 2
+        return 1.0 - 2.0 * rank / (p - 1)
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def num_deals(self) -> int:
+        """N."""
+        return self.n
+
+    @property
+    def turn(self) -> np.ndarray:
+        """(N,) int64: the seat (= player) on turn in each deal; -1 in a finished deal."""
+        return np.where(self._playing, self._turn, -1)
+
+    @property
+    def agent(self) -> np.ndarray:
+        """(N,) int64: the player on turn in each deal (the seat's player); -1 in a finished deal."""
+        return np.where(self._playing, self._agent_of[self._ar, self._turn], -1)
+
+    def lead(self, agents: np.ndarray) -> np.ndarray:
+        """(N,) float32: ``Game.lead`` of each deal's player ``agents[i]``'s seat: what a dense reward pays as the hand goes.
+
+        Minus the thirds his side has taken this hand, in points (with ``teams``: minus its lead
+        over the other team); the other way round with ``objective="take"``; 0 for a player out.
+        """
+        a = np.asarray(agents, dtype=np.int64)
+        seat = (self._agent_of == a[:, None]).argmax(axis=1)
+        seated = (self._agent_of == a[:, None]).any(axis=1)
+        side = self._side_of.take(seat)
+        own = self._thirds[self._ar, side]
+        if self._teams:
+            own = own - self._thirds[self._ar, 1 - side]
+        sign = -1.0 if self._low else 1.0
+        return np.where(seated, sign * own / 3 + 0.0, 0.0).astype(np.float32)
+
+    @property
+    def playing(self) -> np.ndarray:
+        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
+        return self._playing.copy()
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """(N,) the dealer of each deal's current hand."""
+        return self._dealer.copy()
+
+    @property
+    def first_leader(self) -> np.ndarray:
+        """(N,) the seat that leads (or led) the hand's first trick."""
+        return self._first.copy()
+
+    @property
+    def leader(self) -> np.ndarray:
+        """(N,) the seat that leads (or led) the current trick (the dealer while he discards)."""
+        return self._leader.copy()
+
+    @property
+    def phase(self) -> np.ndarray:
+        """(N,) the scalar game's phase: ``PLAY`` (0), or ``DISCARD`` (1) while the dealer discards."""
+        return self._phase.copy()
+
+    @property
+    def tricks_done(self) -> np.ndarray:
+        """(N,) completed tricks of the current hand."""
+        return self._tricks.copy()
+
+    @property
+    def thirds(self) -> np.ndarray:
+        """(N, S) thirds each side has taken this hand (``PublicState.thirds``)."""
+        return self._thirds.copy()
+
+    @property
+    def match_score(self) -> np.ndarray:
+        """(N, S) each side's points (charges with ``objective="avoid"``) over the finished hands of the episode."""
+        return self._match_score.copy()
+
+    @property
+    def hand_number(self) -> np.ndarray:
+        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
+        return self._hand_number.copy()
+
+    def players_in(self) -> np.ndarray:
+        """(N, P) int64: the player (agent) at each seat of the current hand, -1 beyond the players still in.
+
+        Seat s is the s-th player still in (``Table.controllers``); every player, seat = player, but
+        in an elimination match once someone is out.
+        """
+        return self._agent_of.copy()
+
+    def out(self) -> np.ndarray:
+        """(N, P) bool by player: out of the match (``match_end="elimination"``)."""
+        return self._out.copy()
+
+    def hands(self) -> np.ndarray:
+        """(N, P) uint64: the cards each seat holds, as engine card masks (bit c = card c)."""
+        return self._hands.copy()
+
+    def dealt(self) -> np.ndarray:
+        """(N, P) uint64: the cards each seat was dealt this hand (the dealer's discards included)."""
+        return self._dealt.copy()
+
+    def removed(self) -> np.ndarray:
+        """(N,) uint64: the cards removed and announced this hand."""
+        return self._removed.copy()
+
+    def set_aside(self) -> np.ndarray:
+        """(N,) uint64: the cards face down for the last trick's winner: the monte, or the dealer's discards so far."""
+        return self._aside.copy()
+
+    def deal_of(self, deal: int) -> dict[str, list]:
+        """One deal's current hand as dealt: ``{"hands": one list per player}`` (and ``"monte"`` with ``reduce="monte"``).
+
+        The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``.
+        """
+        live = int(self._live[deal])
+        out: dict[str, list] = {"hands": [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[deal, :live]]}
+        if self.rules.reduce == "monte" and _LEFT_OF[live]:
+            out["monte"] = [c for c in range(40) if int(self._aside[deal]) >> c & 1]
+        return out

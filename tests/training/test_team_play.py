@@ -218,7 +218,7 @@ def test_in_due_team_rows_refuse_what_cannot_work():
     with pytest.raises(ValueError, match="decide as often every hand"):
         SeatRows(4, "all", game="tressette_in_due", deal="packets")
     with pytest.raises(ValueError, match="no batched heuristic yet"):
-        SeatRows(4, "team", "heuristic", game="tressette_in_due")
+        SeatRows(4, "team", "heuristic", game="tressette_a_perdere")
     rows = SeatRows(4, "team", "random", game="tressette_in_due")
     assert rows.num_rows == 4 and rows.learns[:, 0].tolist() == [True, False, True, False]
     with pytest.raises(ValueError, match="a positive multiple of 20"):

@@ -1123,6 +1123,12 @@ class InDueBatch:
         """(N,) int64: the seat (= agent) on turn in each deal; -1 in a finished deal."""
         return np.where(self._playing, self._turn, -1)
 
+    def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+        """``InDueHeuristic``'s action for the seat on turn in ``deals`` (``vector.in_due_heuristic``)."""
+        from .in_due_heuristic import heuristic_actions  # it reads this module: imported when first played
+
+        return heuristic_actions(self, deals)
+
     @property
     def agent(self) -> np.ndarray:
         """(N,) the agent on turn: the seat on turn (``turn``); -1 in a finished deal."""

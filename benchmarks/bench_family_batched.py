@@ -11,6 +11,8 @@ For every game of the catalog with a batched engine (``Entry.batch``):
   action and ``action_masks`` timed; for a game whose heuristic is not batched yet (no
   ``make_vec`` entry point), ``FamilyVectorEnv(1024, others="random")`` beside
   ``gym.make(id, others="random")``;
+- **heuristic** rows: decisions per CPU second of the game's batched heuristic at N = 1024,
+  over whole hands of random play (the states of every trick);
 - **memory**: bytes a deal of the batch's arrays at N = 4096 (``tracemalloc``, after a reset
   and a step: what the batch keeps), and the peak during a step with its observations;
 - OpenSpiel's hearts (pyspiel; the information-state tensor into NumPy each step), the
@@ -89,6 +91,23 @@ def engine(game: str, n: int, seconds: float) -> float:
     return plays / (time.process_time() - start)
 
 
+def heuristic(game: str, n: int, seconds: float) -> float | None:
+    """The batched heuristic's decisions per CPU second over whole hands of random play (None: not batched)."""
+    batch = catalog.entry(game).batch_type()(n, seed=0)
+    if not hasattr(batch, "heuristic_actions"):
+        return None
+    rng = np.random.default_rng(0)
+    decisions, spent = 0, 0.0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        t = time.process_time()
+        batch.heuristic_actions()
+        spent += time.process_time() - t
+        decisions += n
+        batch.step(batch.sample_actions(rng))
+    return decisions / spent
+
+
 def learner_steps(env, n: int, seconds: float) -> float:
     """Learner steps per CPU second of a vector env (n deals) or a single env (n = 0)."""
     rng = np.random.default_rng(0)
@@ -150,6 +169,9 @@ def main() -> None:
                 rows.setdefault(key, []).append(rate)
                 if reference:
                     ratios.setdefault(key, []).append(rate / reference)
+            rate = heuristic(game, 1024, args.seconds)
+            if rate is not None:
+                rows.setdefault(f"{game} batched heuristic, N = 1024 (decisions)", []).append(rate)
             if catalog.entry(game).gym_vector_entry_point:  # gym.make's defaults: the heuristic plays the others
                 vec_env, label = gym.make_vec(gym_id, 1024, vectorization_mode="vector_entry_point"), "make_vec"
                 single_env, single_label = gym.make(gym_id), "gym.make"

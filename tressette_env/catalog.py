@@ -318,6 +318,7 @@ _PACKAGE = (
         rules="tressette_env.games.col_morto:ColMortoRules",
         encoders="tressette_env.encoders.col_morto",
         batch="tressette_env.vector.col_morto:ColMortoBatch",
+        model="ppo_col_morto_v0.npz",
         gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.col_morto_heuristic:ColMortoHeuristic",
         env_module="tressette_env.tressette_col_morto_v0",

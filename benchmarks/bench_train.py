@@ -13,11 +13,12 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
 - MaskablePPO learning on the batched ``SB3VecEnv`` with each of ``--batched-envs`` deals;
 - ``TeamPlayPPO`` (``tressette_env.training.team_play``: MaskablePPO's update, every learning
   seat of the batched deals a row of its own) with each of ``--team-deals`` deals, all four
-  seats learning (team self-play) and one team against ``--others``; its rollouts hold 30
-  decisions per seat row (whole hands), its updates the same batch size and epochs; with
+  seats learning (team self-play) and one team against ``--others``; its rollouts hold three
+  whole hands per seat row (30 decisions in the four-seat game), its updates the same batch size and epochs; with
   ``--history``, one more team self-play row on the history observation (1460 inputs);
-  ``--team-games`` adds these rows for other games with a batched engine of four seats
-  (``tressette_col_morto``).
+  ``--team-games`` adds these rows for other games whose batched engine ``SeatRows`` plays
+  (col morto, in due, a perdere; one team against ``--others`` needs the game's batched heuristic
+  or ``--others random``).
 
 The MaskablePPO rows run once per ``--policies`` entry: ``MaskablePolicy``
 (``tressette_env.training.masking``, what ``tressette train`` uses) and sb3-contrib's
@@ -118,8 +119,8 @@ def bench_ppo(
     return learned / (time.perf_counter() - start), {phase: 1e6 * t / learned for phase, t in seconds.items()}
 
 
-TEAM_PLAY_N_STEPS = 30
-"""Decisions per seat row per rollout of the TeamPlayPPO rows (a multiple of ten: whole hands)."""
+TEAM_PLAY_HANDS = 3
+"""Hands per rollout of the TeamPlayPPO rows (30 decisions per seat row in the four-seat game)."""
 
 
 def bench_team_play(
@@ -139,7 +140,10 @@ def bench_team_play(
     from tressette_env.training.team_play import TeamPlayPPO
 
     torch.set_num_threads(threads)
-    settings = PPO_SETTINGS | {"n_steps": TEAM_PLAY_N_STEPS}
+    from tressette_env.vector.seats import SeatRows
+
+    per_hand = SeatRows(2, learners, "random", seed=0, game=game).decisions_per_hand
+    settings = PPO_SETTINGS | {"n_steps": TEAM_PLAY_HANDS * per_hand}
     model = TeamPlayPPO(MaskablePolicy, num_deals=n_deals, learners=learners, opponent=others, seed=0,
                         policy_kwargs={"net_arch": net}, history=history, game=game, **settings)  # fmt: skip
     seconds = {"rollout": 0.0, "environment": 0.0, "update": 0.0}
@@ -156,7 +160,7 @@ def bench_team_play(
                 seconds[_phase] += time.perf_counter() - start
 
         setattr(owner, method, timed_call)
-    model.learn(TEAM_PLAY_N_STEPS * rows.num_rows)  # warm up: one rollout and one update
+    model.learn(settings["n_steps"] * rows.num_rows)  # warm up: one rollout and one update
     seconds.update(dict.fromkeys(seconds, 0.0))
     done = model.num_timesteps
     start = time.perf_counter()
@@ -191,7 +195,8 @@ def main() -> None:
         "--team-games",
         nargs="+",
         default=["tressette"],
-        help="games of the TeamPlayPPO rows (a batched engine of four seats: tressette, tressette_col_morto)",
+        help="games of the TeamPlayPPO rows (tressette, and games whose batched engine SeatRows plays: "
+        "tressette_col_morto, tressette_in_due, tressette_a_perdere)",
     )
     parser.add_argument("--torch-threads", type=int, default=1, help="torch threads of the MaskablePPO rows")
     parser.add_argument(

@@ -8,30 +8,26 @@
 | ``RandomPolicy`` | the batched random baseline, ``policy(obs, mask) -> actions`` |
 | ``heuristic_actions`` | the batched ``HeuristicPlayer``: its action for the seat on turn in each deal (``heuristic``) |
 | ``SB3VecEnv`` | the vector env as a stable-baselines3 ``VecEnv`` (``sb3``; needs stable-baselines3) |
-| ``ColMortoBatch`` | Tressette col morto for N deals, on ``TressetteBatch`` (``col_morto``; its batched heuristic too) |
-| ``InDueBatch`` | Tressette in due for N deals, both forms (``in_due``) |
-| ``APerdereBatch`` | Tressette a perdere for N deals, every switch (``a_perdere``) |
 | ``FamilyVectorEnv`` | one learning player per deal of any game with a batched engine (``family_env``; ``gym.make_vec``'s) |
+
+Each other game's batched engine lives in its own module and is named by its catalog entry
+(``Entry.batch``, ``catalog.entry(name).batch_type()``): ``vector.col_morto.ColMortoBatch`` (with
+its batched heuristic), ``vector.in_due.InDueBatch`` (its heuristic in ``vector.in_due_heuristic``),
+``vector.a_perdere.APerdereBatch``.
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
 """
 
 from typing import Any
 
-from .a_perdere import APerdereBatch
-from .col_morto import ColMortoBatch
 from .engine import StepResult, TressetteBatch, sample_mask, select_bit
 from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
 from .family_env import FamilyVectorEnv
 from .heuristic import heuristic_actions
-from .in_due import InDueBatch
 
 __all__ = [
-    "APerdereBatch",
     "BatchedPolicy",
-    "ColMortoBatch",
     "FamilyVectorEnv",
-    "InDueBatch",
     "RandomPolicy",
     "SB3VecEnv",
     "StepResult",

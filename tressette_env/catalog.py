@@ -334,6 +334,7 @@ _PACKAGE = (
         rules="tressette_env.games.a_perdere:APerdereRules",
         encoders="tressette_env.encoders.a_perdere",
         batch="tressette_env.vector.a_perdere:APerdereBatch",
+        model="ppo_a_perdere_v0.npz",
         heuristic="tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
         env_module="tressette_env.tressette_a_perdere_v0",
         gym_id="tressette_env/TressetteAPerdere-v0",

@@ -32,9 +32,9 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import statistics
 import subprocess
+import sys
 import time
 import tracemalloc
 from pathlib import Path
@@ -45,34 +45,15 @@ import numpy as np
 from tressette_env import catalog
 from tressette_env.vector import FamilyVectorEnv, TressetteBatch, sample_mask
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_env import bench_hearts  # noqa: E402 (the benchmarks' own module, beside this one)
+
 SIZES = (1, 64, 1024, 4096)
 
 
 def hearts(seconds: float) -> float | None:
-    """OpenSpiel hearts' plays per CPU second, the observation tensor read into NumPy every step."""
-    try:
-        import pyspiel
-        from open_spiel.python.observation import make_observation
-    except ImportError:
-        return None
-    game = pyspiel.load_game("hearts")
-    observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
-    rng = random.Random(0)
-    steps = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-                continue
-            observation.set_from(state, state.current_player())
-            np.asarray(observation.tensor).copy()
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
-            steps += 1
-    return steps / (time.process_time() - start)
+    """OpenSpiel hearts' plays per CPU second (``bench_env.bench_hearts``: the observation tensor into NumPy each step)."""
+    return bench_hearts(seconds, clock=time.process_time)
 
 
 def engine(game: str, n: int, seconds: float) -> float:

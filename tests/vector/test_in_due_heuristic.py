@@ -8,7 +8,6 @@ scalar player's on that deal's state.
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pytest
@@ -274,25 +273,3 @@ def test_the_heuristic_beats_random_play_and_ducks_with_avoid():
             hands += int(over.sum())
         assert hands >= 54
         assert sign * total / hands > 2, (rules, total / hands)
-
-
-@pytest.mark.slow
-def test_speed():
-    """Decisions per second, the rules and the endgame apart (the figures of the module docstring)."""
-    batch = InDueBatch(1024, seed=0)
-    rules_time = end_time = 0.0
-    rules_n = end_n = 0
-    for _ in range(40):
-        endgame = batch.phase == PLAY
-        t = time.process_time()
-        a = heuristic_actions(batch, ~endgame)
-        rules_time += time.process_time() - t
-        rules_n += int((~endgame).sum())
-        t = time.process_time()
-        b = heuristic_actions(batch, endgame)
-        end_time += time.process_time() - t
-        end_n += int(endgame.sum())
-        actions = np.empty(1024, dtype=np.int64)
-        actions[~endgame], actions[endgame] = a, b
-        batch.step(actions)
-    print(f"rules {rules_n / rules_time:.0f}/s, endgame {end_n / end_time:.0f}/s")

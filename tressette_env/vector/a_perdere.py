@@ -93,9 +93,8 @@ from ..engine.game import IllegalActionError
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
-from .engine import _as_generator
-
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+from ._family import check_actions, deal_indices, popcount, select_low
+from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
 _ZERO = U64(0)
@@ -151,33 +150,14 @@ class APerdereStepResult(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
 
 
-def _popcount(x: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(x).astype(np.int64)
-
-
 def _bits(cards: np.ndarray) -> np.ndarray:
     """The bit of each card id (-1: no card -> 0)."""
     return _CARD_BIT.take(np.where(cards < 0, 40, cards))
 
 
-def _select_low(words: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """The position (from bit 0) of the k-th lowest set bit (k from 0) of each uint64 word."""
-    x = np.array(words, dtype=U64)
-    k = np.array(k, dtype=np.int64)
-    pos = np.zeros(len(x), dtype=np.int64)
-    for half in (32, 16, 8, 4, 2, 1):  # binary search: is the bit in the upper half of the window?
-        low = _popcount(x & _THERMO[half])
-        up = k >= low
-        k = k - low * up
-        step = half * up
-        pos += step
-        x = x >> step.astype(U64)
-    return pos
-
-
 def _thirds_of(mask: np.ndarray) -> np.ndarray:
     """The thirds of a point in each card mask."""
-    return 3 * _popcount(mask & _THREE_THIRDS) + _popcount(mask & _ONE_THIRD)
+    return 3 * popcount(mask & _THREE_THIRDS) + popcount(mask & _ONE_THIRD)
 
 
 def _depth(x: Any) -> int:
@@ -337,19 +317,7 @@ class APerdereBatch:
         self._new_episodes(idx, dealers, chosen_hands, chosen_monte)
 
     def _deal_indices(self, deals: Any) -> np.ndarray:
-        if deals is None:
-            return self._ar
-        d = np.asarray(deals)
-        if d.dtype == bool:
-            if d.shape != (self.n,):
-                raise ValueError(f"a deal mask has shape ({self.n},); got {d.shape}")
-            return np.flatnonzero(d)
-        if d.size and not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"deals are indices 0..{self.n - 1} or a bool mask; got dtype {d.dtype}")
-        d = d.astype(np.int64).reshape(-1)
-        if ((d < 0) | (d >= self.n)).any():
-            raise ValueError(f"deal indices are 0..{self.n - 1}; got {d[(d < 0) | (d >= self.n)][0]}")
-        return d
+        return deal_indices(deals, self.n, self._ar)
 
     def _check_dealers(self, dealer: Any, m: int) -> np.ndarray:
         p = self.num_agents
@@ -512,7 +480,7 @@ class APerdereBatch:
             single = np.zeros(n, dtype=U64)
             for suit in range(4):
                 c = hand & _SUIT_BITS[suit]
-                count = _popcount(c)
+                count = popcount(c)
                 multi |= np.where(count >= 2, c, _ZERO)
                 single |= np.where(count == 1, c, _ZERO)
             multi = np.where(lead, multi, _ZERO)
@@ -536,14 +504,14 @@ class APerdereBatch:
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
         words = self._words()
-        counts = _popcount(words)  # (N, 4)
+        counts = popcount(words)  # (N, 4)
         upto = np.cumsum(counts, axis=1)
         total = upto[:, 3]
         k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
         w = (upto <= k[:, None]).sum(axis=1)
         w = np.minimum(w, 3)
         before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
-        bit = _select_low(words[self._ar, w], np.clip(k - before, 0, 63))
+        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
         return np.where(total > 0, 64 * w + bit, -1)
 
     # ------------------------------------------------------------------ observations
@@ -646,26 +614,7 @@ class APerdereBatch:
     # ------------------------------------------------------------------ stepping
 
     def _check_actions(self, actions: Any, active: np.ndarray) -> np.ndarray:
-        """The actions as int64 ids 0..254; -1 is allowed (read as 0) where a deal does not play."""
-        a = np.asarray(actions)
-        if a.shape != (self.n,):
-            raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions are integer ids 0..{NUM_ACTIONS - 1}; got dtype {a.dtype}")
-        if a.dtype.kind == "u":
-            big = a >= NUM_ACTIONS
-            if big.any():
-                bad = int(np.flatnonzero(big)[0])
-                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
-        a = a.astype(np.int64)
-        out = (a < 0) | (a >= NUM_ACTIONS)
-        idle = (a == -1) & ~active
-        if (out & ~idle).any():
-            bad = int(np.flatnonzero(out & ~idle)[0])
-            raise ValueError(
-                f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); deal {bad} got {int(a[bad])}"
-            )
-        return np.where(out, 0, a)
+        return check_actions(actions, active, self.n, NUM_ACTIONS)
 
     def step(
         self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
@@ -713,7 +662,7 @@ class APerdereBatch:
         # --- the dealer's discards, face down
         if give.any():
             self._aside |= np.where(give, bit, _ZERO)
-            done = give & (_popcount(self._aside) == _LEFT_OF.take(self._live))
+            done = give & (popcount(self._aside) == _LEFT_OF.take(self._live))
             self._phase = np.where(done, PLAY, self._phase)
             self._turn = np.where(done, self._first, self._turn)
             self._leader = np.where(done, self._first, self._leader)

@@ -111,9 +111,8 @@ from ..games.in_due import (
     TURN_PACKETS,
     InDueRules,
 )
-from .engine import _as_generator
-
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
+from ._family import check_actions, deal_indices, popcount, select_low
+from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
 _ZERO = U64(0)
@@ -242,28 +241,9 @@ class InDueStepResult(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
 
 
-def _popcount(x: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(x).astype(np.int64)
-
-
 def _bits(cards: np.ndarray) -> np.ndarray:
     """The bit of each card id (-1 or 40: no card -> 0)."""
     return _CARD_BIT.take(np.where(cards < 0, 40, cards))
-
-
-def _select_low(words: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """The position (from bit 0) of the k-th lowest set bit (k from 0) of each uint64 word."""
-    x = np.array(words, dtype=U64)
-    k = np.array(k, dtype=np.int64)
-    pos = np.zeros(len(x), dtype=np.int64)
-    for half in (32, 16, 8, 4, 2, 1):  # binary search: is the bit in the upper half of the window?
-        low = _popcount(x & _THERMO[half])
-        up = k >= low
-        k = k - low * up
-        step = half * up
-        pos += step
-        x = x >> step.astype(U64)
-    return pos
 
 
 def _pick(pair: np.ndarray, seat: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
@@ -283,7 +263,7 @@ def _declarations(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         revealed |= np.where(full, nap, _ZERO)
     for rank in _RANKS:  # three or four 3s, 2s or assi score 3 or 4
         cards = hands & rank
-        count = _popcount(cards)
+        count = popcount(cards)
         three = count >= 3
         points += count * three
         revealed |= np.where(three, cards, _ZERO)
@@ -295,7 +275,7 @@ def _drawn_declarations(cards: np.ndarray, drawn: np.ndarray) -> tuple[np.ndarra
     nap = _NAP_OF_CARD.take(drawn)
     full = (nap != _ZERO) & ((cards & nap) == nap)
     rank = cards & _RANK_OF_CARD.take(drawn)
-    count = _popcount(rank)
+    count = popcount(rank)
     three = count >= 3
     points = 3 * full + count * three
     revealed = np.where(full, nap, _ZERO) | np.where(three, rank, _ZERO)
@@ -411,7 +391,7 @@ class InDueBatch:
             both = (masks[0] | masks[1]) & np.bitwise_or.reduce(_CARD_BIT.take(order), axis=1)
             if (both != _ZERO).any():
                 j = int(np.flatnonzero(both != _ZERO)[0])
-                card = int(_select_low(both[j : j + 1], np.zeros(1, dtype=np.int64))[0])
+                card = int(select_low(both[j : j + 1], np.zeros(1, dtype=np.int64))[0])
                 raise ValueError(
                     f"card {card} is dealt in a hand and in the stock (chosen deal {j}); "
                     "every card is dealt exactly once"
@@ -428,19 +408,7 @@ class InDueBatch:
         self._hand_number[idx] = 0
 
     def _deal_indices(self, deals: Any) -> np.ndarray:
-        if deals is None:
-            return self._ar
-        d = np.asarray(deals)
-        if d.dtype == bool:
-            if d.shape != (self.n,):
-                raise ValueError(f"a deal mask has shape ({self.n},); got {d.shape}")
-            return np.flatnonzero(d)
-        if d.size and not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"deals are indices 0..{self.n - 1} or a bool mask; got dtype {d.dtype}")
-        d = d.astype(np.int64).reshape(-1)
-        if ((d < 0) | (d >= self.n)).any():
-            raise ValueError(f"deal indices are 0..{self.n - 1}; got {d[(d < 0) | (d >= self.n)][0]}")
-        return d
+        return deal_indices(deals, self.n, self._ar)
 
     @staticmethod
     def _check_dealers(dealer: Any, m: int) -> np.ndarray:
@@ -479,7 +447,7 @@ class InDueBatch:
         ids = self._card_ids(hands, (2, 10), "hands", m)
         bits = _CARD_BIT.take(ids)
         masks = np.bitwise_or.reduce(bits, axis=2)  # (M, 2)
-        twice = _popcount(masks[:, 0] | masks[:, 1]) != 20
+        twice = popcount(masks[:, 0] | masks[:, 1]) != 20
         if twice.any():
             j = int(np.flatnonzero(twice)[0])
             flat = ids[j].reshape(-1)
@@ -490,7 +458,7 @@ class InDueBatch:
     def _check_stock(self, stock: Any, m: int) -> np.ndarray:
         """(M, 20) card ids of a chosen stock, each card once."""
         ids = self._card_ids(stock, (STOCK_SIZE,), "stocks", m)
-        twice = _popcount(np.bitwise_or.reduce(_CARD_BIT.take(ids), axis=1)) != STOCK_SIZE
+        twice = popcount(np.bitwise_or.reduce(_CARD_BIT.take(ids), axis=1)) != STOCK_SIZE
         if twice.any():
             j = int(np.flatnonzero(twice)[0])
             flat = ids[j]
@@ -501,7 +469,7 @@ class InDueBatch:
     def _check_packets(self, packets: Any, m: int) -> np.ndarray:
         """(M, 8, 5) card ids of chosen packets, each card once."""
         ids = self._card_ids(packets, (PACKETS, PACKET_SIZE), "packets", m)
-        twice = _popcount(np.bitwise_or.reduce(_CARD_BIT.take(ids).reshape(m, 40), axis=1)) != 40
+        twice = popcount(np.bitwise_or.reduce(_CARD_BIT.take(ids).reshape(m, 40), axis=1)) != 40
         if twice.any():
             j = int(np.flatnonzero(twice)[0])
             flat = ids[j].reshape(-1)
@@ -648,25 +616,25 @@ class InDueBatch:
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
         cards = self._legal_cards()
-        c0 = _popcount(cards)
+        c0 = popcount(cards)
         if not self._packet_form and not self.rules.calling_out:  # card plays only: the same draw, fewer calls
             k = (rng.random(self.n) * c0).astype(np.int64)
-            return np.where(c0 > 0, _select_low(cards, np.minimum(k, np.maximum(c0 - 1, 0))), -1)
+            return np.where(c0 > 0, select_low(cards, np.minimum(k, np.maximum(c0 - 1, 0))), -1)
         calls, packets = self._turnable(), self._selectable()
         c1 = c0 + self._call_legal()
-        c2 = c1 + _popcount(calls)
-        total = c2 + _popcount(packets)
+        c2 = c1 + popcount(calls)
+        total = c2 + popcount(packets)
         k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action, by block
         action = np.where(
             k < c0,
-            _select_low(cards, np.minimum(k, np.maximum(c0 - 1, 0))),
+            select_low(cards, np.minimum(k, np.maximum(c0 - 1, 0))),
             np.where(
                 k < c1,
                 CALL_OUT,
                 np.where(
                     k < c2,
-                    CALL + _select_low(calls, np.clip(k - c1, 0, 39)),
-                    PACKET + _select_low(packets, np.clip(k - c2, 0, 7)),
+                    CALL + select_low(calls, np.clip(k - c1, 0, 39)),
+                    PACKET + select_low(packets, np.clip(k - c2, 0, 7)),
                 ),
             ),
         )
@@ -753,7 +721,7 @@ class InDueBatch:
             turning = phase == TURN_PACKETS
             turned = self._turned.reshape(-1).take(me * n + rows)
             for k in range(4):
-                bottom = np.where(turning, _ONE << _select_low(hand, np.full(m, k)).astype(U64), _ZERO)
+                bottom = np.where(turning, _ONE << select_low(hand, np.full(m, k)).astype(U64), _ZERO)
                 f[21 + k] = bottom & _FULL
                 f[25] |= np.where((bottom & turned) != _ZERO, U64(1 << k), _ZERO)
             # The face-up packets' sizes, as thermometers, once they are turned up.
@@ -770,26 +738,7 @@ class InDueBatch:
     # ------------------------------------------------------------------ stepping
 
     def _check_actions(self, actions: Any, active: np.ndarray) -> np.ndarray:
-        """The actions as int64 ids 0..254; -1 is allowed (read as 0) where a deal does not play."""
-        a = np.asarray(actions)
-        if a.shape != (self.n,):
-            raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions are integer ids 0..{NUM_ACTIONS - 1}; got dtype {a.dtype}")
-        if a.dtype.kind == "u":
-            big = a >= NUM_ACTIONS
-            if big.any():
-                bad = int(np.flatnonzero(big)[0])
-                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
-        a = a.astype(np.int64)
-        out = (a < 0) | (a >= NUM_ACTIONS)
-        idle = (a == -1) & ~active
-        if (out & ~idle).any():
-            bad = int(np.flatnonzero(out & ~idle)[0])
-            raise ValueError(
-                f"actions are ids 0..{NUM_ACTIONS - 1} (or -1 in a deal that does not play); deal {bad} got {int(a[bad])}"
-            )
-        return np.where(out, 0, a)
+        return check_actions(actions, active, self.n, NUM_ACTIONS)
 
     def step(
         self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
@@ -911,7 +860,7 @@ class InDueBatch:
         if not pick.any():
             return
         self._selected |= np.where(pick, _ONE << np.where(pick, k, 0).astype(U64), _ZERO)
-        idx = np.flatnonzero(pick & (_popcount(self._selected) == 4))
+        idx = np.flatnonzero(pick & (popcount(self._selected) == 4))
         if len(idx):
             packets = self._deck_packets[idx]
             chosen = ((self._selected[idx, None] >> np.arange(PACKETS, dtype=U64)) & _ONE) != _ZERO
@@ -933,7 +882,7 @@ class InDueBatch:
         mine = _SEATS == seat
         self._turned |= np.where(mine, bit, _ZERO)
         self._exposed |= np.where(mine, bit, _ZERO)  # seen by the table at once
-        count = _popcount(self._turned)  # (2, N)
+        count = popcount(self._turned)  # (2, N)
         mine_done = _pick(count, seat) >= 2
         both = turn & (count[0] >= 2) & (count[1] >= 2)
         nxt = np.where(mine_done, 1 - seat, seat)  # the non-dealer turns two, then the dealer

@@ -42,15 +42,13 @@ nothing like a fixed set of array operations). So each endgame decision calls
 ``best_open_move(hands, leader, trick, sides=(0, 1), prefer=(thirds, power), least=avoid)``
 as ``InDueHeuristic.endgame`` does: the seat's hand, the opponent's as every card neither
 held nor played, the leader and the card on the table; a decision with a single legal card
-is not searched. Measured (``time.process_time``, one core, N = 1024): the rules run at about
-2.8 million decisions a second (some 0.35 ms a call for the whole batch, either form); the
-endgame at about 300 (270 in the stock form with ``objective="take"``, 330 with
-``"avoid"``: 3 to 4 ms a search on average, about 16 ms in the first trick after the stock
-runs out, 5 ms in the second, under 1 ms from the fourth).
-Half of a stock-form hand's forty card plays are the endgame's, so whole hands played by
-this player on both seats go at about 550 decisions a second, the search taking nearly all
-the time. In the packet form the packets usually last to the final tricks, whose decisions
-are mostly forced: its endgame costs next to nothing.
+is not searched. Measured (``OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py``,
+CPU time, N = 1024, the stock form, ``benchmarks/results/in_due_heuristic.json``): the rules at
+2,444,406 decisions a second, the endgame at 249; half of a stock-form hand's forty card plays
+are the endgame's, so the search takes nearly all the time (over whole hands of random play,
+``benchmarks/bench_family_batched.py`` measured 571 decisions a second).
+In the packet form the packets usually last to the final tricks, whose decisions
+are mostly forced, so its endgame should cost little (not measured).
 
 Example:
     >>> import numpy as np

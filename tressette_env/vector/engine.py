@@ -1033,6 +1033,14 @@ class TressetteBatch:
                 self._all_playing = False
         return result
 
+    def lead(self, seats: np.ndarray) -> np.ndarray:
+        """(N,) float32: how far each deal's seat ``seats[i]``'s team is ahead in thirds this hand, in points.
+
+        ``Game.lead``: what a dense reward pays as the hand goes.
+        """
+        team0 = (self._thirds[0] - self._thirds[1]) / 3
+        return np.where(np.asarray(seats) & 1, -team0, team0).astype(np.float32)
+
     def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
         """``HeuristicPlayer``'s action for the seat on turn in each deal (``vector.heuristic.heuristic_actions``)."""
         from .heuristic import heuristic_actions  # the heuristic reads this module: imported when first played

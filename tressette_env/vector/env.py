@@ -240,9 +240,7 @@ class TressetteVectorEnv(VectorEnv):
 
     def _thirds_lead(self) -> np.ndarray:
         """(N,) float32: the thirds the learner's team has taken this hand minus the other team's, in points."""
-        thirds = self.batch.thirds
-        team0_lead = thirds[:, 0] - thirds[:, 1]
-        return (np.where(self._seat & 1, -team0_lead, team0_lead) / 3).astype(np.float32)
+        return self.batch.lead(self._seat)
 
     def _draw_seats(self, m: int) -> np.ndarray:
         if self.learner_seat == "random":

@@ -219,13 +219,9 @@ class SeatRows:
         return controllers
 
     def _lead_points(self) -> np.ndarray:
-        """(N, seats) by seat: its side's thirds minus the other side's, in points (``Game.lead``)."""
-        if hasattr(self.batch, "lead"):  # a game of the family: its own lead (in due's avoid counts against)
-            agents = self._agent_of_seat()
-            return np.stack([self.batch.lead(np.ascontiguousarray(agents[:, s])) for s in range(self.seats)], axis=1)
-        thirds = self.batch.thirds
-        lead = (thirds[:, 0] - thirds[:, 1]) / 3.0
-        return np.stack([lead, -lead, lead, -lead], axis=1)
+        """(N, seats) by seat: its side's thirds minus the other side's, in points (the batch's ``Game.lead``)."""
+        agents = self._agent_of_seat()
+        return np.stack([self.batch.lead(np.ascontiguousarray(agents[:, s])) for s in range(self.seats)], axis=1)
 
     def collect(self, act: Callable, decisions: int) -> SeatRollout:
         """Play until every row has made ``decisions`` decisions (a multiple of ten: whole hands).

@@ -224,8 +224,12 @@ def test_the_heuristic_alone_and_random_play_alone():
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", [{}, *FAMILY_SETS, *MORE_SETS], ids=_ids)
 def test_many_more_deals(rules):
-    counts = pin(rules, 300, 160, seed=5)
-    assert counts["hands"] >= 300
+    # 150 deals for 160 steps, four endgames in ten searched: 81 s for the eleven sets here (all of
+    # them searched, 300 deals: 18 minutes of the slow run)
+    counts = pin(rules, 150, 160, seed=5, endgame_p=0.4)
+    assert counts["hands"] >= 150
+    if not rules.get("calling_out"):
+        assert counts["endgame"] > 0
 
 
 def test_finished_deals_get_minus_one_and_chosen_deals_keep_their_order():

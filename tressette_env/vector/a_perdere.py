@@ -17,6 +17,7 @@ scalar state per deal alongside and pins them).
 | ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal, the seat on turn by default |
 | ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal; an ``APerdereStepResult`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
+| ``heuristic_actions(deals=None)`` | (M,) ``APerdereHeuristic``'s action for the seat on turn in each deal; -1 in a finished deal (``vector.a_perdere_heuristic``) |
 | ``turn``, ``leader``, ``dealer``, ``first_leader``, ``phase``, ``tricks_done``, ``thirds``, ``match_score``, ``hand_number``, ``playing`` | copies of the state, by deal |
 | ``agent``, ``lead(agents)`` | the player on turn; ``Game.lead`` of each deal's given player (a dense reward's pay) |
 | ``players_in()``, ``out()`` | the player at each seat of the current hand (-1 beyond those still in); the players out of the match |
@@ -513,6 +514,12 @@ class APerdereBatch:
         before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
         bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
         return np.where(total > 0, 64 * w + bit, -1)
+
+    def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+        """``APerdereHeuristic``'s action for the seat on turn in ``deals`` (``vector.a_perdere_heuristic``)."""
+        from .a_perdere_heuristic import heuristic_actions  # it reads this module: imported when first played
+
+        return heuristic_actions(self, deals)
 
     # ------------------------------------------------------------------ observations
 

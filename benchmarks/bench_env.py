@@ -6,7 +6,9 @@ morto, a perdere for four and eight players); the single-seat Gymnasium environm
 learner step = the learner's action and the other three seats' plays, random players;
 counted as four card plays); the batched engine at N = 1, 64, 1024, 4096, and 1024 with
 ``history=True`` (card plays, observations and masks of every deal each step; the random choice not timed, see
-``bench_vector.py``); and, where installed, OpenSpiel's hearts (pyspiel, observation
+``bench_vector.py``); every other game's batched engine (the catalog's ``Entry.batch``) at
+N = 1, 64, 1024, 4096, the random choice timed (``bench_family_batched.py`` measures them in CPU
+time over interleaved rounds); and, where installed, OpenSpiel's hearts (pyspiel, observation
 tensor into NumPy each step) and RLCard's bridge (its observation is NumPy already).
 
 Every loop reads the legal actions and picks one uniformly with the same cheap RNG
@@ -280,6 +282,25 @@ def family_rows(seconds: float) -> dict[str, float]:
         "Tressette a perdere AEC raw_env (8 players)": lambda: tressette_a_perdere_v0.raw_env(players=8),
     }
     return {name: bench_aec(make, seconds).rate for name, make in games.items()}
+
+
+def family_batched_rows(seconds: float) -> dict[str, float]:
+    """Every other game's batched engine (the catalog's ``Entry.batch``) at N = 1, 64, 1024, 4096.
+
+    Card plays per wall second of step + observe + legal_masks + sample_actions (the random
+    choice timed), as ``bench_family_batched.engine`` measures them in CPU time; run that
+    script for interleaved CPU-time ratios on a busy machine.
+    """
+    from bench_family_batched import SIZES, engine  # the benchmarks' own module (it imports this one)
+
+    from tressette_env import catalog
+
+    games = [e.name for e in catalog.entries() if e.batch is not None and e.name != "tressette"]
+    return {
+        f"{game} batched engine, N = {n} (random choice timed)": engine(game, n, seconds, clock=time.perf_counter)
+        for game in games
+        for n in SIZES
+    }
 
 
 def bench_bridge(seconds: float) -> float | None:
@@ -627,6 +648,7 @@ def table(seconds: float) -> dict[str, float | None]:
             for n in (1, 64, 1024, 4096)
         },
         "tressette batched engine, N = 1024, history=True": bench_batch(1024, seconds, {"history": True}),
+        **family_batched_rows(seconds),
         "do-nothing AEC env, raw (the floor of the AEC loop)": bench_aec(DoNothingEnv, seconds).rate,
         "do-nothing AEC env in env()'s wrapper": bench_aec(lambda: LeanWrapper(DoNothingEnv()), seconds).rate,
         "do-nothing AEC env in PettingZoo's two wrappers (env() before)": bench_aec(

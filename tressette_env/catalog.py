@@ -335,6 +335,7 @@ _PACKAGE = (
         encoders="tressette_env.encoders.a_perdere",
         batch="tressette_env.vector.a_perdere:APerdereBatch",
         model="ppo_a_perdere_v0.npz",
+        gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.a_perdere_heuristic:APerdereHeuristic",
         env_module="tressette_env.tressette_a_perdere_v0",
         gym_id="tressette_env/TressetteAPerdere-v0",

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tressette_env import catalog
+from tressette_env.games.auction import StakeGame
 from tressette_env.vector import sample_mask
 from tressette_env.vector.family_env import FamilyVectorEnv
 from tressette_env.wrappers.single_agent import SingleAgentEnv
@@ -119,17 +120,28 @@ def test_make_vec_is_the_batched_env_with_gym_make_s_defaults(game):
 
 @pytest.mark.parametrize("game", BATCHED)
 def test_matches_pay_the_winner(game):
-    env = FamilyVectorEnv(16, game, others="random", agent=0, seed=3, episode="match", target_score=11)
+    """A match to a target pays its winner (a game of stakes: each player his match total)."""
+    rules = catalog.entry(game).make_rules()
+    match = {"episode": "match", "target_score": 11}
+    if getattr(rules, "match_end", "target") != "target":  # a chiamare: a match is rounds by default
+        match["match_end"] = "target"
+    stakes = isinstance(rules.game, StakeGame)
+    env = FamilyVectorEnv(16, game, others="random", agent=0, seed=3, **match)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     ended = 0
-    for _ in range(200):
+    for _ in range(300):
         _, rewards, terminated, _, infos = env.step(sample_mask(env.action_masks(), rng))
         if terminated.any():
             ended += int(terminated.sum())
-            winner = infos["final_info"]["winner"][terminated]
+            info = infos["final_info"]
+            winner = info["winner"][terminated]
             assert (winner >= 0).all()
-            assert np.array_equal(rewards[terminated] == 1.0, winner == 0)
+            if stakes:
+                assert np.array_equal(rewards[terminated], info["match_score"][terminated, 0])
+                assert (info["match_score"][terminated].max(axis=1) >= 11).all()
+            else:
+                assert np.array_equal(rewards[terminated] == 1.0, winner == 0)
         assert (rewards[~terminated] == 0).all()
     assert ended > 0
 

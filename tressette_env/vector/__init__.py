@@ -13,7 +13,8 @@
 Each other game's batched engine lives in its own module and is named by its catalog entry
 (``Entry.batch``, ``catalog.entry(name).batch_type()``): ``vector.col_morto.ColMortoBatch`` (with
 its batched heuristic), ``vector.in_due.InDueBatch`` (its heuristic in ``vector.in_due_heuristic``),
-``vector.a_perdere.APerdereBatch``.
+``vector.a_perdere.APerdereBatch`` (its heuristic in ``vector.a_perdere_heuristic``),
+``vector.a_chiamare.AChiamareBatch`` (its heuristic in ``vector.a_chiamare_heuristic``).
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
 """

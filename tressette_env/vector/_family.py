@@ -1,7 +1,10 @@
-"""What the family's own batched engines (``in_due``, ``a_perdere``) share: reading deals and actions, bit helpers.
+"""What the family's own batched engines share: reading deals and actions, bit helpers, the packed observation.
 
 Their cards are engine masks (bit c = card c), unlike ``TressetteBatch``'s reversed ones, so
-the four-seat engine's tables do not serve them; these do.
+the four-seat engine's tables do not serve them; these do. ``FamilyBatch`` is the base of the
+engines that write their observation as uint64 fields packed into the scalar layout's words
+(a perdere, a chiamare, Calabresella): the fields, the packing, the dealers' check, the
+shuffle and the error of ``illegal_action="raise"``, in one home.
 """
 
 from __future__ import annotations
@@ -10,7 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.actions import action_to_string
+from ..engine.game import IllegalActionError
+
 U64 = np.uint64
+_ZERO = U64(0)
+_ONE = U64(1)
 THERMO = np.array([(1 << v) - 1 for v in range(65)], dtype=U64)
 """v low bits set (a thermometer of v entries), v 0..64."""
 
@@ -73,3 +81,104 @@ def select_low(words: np.ndarray, k: np.ndarray) -> np.ndarray:
         pos += step
         x = x >> step.astype(U64)
     return pos
+
+
+def depth(x: Any) -> int:
+    """How deeply ``x`` nests sequences (an array: its ndim; a list: down its first entries)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim
+    d = 0
+    while isinstance(x, (list, tuple)) and len(x):
+        d += 1
+        x = x[0]
+    return d + (1 if isinstance(x, (list, tuple)) else 0)
+
+
+class FamilyBatch:
+    """The shared part of the packed-observation engines (see the module docstring).
+
+    A subclass sets ``observation`` (the scalar observation: ``layout``, ``slices``, ``size``),
+    ``num_agents``, ``_rng``, ``_turn`` and ``legal_masks``, and calls ``_build_fields`` once.
+    """
+
+    def _build_fields(self) -> None:
+        """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one."""
+        obs = self.observation
+        fields: dict[Any, int] = {}
+        columns = np.zeros(obs.size, dtype=np.int64)
+        covered = np.zeros(obs.size, dtype=bool)
+        places: list[tuple[int, int, int]] = []
+        for piece in obs.layout:
+            start = obs.slices[piece.name].start
+            if piece.size <= 64:
+                parts = [((piece.name, None, 0), start, piece.size)]
+            else:
+                rows = piece.shape[0]
+                width = piece.size // rows
+                parts = [
+                    ((piece.name, r, c // 64), start + r * width + c, min(64, width - c))
+                    for r in range(rows)
+                    for c in range(0, width, 64)
+                ]
+            for key, at, w in parts:
+                f = fields[key] = len(fields)
+                columns[at : at + w] = 64 * f + np.arange(w)
+                covered[at : at + w] = True
+                places.append((f, at, w))
+        if not covered.all():  # pragma: no cover - a guard for whoever changes the layout
+            raise ImportError(f"{type(self).__name__}: the observation layout has entries no field covers")
+        self._fields = fields
+        self._places = places
+        """(field, first entry, width) of every field: where ``_pack`` shifts it into the layout's words."""
+
+    def _rows_of(self, name: str, rows: int) -> np.ndarray:
+        return np.array([self._fields[(name, r, 0)] for r in range(rows)], dtype=np.int64)
+
+    def _pack(self, f: np.ndarray) -> np.ndarray:
+        """(M, fields) -> (M, size) int8 rows in the layout's order, views into one buffer.
+
+        Each field is shifted into its place in little-endian words and the words are unpacked
+        once (a gather of the columns out of the fields' 64-bit slots cost about twice as much).
+        """
+        size = self.observation.size
+        m = len(f)
+        by_field = np.ascontiguousarray(f.T)
+        words = np.zeros(((size + 63) // 64, m), dtype="<u8")
+        for k, at, width in self._places:
+            q, r = divmod(at, 64)
+            value = by_field[k]
+            words[q] |= value << U64(r) if r else value
+            if r + width > 64:
+                words[q + 1] |= value >> U64(64 - r)
+        bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8), axis=1, bitorder="little")
+        return bits[:, :size].view(np.int8)
+
+    def _check_dealers(self, dealer: Any, m: int) -> np.ndarray:
+        p = self.num_agents
+        d = np.asarray(dealer)
+        if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
+            raise ValueError(f"dealer must be a seat 0..{p - 1} (an int) or an array of {m} of them; got {dealer!r}")
+        if d.shape not in ((), (m,)):
+            raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
+        if ((d < 0) | (d >= p)).any():
+            raise ValueError(f"dealer must be a seat 0..{p - 1}; got {dealer!r}")
+        return np.broadcast_to(d, (m,)).astype(np.int64)
+
+    def _shuffle(self, m: int, fixed: np.ndarray) -> np.ndarray:
+        """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
+        keys = self._rng.random((m, 40))
+        held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
+        keys[held] = 2.0
+        return np.argsort(keys, axis=1, kind="stable")
+
+    def _raise_illegal(self, a: np.ndarray, bad: np.ndarray) -> None:
+        where = np.flatnonzero(bad)
+        first = int(where[0])
+        legal = np.flatnonzero(self.legal_masks()[first]).tolist()
+        seat = int(self._turn[first])
+        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
+        raise IllegalActionError(
+            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
+            f"in deal {first} seat {seat} may play {legal} "
+            f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
+        )

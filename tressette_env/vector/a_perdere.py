@@ -88,15 +88,15 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..encoders.a_perdere import observation as a_perdere_observation
-from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE, action_to_string
+from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
 from ..engine.cards import FOUR_OF_DENARI, STRENGTH, SUIT_MASK, THIRDS
-from ..engine.game import IllegalActionError
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
-from ._family import check_actions, deal_indices, popcount, select_low
+from ._family import FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
 from .engine import SeedLike, _as_generator
 
+_depth = depth  # TEMPORARY: calabresella.py imports it from here until it moves to _family
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)
@@ -161,18 +161,7 @@ def _thirds_of(mask: np.ndarray) -> np.ndarray:
     return 3 * popcount(mask & _THREE_THIRDS) + popcount(mask & _ONE_THIRD)
 
 
-def _depth(x: Any) -> int:
-    """How deeply ``x`` nests sequences (an array: its ndim; a list: down its first entries)."""
-    if isinstance(x, np.ndarray):
-        return x.ndim
-    d = 0
-    while isinstance(x, (list, tuple)) and len(x):
-        d += 1
-        x = x[0]
-    return d + (1 if isinstance(x, (list, tuple)) else 0)
-
-
-class APerdereBatch:
+class APerdereBatch(FamilyBatch):
     """N deals of Tressette a perdere stepped together under one rule set.
 
     Args:
@@ -246,39 +235,6 @@ class APerdereBatch:
 
     # ------------------------------------------------------------------ the observation's fields
 
-    def _build_fields(self) -> None:
-        """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one."""
-        obs = self.observation
-        fields: dict[Any, int] = {}
-        columns = np.zeros(obs.size, dtype=np.int64)
-        covered = np.zeros(obs.size, dtype=bool)
-        places: list[tuple[int, int, int]] = []
-        for piece in obs.layout:
-            start = obs.slices[piece.name].start
-            if piece.size <= 64:
-                parts = [((piece.name, None, 0), start, piece.size)]
-            else:
-                rows = piece.shape[0]
-                width = piece.size // rows
-                parts = [
-                    ((piece.name, r, c // 64), start + r * width + c, min(64, width - c))
-                    for r in range(rows)
-                    for c in range(0, width, 64)
-                ]
-            for key, at, w in parts:
-                f = fields[key] = len(fields)
-                columns[at : at + w] = 64 * f + np.arange(w)
-                covered[at : at + w] = True
-                places.append((f, at, w))
-        if not covered.all():  # pragma: no cover - a guard for whoever changes the layout
-            raise ImportError("the a perdere observation layout moved: update vector.a_perdere")
-        self._fields = fields
-        self._places = places
-        """(field, first entry, width) of every field: where ``_pack`` shifts it into the layout's words."""
-
-    def _rows_of(self, name: str, rows: int) -> np.ndarray:
-        return np.array([self._fields[(name, r, 0)] for r in range(rows)], dtype=np.int64)
-
     # ------------------------------------------------------------------ dealing
 
     def reset(
@@ -320,17 +276,6 @@ class APerdereBatch:
     def _deal_indices(self, deals: Any) -> np.ndarray:
         return deal_indices(deals, self.n, self._ar)
 
-    def _check_dealers(self, dealer: Any, m: int) -> np.ndarray:
-        p = self.num_agents
-        d = np.asarray(dealer)
-        if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"dealer must be a seat 0..{p - 1} (an int) or an array of {m} of them; got {dealer!r}")
-        if d.shape not in ((), (m,)):
-            raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
-        if ((d < 0) | (d >= p)).any():
-            raise ValueError(f"dealer must be a seat 0..{p - 1}; got {dealer!r}")
-        return np.broadcast_to(d, (m,)).astype(np.int64)
-
     def _check_chosen(
         self, hands: Any, monte: Any, dealers: np.ndarray | None, m: int
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
@@ -339,12 +284,12 @@ class APerdereBatch:
             return None, None
         given: dict[str, list] = {}
         several = False
-        for key, value, depth in (("hands", hands, 2), ("monte", monte, 1)):
+        for key, value, nesting in (("hands", hands, 2), ("monte", monte, 1)):
             if value is None:
                 continue
             if isinstance(value, np.ndarray):
                 value = value.tolist()
-            if _depth(value) == depth + 1:  # M chosen deals
+            if depth(value) == nesting + 1:  # M chosen deals
                 if len(value) != m:
                     raise ValueError(f"{len(value)} chosen {key} for {m} deals to reset")
                 given[key] = list(value)
@@ -376,13 +321,6 @@ class APerdereBatch:
             if "monte" in out:
                 monte_masks[j] = U64(sum(1 << c for c in out["monte"]))
         return (hand_masks if hands is not None else None), (monte_masks if monte is not None else None)
-
-    def _shuffle(self, m: int, fixed: np.ndarray) -> np.ndarray:
-        """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
-        keys = self._rng.random((m, 40))
-        held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
-        keys[held] = 2.0
-        return np.argsort(keys, axis=1, kind="stable")
 
     def _new_episodes(
         self, idx: np.ndarray, dealers: np.ndarray, hands: np.ndarray | None = None, monte: np.ndarray | None = None
@@ -593,25 +531,6 @@ class APerdereBatch:
             f[me >= live[:, 0]] = 0
         return self._pack(f)
 
-    def _pack(self, f: np.ndarray) -> np.ndarray:
-        """(M, fields) -> (M, size) int8 rows in the layout's order, views into one buffer.
-
-        Each field is shifted into its place in little-endian words and the words are unpacked
-        once (a gather of the columns out of the fields' 64-bit slots cost about twice as much).
-        """
-        size = self.observation.size
-        m = len(f)
-        by_field = np.ascontiguousarray(f.T)
-        words = np.zeros(((size + 63) // 64, m), dtype="<u8")
-        for k, at, width in self._places:
-            q, r = divmod(at, 64)
-            value = by_field[k]
-            words[q] |= value << U64(r) if r else value
-            if r + width > 64:
-                words[q + 1] |= value >> U64(64 - r)
-        bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8), axis=1, bitorder="little")
-        return bits[:, :size].view(np.int8)
-
     def _set_aside_count(self, rows: np.ndarray) -> np.ndarray:
         """Cards face down for the last trick's winner (the monte or the discards) in the deals ``rows``."""
         if self.rules.reduce == "remove":
@@ -714,18 +633,6 @@ class APerdereBatch:
         if not ended.any():
             return self._quiet_result()
         return self._end_hands(ended, renuncio, seat, autoreset)
-
-    def _raise_illegal(self, a: np.ndarray, bad: np.ndarray) -> None:
-        where = np.flatnonzero(bad)
-        first = int(where[0])
-        legal = np.flatnonzero(self.legal_masks()[first]).tolist()
-        seat = int(self._turn[first])
-        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
-        raise IllegalActionError(
-            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
-            f"in deal {first} seat {seat} may play {legal} "
-            f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
-        )
 
     def _quiet_result(self) -> APerdereStepResult:
         """The result of a step in which no hand ended: zeros and -1."""

@@ -241,8 +241,17 @@ def test_eval_help_lists_model_files_as_players(capsys):
         (["--batched", "64", "--n-envs", "8"], "n_envs=8: the number of single-deal environments; with batched=64"),
         (["--game", "tressette_scopa"], "argument --game: invalid choice: 'tressette_scopa' (choose from"),
         (
-            ["--game", "tressette_in_due", "--batched", "64"],
-            "batched=64: the batched environment plays the four-seat game only (game=tressette)",
+            ["--game", "tressette_in_due", "--batched", "64", "--history"],
+            "batched=64: the history observation is batched in the four-seat game only",
+        ),
+        (
+            ["--game", "tressette_a_perdere", "--batched", "64", "--opponents", "random", "--no-dense-reward"]
+            + ["--rule", "episode=match", "--rule", "match_end=elimination"],
+            "batched=64: in an elimination match the learner may leave the table",
+        ),
+        (
+            ["--game", "tressette_a_chiamare", "--batched", "64", "--opponents", "random", "self"],
+            "a batched environment plays one of random, heuristic as every other player",
         ),
         (
             ["--game", "tressette_in_due", "--partner", "heuristic"],

@@ -45,6 +45,10 @@ KINDS = {
     "batched": dict(batched=16, n_envs=32, opponents=("heuristic",), n_steps=8, total_timesteps=512),
     "subproc": dict(subproc=True),
     "col_morto": dict(game="tressette_col_morto"),  # SingleAgentEnv, the other agents' players by set_others
+    # FamilyVectorEnv: another game's batched engine, its batched heuristic for every other player
+    "a_chiamare_batched": dict(
+        game="tressette_a_chiamare", batched=16, n_envs=32, opponents=("heuristic",), n_steps=8, total_timesteps=512
+    ),
 }
 
 
@@ -81,7 +85,8 @@ def env_facts(state, batched):
         import pickle
 
         env = pickle.loads(state["envs"]["vector"])
-        return [(str(env.np_random.bit_generator.state), env.action_masks().tobytes(), env.seats.tobytes())]
+        learners = env.seats if hasattr(env, "seats") else env.agents  # TressetteVectorEnv or FamilyVectorEnv
+        return [(str(env.np_random.bit_generator.state), env.action_masks().tobytes(), learners.tobytes())]
     pool = {p.pool_key: p for p in state["pool"]}
     facts = []
     for blob in state["envs"]:
@@ -97,8 +102,9 @@ def env_facts(state, batched):
         "batched",
         pytest.param("subproc", marks=pytest.mark.slow),
         pytest.param("col_morto", marks=pytest.mark.slow),
+        "a_chiamare_batched",
     ],
-    ids=["single", "batched", "subproc", "col_morto"],
+    ids=["single", "batched", "subproc", "col_morto", "a_chiamare_batched"],
 )
 def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     settings = {**TINY, **KINDS[kind], "run_dir": str(tmp_path)}
@@ -134,7 +140,8 @@ def test_a_resumed_run_is_the_uninterrupted_run(kind, tmp_path, capsys):
     assert len(states[0]["pool"]) == 3
     for a, b in zip(states[0]["pool"], states[1]["pool"], strict=True):
         assert all(np.array_equal(x, y) for (x, _), (y, _) in zip(a.policy.layers, b.policy.layers, strict=True))
-    assert env_facts(states[0], kind == "batched") == env_facts(states[1], kind == "batched")
+    batched = "batched" in kind
+    assert env_facts(states[0], batched) == env_facts(states[1], batched)
     assert states[0]["selfplay_rng"] == states[1]["selfplay_rng"]
     assert torch.equal(states[0]["rng"]["torch"], states[1]["rng"]["torch"])
     assert str(states[0]["rng"]["numpy"]) == str(states[1]["rng"]["numpy"])

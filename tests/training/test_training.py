@@ -195,3 +195,13 @@ def test_an_exported_policy_does_not_follow_later_training():
         for (w, b), (w0, b0) in zip(snapshot.layers, before, strict=True)
     )
     assert not np.array_equal(policy_from_sb3(model).layers[0][0], before[0][0])
+
+
+def test_batched_family_training_refuses_a_game_without_a_batched_engine():
+    from tests.games import toy  # registers its game (no batched engine) through the catalog alone
+
+    config = TrainConfig(game=toy.ENTRY.name, batched=16, opponents=("random",), imitate="none")
+    with pytest.raises(
+        ValueError, match=f"batched=16: {toy.ENTRY.name} has no batched engine; games with one: tressette"
+    ):
+        config.check()

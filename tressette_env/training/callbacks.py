@@ -31,8 +31,9 @@ class SelfPlayCallback(BaseCallback):
     against ``opponents[i % len(opponents)]``: a player spec, or ``"self"`` for two snapshots
     drawn from the pool of the last ``pool_size`` (self-play).
     With ``batched=True`` the environment is one ``SB3VecEnv``, built with its opponents and
-    partner: the callback only gives it the snapshot as partner (``partner == "self"``),
-    played on all its deals at once by ``MLPPolicy.best_actions``.
+    partner: the callback only gives it the snapshot as partner (the four-seat game, ``partner
+    == "self"``), played on all its deals at once by ``MLPPolicy.best_actions``; another game's
+    batched environment keeps the players it was built with.
 
     Another game (``others``: its number of agents other than the learner;
     ``SingleAgentEnv.set_others``): no partner (``partner`` must be ``"self"`` and is unused);
@@ -51,9 +52,9 @@ class SelfPlayCallback(BaseCallback):
         others: int | None = None,
     ):
         super().__init__()
-        if others is not None and (batched or partner != "self"):
-            raise ValueError(f"a game of {others + 1} agents has no fixed partner and no batched environment: "
-                             f"partner must be 'self' and batched False, got {partner!r} and {batched}")  # fmt: skip
+        if others is not None and partner != "self":
+            raise ValueError(f"a game of {others + 1} agents has no fixed partner: partner must be 'self', "
+                             f"got {partner!r}")  # fmt: skip
         self.others = others
         self.batched = batched
         self.every = every
@@ -80,8 +81,8 @@ class SelfPlayCallback(BaseCallback):
     def assign(self, env) -> None:
         """Give each environment its partner and opponents from the pool (its last snapshot is the partner copy)."""
         snapshot = self.pool[-1]
-        if self.batched:
-            if self.partner == "self":
+        if self.batched:  # built with its players; the four-seat partner copy is the snapshot
+            if self.partner == "self" and self.others is None:
                 env.set_attr("partner", snapshot.policy.best_actions)
             return
         for i in range(env.num_envs):

@@ -119,9 +119,12 @@ class TrainConfig:
     subproc: bool = False
     """Step the environments in subprocesses (SubprocVecEnv) instead of in this one."""
     batched: int = 0
-    """Train on one batched environment of this many deals instead (SB3VecEnv, the four-seat game
-    only; 0: the --n-envs single-deal environments). Its opponents are one built-in player (random or
-    heuristic), its partner self, random or heuristic; --n-steps then counts steps per deal."""
+    """Train on one batched environment of this many deals instead (SB3VecEnv; 0: the --n-envs
+    single-deal environments): the four-seat game's TressetteVectorEnv, or another game's
+    FamilyVectorEnv where the game has a batched engine (the learner a random player each deal).
+    Its opponents are one built-in player (random, or heuristic where the game's heuristic is
+    batched) for every other player; the four-seat partner self, random or heuristic; --n-steps
+    then counts steps per deal."""
     team_play: int = 0
     """Train every learning seat of this many batched deals at once (TeamPlayPPO: team self-play on
     the batched engine, the four-seat game, one hand per episode, no calling_out; 0: off). With
@@ -265,18 +268,16 @@ class TrainConfig:
             )
         if self.team_play:
             self._check_team_play(rules)
-        if self.batched and not four_seat:
-            raise ValueError(
-                f"batched={self.batched}: the batched environment plays the four-seat game only (game=tressette); "
-                f"train {self.game} on --n-envs single-deal environments (leave batched out)"
-            )
+        if self.batched:
+            self._check_batched_game(rules)
         if self.batched:
             from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
 
             if len(set(self.opponents)) != 1 or self.opponents[0] not in BATCHED_PLAYERS:
+                who = "both opponents" if four_seat else "every other player"
                 raise ValueError(
                     f"opponents={self.opponents!r}: a batched environment plays one of {', '.join(BATCHED_PLAYERS)} "
-                    "as both opponents (mixes and self-play opponents need the single-deal environments: batched=0)"
+                    f"as {who} (mixes and self-play opponents need the single-deal environments: batched=0)"
                 )
             if self.partner not in ("self", *BATCHED_PLAYERS):
                 raise ValueError(
@@ -327,6 +328,33 @@ class TrainConfig:
             )
         if self.tensorboard:
             _require(("tensorboard",), "TensorBoard logging needs tensorboard: pip install tensorboard")
+
+    def _check_batched_game(self, rules: Any) -> None:
+        """``batched`` in a game other than the four-seat one: its batched engine must play these settings."""
+        if self.game == FOUR_SEAT:
+            return
+        from .. import catalog
+
+        entry = catalog.entry(self.game)
+        why = f"batched={self.batched}"
+        if entry.batch is None:
+            with_batch = [FOUR_SEAT, *(e.name for e in catalog.entries() if e.batch is not None)]
+            raise ValueError(
+                f"{why}: {self.game} has no batched engine; games with one: {', '.join(with_batch)} "
+                f"(train {self.game} on --n-envs single-deal environments: leave batched out)"
+            )
+        if self.history:
+            raise ValueError(f"{why}: the history observation is batched in the four-seat game only")
+        if self.opponents == ("heuristic",) and not hasattr(entry.batch_type(), "heuristic_actions"):
+            raise ValueError(
+                f"{why}: {self.game}'s heuristic is not batched yet; --opponents random, or batched=0 "
+                "(the single-deal environments play the heuristic)"
+            )
+        if getattr(rules, "match_end", None) == "elimination":
+            raise ValueError(
+                f"{why}: in an elimination match the learner may leave the table, which the batched "
+                "environment does not follow; batched=0"
+            )
 
     def _check_team_play(self, rules: Any) -> None:
         """``team_play``'s own limits (``check``)."""

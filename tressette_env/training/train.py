@@ -13,8 +13,9 @@ the family (``"tressette_in_due"``, ``"tressette_col_morto"``, ``"tressette_a_pe
    deal), rewards scaled by ``reward_scale``; the masks reach MaskablePPO through
    ``action_masks()``. The policy is ``masking.MaskablePolicy``: sb3-contrib's
    ``"MlpPolicy"`` with a faster masked distribution (the same numbers up to float
-   rounding). With ``batched=N`` (the four-seat game only), one batched ``SB3VecEnv`` of N
-   deals instead (one built-in opponent player; ``n_steps`` per deal).
+   rounding). With ``batched=N``, one batched ``SB3VecEnv`` of N deals instead (one built-in
+   player for the opponents; ``n_steps`` per deal): ``TressetteVectorEnv`` in the four-seat
+   game, ``FamilyVectorEnv`` in another game with a batched engine (the catalog's ``batch``).
 2. In the four-seat game the learner's partner is a copy of the learner (``partner="self"``,
    refreshed every ``snapshot_every`` steps) or a named player; its opponents are named
    players (default: the heuristic), frozen snapshots of the learner (``"self"``), or a mix.
@@ -151,7 +152,7 @@ def train(config: TrainConfig) -> TrainResult:
     checkpoints = RunCheckpoints(model, config, venv, evaluator, selfplay, run / "checkpoints")
     if resume.info:
         resume.restore(config, state, evaluator, selfplay, checkpoints.callback)
-    if config.batched and config.partner == "self" and not resume.continued:  # already for the deals learn() deals
+    if config.batched and config.game == FOUR_SEAT and config.partner == "self" and not resume.continued:  # already for the deals learn() deals
         partner = selfplay.pool[-1].policy if resume.info else policy_from_sb3(model)
         venv.set_attr("partner", partner.best_actions)
     model.learn(
@@ -264,6 +265,19 @@ def _make_batched_env(config: TrainConfig, dense_reward: bool, seed: int):
             obs, rewards, dones, infos = self.venv.step_wait()
             return obs, rewards * config.reward_scale, dones, infos
 
+    if config.game != FOUR_SEAT:
+        from ..vector.family_env import FamilyVectorEnv
+
+        family = FamilyVectorEnv(
+            config.batched,
+            config.game,
+            others=config.opponents[0],
+            agent="random",
+            seed=seed,
+            dense_reward=dense_reward,
+            **config.rules,
+        )
+        return ScaledRewards(VecMonitor(SB3VecEnv(family)))
     env = SB3VecEnv(
         num_envs=config.batched,
         opponent=config.opponents[0],

@@ -152,7 +152,9 @@ def train(config: TrainConfig) -> TrainResult:
     checkpoints = RunCheckpoints(model, config, venv, evaluator, selfplay, run / "checkpoints")
     if resume.info:
         resume.restore(config, state, evaluator, selfplay, checkpoints.callback)
-    if config.batched and config.game == FOUR_SEAT and config.partner == "self" and not resume.continued:  # already for the deals learn() deals
+    if (
+        config.batched and config.game == FOUR_SEAT and config.partner == "self" and not resume.continued
+    ):  # already for the deals learn() deals
         partner = selfplay.pool[-1].policy if resume.info else policy_from_sb3(model)
         venv.set_attr("partner", partner.best_actions)
     model.learn(

@@ -354,6 +354,7 @@ _PACKAGE = (
         summary="three players (or four): an auction, a called card, one against two",
         rules="tressette_env.games.calabresella:CalabresellaRules",
         encoders="tressette_env.encoders.calabresella",
+        batch="tressette_env.vector.calabresella:CalabresellaBatch",
         heuristic="tressette_env.agents.calabresella_heuristic:CalabresellaHeuristic",
         env_module="tressette_env.calabresella_v0",
         gym_id="tressette_env/Calabresella-v0",

@@ -214,9 +214,15 @@ def test_rows_of_games_whose_agents_are_their_seats(game, learners, dense, rules
         replay_own_seats(rows, rollout, deals, dealers)
 
 
-def test_in_due_team_rows_refuse_what_cannot_work():
+def test_in_due_team_rows_refuse_what_cannot_work(monkeypatch):
+    from tressette_env.vector.a_perdere import APerdereBatch
+
     with pytest.raises(ValueError, match="decide as often every hand"):
         SeatRows(4, "all", game="tressette_in_due", deal="packets")
+    with pytest.raises(ValueError, match="decide as often every hand"):
+        SeatRows(4, "all", game="calabresella")  # the auction sets who decides how often
+    assert SeatRows(4, "team", "heuristic", game="tressette_a_perdere").num_rows == 8  # its heuristic is batched
+    monkeypatch.delattr(APerdereBatch, "heuristic_actions")  # as a game whose heuristic is not batched
     with pytest.raises(ValueError, match="no batched heuristic yet"):
         SeatRows(4, "team", "heuristic", game="tressette_a_perdere")
     rows = SeatRows(4, "team", "random", game="tressette_in_due")
@@ -480,7 +486,8 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "calabresella"}, "games with one: tressette, tressette_in_due, tressette_col_morto"),
+        ({"game": "calabresella"}, "an auction and a call set who decides how often"),
+        ({"game": "tressette_a_chiamare"}, "every seat must decide as often every hand"),
         ({"game": "tressette_a_perdere", "rules": {"players": 3, "reduce": "dealer_discard"}}, "decide as often"),
         ({"game": "tressette_in_due", "rules": {"deal": "packets"}}, "in due's packet form"),
         ({"game": "tressette_in_due", "n_steps": 30}, "a multiple of 20"),
@@ -499,4 +506,14 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 def test_team_play_settings_that_cannot_work_are_named(settings, message):
     config = TrainConfig(**{"team_play": 8, "opponents": ("self",), "n_steps": 20, **settings})
     with pytest.raises(ValueError, match=message):
+        config.check()
+
+
+def test_team_play_names_the_games_with_a_batched_engine():
+    from tests.games import toy  # registers its game (no batched engine) through the catalog alone
+
+    config = TrainConfig(team_play=8, opponents=("self",), n_steps=20, game=toy.ENTRY.name)
+    with pytest.raises(
+        ValueError, match="team play needs a batched engine; games with one: tressette, tressette_in_due"
+    ):
         config.check()

@@ -624,16 +624,16 @@ def test_speed_figure_is_reasonable():
     assert times[1] < 64 * times[0] / 4  # 64 times the deals, far less than 64 times the time
 
 
-def test_family_vector_env_drives_the_batch(monkeypatch):
-    """``FamilyVectorEnv`` plays a chiamare on this batch (the catalog names it once the lead adds it).
+def test_family_vector_env_drives_the_batch():
+    """``FamilyVectorEnv`` plays a chiamare on this batch (the catalog's ``Entry.batch``).
 
     The learner is on turn after every step, and an episode pays it its stake (the final
     info's match score at its seat, which is the hand's stakes in ``episode="hand"``).
     """
     from tressette_env.vector import family_env
 
-    monkeypatch.setattr(family_env, "batch_type", lambda game: AChiamareBatch)
     env = family_env.FamilyVectorEnv(16, "tressette_a_chiamare", agent="random", seed=3)
+    assert isinstance(env.batch, AChiamareBatch)
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(3)
     ended = 0

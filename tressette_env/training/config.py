@@ -403,7 +403,8 @@ class TrainConfig:
         if per_hand is None:
             raise ValueError(
                 f"{why}: every seat must decide as often every hand; {self.game} under these rules does not "
-                "(e.g. in due's packet form)"
+                "(an auction and a call set who decides how often; so do in due's packet form and a perdere's "
+                "dealer discards)"
             )
         if self.n_steps % per_hand:
             raise ValueError(

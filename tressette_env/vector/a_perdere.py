@@ -96,7 +96,6 @@ from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APer
 from ._family import FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
 from .engine import SeedLike, _as_generator
 
-_depth = depth  # TEMPORARY: calabresella.py imports it from here until it moves to _family
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)

@@ -1,0 +1,1076 @@
+"""Calabresella for a batch of N deals at once, in NumPy: ``CalabresellaBatch``.
+
+The scalar game is ``games.calabresella`` (``Calabresella``); this module plays it for N deals
+under one rule set with a fixed number of NumPy calls per method, whatever N is: no Python
+loop over the deals. Every rule switch: three players, or four (all dealt in, or the dealer
+sitting out); the auction (ascending or first taker), the call of a card (any card, or the
+highest rank missing), the monte (turned up or not), the full or partial exchange, solo,
+solissimo (with or without a peek at the monte), dividete and scegliete, the second deal
+after all passed, the card play with its signs, the stake or the difference of the thirds,
+every cappotto rule, the multipliers, the first lead, a hand or a match. The legal masks, the
+observations (what each seat knows of the monte, of the discards, of the cards swapped with
+the monte and of the cards handed over face up included), the results and the rewards are
+those of the scalar engine and encoder, byte for byte (``tests/vector/test_calabresella_batch.py``
+steps a scalar state per deal alongside and pins them). No switch is refused.
+
+| method | what it does |
+| --- | --- |
+| ``CalabresellaBatch(n, seed=None, **rules)`` | N deals under one rule set (the switches of ``CalabresellaRules``: an unknown one, or a combination the rules refuse, the same error) |
+| ``reset(seed=None, hands=None, monte=None, dealer=None, deals=None)`` | deal new episodes: shuffled, or chosen deals in the scalar game's form; all deals or some (a bool mask or indices) |
+| ``legal_masks()`` / ``legal_masks(bool)`` | (N, 255) int8 (or bool): ``legal_actions_mask`` of the seat on turn in each deal; 0 in a finished deal |
+| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal's given player (``seats`` are players), the player on turn by default; zeros for a dealer who sits out |
+| ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal; a ``CalabresellaStepResult`` |
+| ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
+| ``turn``, ``agent``, ``dealer``, ``dealer_seat``, ``leader``, ``first_leader``, ``phase``, ``tricks_done``, ``thirds``, ``match_score``, ``hand_number``, ``playing`` | copies of the state, by deal (``turn``: a seat; ``agent``, ``dealer``: players) |
+| ``contract``, ``soloist``, ``bids``, ``solo_only`` | the auction: the contract won (a bid action id, 0 none), the soloist's seat (-1), each seat's bid, the hands dealt again |
+| ``players_in()``, ``lead(agents)`` | the player at each seat (``Table.controllers``); ``Game.lead`` of each deal's given player (0 before the card play, and for one who sits out) |
+| ``hands()``, ``face_down()``, ``redeal()``, ``deal_of(i)`` | the cards as engine masks (bit c = card c): held by seat, face down, the second deal; one deal's hand as dealt, for ``new_game``/``next_hand`` |
+| ``num_deals`` / ``n``, ``num_agents`` (players), ``num_actions`` (255), ``deal_options``, ``rules``, ``observation`` | the batch's constants |
+
+Inside, a set of cards is a uint64 engine card mask (bit ``c`` is card ``c``); facts about the
+seats are (N, S) arrays (S seats: 3, or 4 with ``four_player="all_play"``; a seat's player in
+``players_in()``: itself, but with the dealer sitting out, where seat 0 is the forehand and
+seat 2 the player before the dealer), the two sides' thirds (N, 2) (side 0: the soloist's, the
+forehand's before the auction ends); the stakes and match scores by player (N, P). Every
+update is a mask and an ``np.where`` (or an assignment at ``[rows, seat]``); the observation is
+built as uint64 fields shifted into the scalar layout's words and unpacked at once
+(``_family.FamilyBatch``'s ``_build_fields`` and ``_pack``, shared with the family's other
+engines, as are its dealers' check, shuffle and illegal-action error).
+
+Decisions:
+
+- Chosen deals take the scalar game's form: ``hands`` (one list of card ids per seat), or M of
+  them; ``monte`` (four card ids, in the monte's order), or M of them; ``dealer`` (a player,
+  or (M,)). Each is checked by the scalar game's own check (``Game.check_deal_options``: the
+  same error and message, prefixed with the chosen deal's index when M are given), a loop
+  over the chosen deals at reset only, before anything changes (the generator included).
+  ``deal_of(i)`` gives back ``{"hands", "monte"}`` of a deal's current first deal as dealt,
+  the monte in its dealt order (dividete reads it: the first two cards to the first
+  opponent); no ``"monte"`` with four all dealt in. Hands chosen without a monte leave the
+  four cards over in a shuffled order.
+- ``all_pass="solo_only_redeal"``: the second deal is drawn with the first (by the batch's
+  generator, as the scalar game draws it with its own); the scalar game has no deal option for
+  it, so ``redeal()`` gives it (the tests put it into the scalar state's hidden record).
+- The dealer of a shuffled first hand is drawn at random (a player); a match's next hand is
+  dealt inside the step that ended the one before, by the next player.
+- ``CalabresellaStepResult``: ``hand_points``, ``card_thirds`` and ``cappotto`` are by side
+  (0 the soloist's), the scalar ``HandScore``; ``renuncio`` a seat; ``stakes`` and
+  ``match_score`` by player. ``rewards`` (N, P) are the AEC environment's: ``Game.returns``
+  when the episode ends (the hand's stakes, or a match's totals), 0 before.
+- ``autoreset=True`` (default): a deal whose episode ended is dealt a new one in the same
+  step (the result describes the ended one). ``autoreset=False``: it stays finished (``turn``
+  -1, an all-zero mask, the scalar engine's final observation, for which ``seats`` must be
+  named) until ``reset(deals=...)``; stepping it raises ValueError.
+- Illegal actions follow ``illegal_action``: ``"renuncio"`` ends the hand as the scalar game
+  does, in every phase; ``"raise"`` raises ``IllegalActionError`` naming the first offending
+  deals and changes nothing. An action that is not an integer, or outside 0..254 (-1 is
+  allowed in a deal that does not play), always raises ValueError.
+
+Example:
+    >>> import numpy as np
+    >>> batch = CalabresellaBatch(3, seed=0)
+    >>> rng = np.random.default_rng(0)
+    >>> ended = np.zeros(3, dtype=bool)
+    >>> for _ in range(60):  # at most 3 bids, a call, a return, 4 discards and 36 card plays
+    ...     result = batch.step(batch.sample_actions(rng), active=~ended, autoreset=False)
+    ...     ended |= result.terminated
+    >>> ended.tolist(), batch.observe(seats=0).shape, batch.legal_masks().shape
+    ([True, True, True], (3, 859), (3, 255))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..encoders.calabresella import observation as calabresella_observation
+from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
+from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
+from ..engine.scoring import LAST_TRICK_THIRDS
+from ..engine.state import PLAY
+from ..games import auction
+from ..games.calabresella import (
+    AUCTION,
+    CALABRESELLA,
+    CALL_PHASE,
+    CHOOSE,
+    DISCARD,
+    IN_MONTE,
+    MONTE,
+    RETURN,
+    SPLIT,
+    TAKE,
+    CalabresellaRules,
+)
+from ._family import THERMO, FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
+from .engine import SeedLike, _as_generator
+
+U64 = np.uint64
+_ZERO = U64(0)
+_ONE = U64(1)
+NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
+_FULL = U64((1 << 40) - 1)
+_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
+"""Bit of card c; index 40 (no card) is 0."""
+_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
+_STRENGTH = np.array(list(STRENGTH) + [-1], dtype=np.int64)
+_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
+_THREE_THIRDS = U64(sum(1 << c for c in range(40) if THIRDS[c] == 3))
+_ONE_THIRD = U64(sum(1 << c for c in range(40) if THIRDS[c] == 1))
+_RANKS = [U64(sum(1 << c for c in range(40) if STRENGTH[c] == s)) for s in range(9, -1, -1)]
+"""The cards of each strength, the highest first (``call_rule="highest_missing"``)."""
+
+
+class CalabresellaStepResult(NamedTuple):
+    """What one ``CalabresellaBatch.step`` did, deal by deal (arrays with the batch axis first).
+
+    The fields about the hand that ended (``hand_points`` to ``hand_number``) are meaningful
+    where ``hand_over`` is True and 0 / -1 elsewhere. By side: 0 the soloist's, 1 the opponents'.
+    """
+
+    rewards: np.ndarray
+    """(N, P) float32 by player: the AEC environment's rewards (``Game.returns`` when an episode ends, else 0)."""
+    terminated: np.ndarray
+    """(N,) bool: the episode ended in this step (then, with autoreset, a new one was dealt)."""
+    hand_over: np.ndarray
+    """(N,) bool: a hand ended in this step (the same as ``terminated`` in ``episode="hand"``)."""
+    hand_points: np.ndarray
+    """(N, 2) int64 by side: ``HandScore.points``, the whole points of each side's thirds (0 after a renuncio or all passed)."""
+    card_thirds: np.ndarray
+    """(N, 2) int64 by side: ``HandScore.card_thirds`` (the last trick's 3 and the face-down cards included)."""
+    cappotto: np.ndarray
+    """(N,) int8: the side that made a cappotto, or -1."""
+    renuncio: np.ndarray
+    """(N,) int8: the seat whose illegal action ended the hand, or -1."""
+    match_score: np.ndarray
+    """(N, P) int64 by player: the match score after the hand (the hand's stakes in ``episode="hand"``)."""
+    winner: np.ndarray
+    """(N,) int8: the player that won the match when it ended, or -1 (always -1 in ``episode="hand"``)."""
+    hand_number: np.ndarray
+    """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
+    stakes: np.ndarray
+    """(N, P) int64 by player: the hand's stakes (``Table.extra.stakes``, zero-sum)."""
+    contract: np.ndarray
+    """(N,) int64: the contract of the hand that ended (a bid action id; 0: none, all passed or a renuncio in the auction)."""
+
+
+def _bits(cards: np.ndarray) -> np.ndarray:
+    """The bit of each card id (-1: no card -> 0)."""
+    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
+
+
+def _thirds_of(mask: np.ndarray) -> np.ndarray:
+    """The thirds of a point in each card mask."""
+    return 3 * popcount(mask & _THREE_THIRDS) + popcount(mask & _ONE_THIRD)
+
+
+def _put(words: np.ndarray, cards: np.ndarray, at: int) -> None:
+    """OR the 40-bit masks ``cards`` ((N,) uint64) into the 256-bit ``words`` (N, 4) from bit ``at``."""
+    q, r = divmod(at, 64)
+    words[:, q] |= cards << U64(r)
+    if r + 40 > 64:
+        words[:, q + 1] |= cards >> U64(64 - r)
+
+
+class CalabresellaBatch(FamilyBatch):
+    """N deals of Calabresella stepped together under one rule set.
+
+    Args:
+        num_deals: N, the batch size.
+        seed: an int, a ``numpy.random.Generator`` (used as it is) or None; draws the dealers
+            and the shuffles of every deal, now and at every reset.
+        **rules: rule switches, as for ``CalabresellaRules`` (an unknown one is the same TypeError).
+
+    Raises:
+        ValueError: a bad ``num_deals``, or a rule set the rules refuse.
+    """
+
+    num_actions = NUM_ACTIONS
+    deal_options = ("hands", "monte", "dealer")
+    """The keys of a chosen deal (``reset``'s keywords, the scalar game's ``deal_options``)."""
+    players_drop_out = False
+    """Nobody leaves the table during an episode."""
+    decisions_per_hand = None
+    """The decisions of a seat in a hand differ (the auction, the soloist's exchange)."""
+
+    def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
+        if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
+            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+        self.rules: CalabresellaRules = CalabresellaRules.make(**rules)
+        r = self.rules
+        self.observation = calabresella_observation(r)
+        """The scalar observation whose bytes ``observe`` gives."""
+        self.num_agents = r.players
+        s, self._t, self._k = r.table_shape  # seats (= players), cards (tricks) each, the monte's size
+        self._s = s
+        self._p = p = r.players
+        self._all_play = r.all_play
+        self._sits_out = p == 4 and not r.all_play  # four_player="dealer_sits_out": three seats, four players
+        self._match = r.episode == "match"
+        self._enabled = np.array(r.enabled, dtype=np.int64)
+        mult = np.zeros(8, dtype=np.int64)
+        for c in r.enabled:
+            mult[c - CHIAMO] = r.multiplier(c) if r.scoring == "stake" else 0
+        self._mult = mult
+        self._signals_on = r.signals != "none"
+        self._signals_from = 1 if r.signals == "seed" else 0
+        self._kinds = 0b011 if r.signals == "seed" else 0b111
+        self._partial = r.exchange == "partial"
+        self._dividete = DIVIDETE in r.enabled
+        self._scegliete = SCEGLIETE in r.enabled
+        self._redealing = r.all_pass == "solo_only_redeal"
+        self._build_fields()
+        n = self.n = int(num_deals)
+        self._ar = np.arange(n, dtype=np.int64)
+        self._rng = _as_generator(seed)
+        z3 = np.zeros((n, s), dtype=U64)
+        self._hands, self._dealt, self._played, self._voids = z3, z3.copy(), z3.copy(), z3.copy()
+        self._signals, self._known, self._exposed = z3.copy(), z3.copy(), z3.copy()
+        self._down = np.zeros(n, dtype=U64)  # the face-down cards: the monte, then the discards
+        self._monte_ids = np.zeros((n, self._k), dtype=np.int64)  # the monte as dealt, in its order (dividete)
+        self._given = np.zeros(n, dtype=U64)  # scegliete: the cards the opponent exchanging now put into the monte
+        self._monte_shown = np.zeros(n, dtype=U64)
+        self._bids = np.zeros((n, s), dtype=np.int64)
+        self._thirds = np.zeros((n, 2), dtype=np.int64)
+        self._side_tricks = np.zeros((n, 2), dtype=np.int64)
+        self._trick = np.full((n, s), -1, dtype=np.int64)
+        i64 = np.zeros(n, dtype=np.int64)
+        self._count, self._tricks, self._leader, self._first, self._turn = (i64.copy() for _ in range(5))
+        self._dealer, self._phase, self._contract, self._face_down, self._owed = (i64.copy() for _ in range(5))
+        self._taken = i64.copy()
+        self._redeal = np.zeros((n, s), dtype=U64)  # all_pass="solo_only_redeal": the second deal
+        self._solo_only = np.zeros(n, dtype=bool)
+        self._led = np.full(n, -1, dtype=np.int64)
+        self._soloist = np.full(n, -1, dtype=np.int64)
+        self._side0 = i64.copy()  # the seat of side 0: the forehand, then the soloist
+        self._called = np.full(n, -1, dtype=np.int64)
+        self._called_from = np.full(n, -1, dtype=np.int64)
+        self._returned = np.full(n, -1, dtype=np.int64)
+        self._hand_number = i64.copy()
+        self._match_score = np.zeros((n, p), dtype=np.int64)  # by player
+        self._agent_of = np.tile(np.arange(s, dtype=np.int64), (n, 1))  # the player at each seat
+        self._forehand = i64.copy()
+        self._playing = np.ones(n, dtype=bool)
+        self.reset()
+
+    # ------------------------------------------------------------------ dealing
+
+    def reset(
+        self,
+        seed: SeedLike = None,
+        *,
+        hands: Sequence | np.ndarray | None = None,
+        monte: Sequence | np.ndarray | None = None,
+        dealer: int | Sequence[int] | np.ndarray | None = None,
+        deals: np.ndarray | Sequence[int] | None = None,
+    ) -> None:
+        """Deal new episodes (match score 0, hand 0).
+
+        Args:
+            seed: reseed the batch's generator (an int or a ``Generator``); None keeps it.
+            hands: chosen hands: one list of card ids per seat (twelve, or ten with four all dealt in) (the same everywhere),
+                or M of them (one per deal reset).
+            monte: the chosen monte: four card ids, or M lists of them.
+            dealer: the dealer, an int or (M,) seats; drawn at random when None.
+            deals: which deals to reset: a bool mask (N,) or indices (M,); all when None.
+
+        Raises:
+            ValueError: a bad argument (nothing changes, the generator included), with the
+                scalar game's message for a chosen deal.
+        """
+        idx = deal_indices(deals, self.n, self._ar)
+        m = len(idx)
+        dealers = None if dealer is None else self._check_dealers(dealer, m)
+        chosen_hands, chosen_monte = self._check_chosen(hands, monte, m)
+        if seed is not None:
+            self._rng = _as_generator(seed)
+        if m == 0:
+            return
+        if dealers is None:
+            dealers = self._rng.integers(0, self.num_agents, m)
+        self._match_score[idx] = 0
+        self._hand_number[idx] = 0
+        self._deal(idx, dealers, chosen_hands, chosen_monte)
+
+    def _check_chosen(self, hands: Any, monte: Any, m: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """(M, S) hand masks and (M, 4) monte card ids (in order) of chosen deals (None where not chosen), by the scalar game's check."""
+        if hands is None and monte is None:
+            return None, None
+        given: dict[str, list] = {}
+        several = False
+        for key, value, nesting in (("hands", hands, 2), ("monte", monte, 1)):
+            if value is None:
+                continue
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            if depth(value) == nesting + 1:  # M chosen deals
+                if len(value) != m:
+                    raise ValueError(f"{len(value)} chosen {key} for {m} deals to reset")
+                given[key] = list(value)
+                several = True
+            else:
+                given[key] = [value] * m
+        hand_masks = np.zeros((m, self._s), dtype=U64)
+        monte_ids = np.zeros((m, self._k), dtype=np.int64)
+        if m == 0:  # nothing is dealt; still check the one chosen deal
+            given = {key: [hands if key == "hands" else monte] for key in given}
+        out: dict = {}
+        for j in range(max(m, 1)):
+            if j == 0 or several:
+                options = {key: values[j] for key, values in given.items()}
+                try:
+                    out = CALABRESELLA.check_deal_options(self.rules, options, first=True)
+                except ValueError as error:
+                    raise ValueError(f"chosen deal {j}: {error}" if several else str(error)) from None
+            if m == 0:
+                break
+            if "hands" in out:
+                hand_masks[j] = np.array(out["hands"], dtype=U64)
+            if "monte" in out:
+                monte_ids[j] = out["monte"]
+        return (hand_masks if hands is not None else None), (monte_ids if monte is not None else None)
+
+    def _deal(
+        self, idx: np.ndarray, dealers: np.ndarray, hands: np.ndarray | None = None, monte: np.ndarray | None = None
+    ) -> None:
+        """Deal a hand to the deals ``idx`` with these dealers: the cards of each seat and the monte (``monte``: (M, 4) ids)."""
+        m = len(idx)
+        chosen = None if monte is None else np.bitwise_or.reduce(_CARD_BIT.take(monte), axis=1)
+        if hands is None:
+            fixed = np.zeros(m, dtype=U64) if chosen is None else chosen
+            deck = self._shuffle(m, fixed)  # the cards not fixed first, shuffled; a chosen monte last
+            bits = _CARD_BIT.take(deck)
+            owner = np.minimum(np.arange(40) // self._t, self._s)[None, :]  # S: the monte
+            hands = np.stack(
+                [np.bitwise_or.reduce(np.where(owner == s, bits, _ZERO), axis=1) for s in range(self._s)], axis=1
+            )
+            ids = deck[:, self._s * self._t :]
+        else:  # the four cards left, in a shuffled order
+            ids = self._shuffle(m, np.bitwise_or.reduce(hands, axis=1))[:, : self._k]
+        if monte is not None:
+            ids = monte
+        down = np.bitwise_or.reduce(_CARD_BIT.take(ids), axis=1)
+        self._monte_ids[idx] = ids
+        if self._redealing:  # the second deal, drawn now: the same cards but the monte
+            deck = self._shuffle(m, down)
+            owner = np.arange(self._s * self._t)[None, :] // self._t
+            bits = _CARD_BIT.take(deck[:, : self._s * self._t])
+            self._redeal[idx] = np.stack(
+                [np.bitwise_or.reduce(np.where(owner == s, bits, _ZERO), axis=1) for s in range(self._s)], axis=1
+            )
+            self._solo_only[idx] = False
+        self._given[idx] = 0
+        self._taken[idx] = 0
+        if self._sits_out:  # the others, the forehand first: the dealer's seat is the last, and he is none of them
+            forehand = np.zeros(m, dtype=np.int64)
+            self._agent_of[idx] = (dealers[:, None] + 1 + np.arange(self._s)) % self._p
+        else:
+            forehand = (dealers + 1) % self._s
+        self._forehand[idx] = forehand
+        self._hands[idx] = hands
+        self._dealt[idx] = hands
+        self._down[idx] = down
+        for a in (self._played, self._voids, self._signals, self._known, self._exposed, self._thirds):
+            a[idx] = 0
+        self._side_tricks[idx] = 0
+        self._monte_shown[idx] = 0
+        self._bids[idx] = 0
+        self._trick[idx] = -1
+        self._count[idx] = 0
+        self._led[idx] = -1
+        self._tricks[idx] = 0
+        self._dealer[idx] = dealers
+        self._first[idx] = forehand
+        self._leader[idx] = forehand
+        self._turn[idx] = forehand
+        self._side0[idx] = forehand
+        self._phase[idx] = AUCTION
+        self._contract[idx] = 0
+        self._soloist[idx] = -1
+        self._called[idx] = -1
+        self._called_from[idx] = -1
+        self._returned[idx] = -1
+        self._face_down[idx] = self._k
+        self._owed[idx] = 0
+        self._playing[idx] = True
+
+    # ------------------------------------------------------------------ masks
+
+    def _words(self) -> np.ndarray:
+        """(N, 4) uint64: the legal actions of the seat on turn as 256 bits (bit a: action a)."""
+        n = self.n
+        ar = self._ar
+        hand = self._hands[ar, self._turn]
+        phase = np.where(self._playing, self._phase, -1)
+        words = np.zeros((n, 4), dtype=U64)
+        # The card play: follow the led suit; the leader may signal, truthfully.
+        led = self._led
+        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
+        play = phase == PLAY
+        words[:, 0] = np.where(play, np.where(follow != _ZERO, follow, hand), _ZERO)
+        if self._signals_on:
+            lead = play & (led < 0) & (self._tricks >= self._signals_from)
+            if lead.any():
+                multi = np.zeros(n, dtype=U64)
+                single = np.zeros(n, dtype=U64)
+                for suit in range(4):
+                    c = hand & _SUIT_BITS[suit]
+                    count = popcount(c)
+                    multi |= np.where(count >= 2, c, _ZERO)
+                    single |= np.where(count == 1, c, _ZERO)
+                multi = np.where(lead, multi, _ZERO)
+                _put(words, multi, 40)
+                if self._kinds & 0b010:
+                    _put(words, multi, 80)
+                if self._kinds & 0b100:
+                    _put(words, np.where(lead, single, _ZERO), 120)
+        # The auction: pass, or an enabled contract above the standing bid.
+        bidding = phase == AUCTION
+        standing = self._bids.max(axis=1)
+        bid_bits = np.where(bidding, _ONE << U64(PASS - 192), _ZERO)
+        for c in self._enabled:
+            allowed = bidding & (standing < c) & (~self._solo_only if c < SOLO else True)
+            bid_bits |= np.where(allowed, _ONE << U64(int(c) - 192), _ZERO)
+        words[:, 3] |= bid_bits
+        # The call: a card he lacks (of the highest rank he lacks one of, with "highest_missing").
+        calling = phase == CALL_PHASE
+        if calling.any():
+            lacking = _FULL & ~hand
+            if self.rules.call_rule == "highest_missing":
+                chosen = np.zeros(n, dtype=U64)
+                for rank in _RANKS:
+                    chosen = np.where(chosen == _ZERO, lacking & rank, chosen)
+                lacking = chosen
+            _put(words, np.where(calling, lacking, _ZERO), CALL)
+        # Giving a card: back to the giver (not the called one), or a discard.
+        give = np.where(phase == DISCARD, hand, _ZERO)
+        give |= np.where(phase == RETURN, hand & ~_bits(self._called), _ZERO)
+        if self._dividete or self._scegliete:  # an opponent discards (dividete), or puts a card into the monte
+            give |= np.where((phase == SPLIT) | ((phase == CHOOSE) & (self._owed > 0)), hand, _ZERO)
+        _put(words, give, GIVE)
+        if self._partial or self._scegliete:  # a card taken from the monte (CALL + y), or PASS to stop
+            taking = (phase == TAKE) | ((phase == CHOOSE) & (self._owed == 0))
+            _put(words, np.where(taking, self._down & ~self._given, _ZERO), CALL)
+            words[:, 3] |= np.where(taking, _ONE << U64(PASS - 192), _ZERO)
+        return words
+
+    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
+        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
+        if dtype not in (bool, np.bool_, np.int8):
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+        words = np.ascontiguousarray(self._words().astype("<u8"))
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
+        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
+        words = self._words()
+        counts = popcount(words)  # (N, 4)
+        upto = np.cumsum(counts, axis=1)
+        total = upto[:, 3]
+        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
+        w = np.minimum((upto <= k[:, None]).sum(axis=1), 3)
+        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
+        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
+        return np.where(total > 0, 64 * w + bit, -1)
+
+    # ------------------------------------------------------------------ observations
+
+    def observe(self, seats: int | np.ndarray | None = None, deals: np.ndarray | None = None) -> np.ndarray:
+        """(M, size) int8 observations: the bytes of the scalar ``observation(rules).encode(view(state, seat))``.
+
+        Args:
+            seats: the observing players (agents; a player's seat is his own but with
+                ``four_player="dealer_sits_out"``, where the dealer has none and sees zeros, as in
+                the AEC environment): None for the player on turn, an int for the same player
+                everywhere, or an array with one per observed deal.
+            deals: which deals (indices or a bool mask); all when None.
+
+        Raises:
+            ValueError: a player outside 0..P-1, or ``seats=None`` for a finished deal (nobody on turn).
+        """
+        rows = deal_indices(deals, self.n, self._ar)
+        m = len(rows)
+        playing = self._playing.take(rows)
+        if seats is None:
+            if not playing.all():
+                raise ValueError("a finished deal has no seat on turn: name the observing seats")
+            me = self._turn.take(rows)
+            seated = np.ones(m, dtype=bool)
+        else:
+            p = self._p
+            s = np.asarray(seats)
+            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
+                raise ValueError(f"seats are one player 0..{p - 1} or an array of {m} of them; got {seats!r}")
+            if ((s < 0) | (s >= p)).any():
+                raise ValueError(f"seats are players 0..{p - 1}; got {seats!r}")
+            agents = np.broadcast_to(s, (m,)).astype(np.int64)
+            at = self._agent_of[rows] == agents[:, None]  # (M, S)
+            me, seated = at.argmax(axis=1), at.any(axis=1)
+        fields = self._fields
+        f = np.zeros((m, len(fields)), dtype="<u8")
+        rel = (me[:, None] + np.arange(self._s)) % self._s  # (M, S): the absolute seat of each relative seat
+        r2 = rows[:, None]
+        hand = self._hands[rows, me]
+        f[:, fields[("hand", None, 0)]] = hand
+        f[:, self._rows_of("trick", self._s)] = _bits(self._trick[r2, rel])
+        on = np.where(playing, _ONE, _ZERO)
+        f[:, fields[("leader", None, 0)]] = on << ((self._leader.take(rows) - me) % self._s).astype(U64)
+        f[:, self._rows_of("played", self._s)] = self._played[r2, rel]
+        shifts = np.arange(self._s, dtype=U64)
+        f[:, fields[("voids", None, 0)]] = np.bitwise_or.reduce(self._voids[r2, rel] << (U64(4) * shifts), axis=1)
+        if self._signals_on:
+            sig = self._signals[r2, rel] << (U64(12) * shifts)
+            f[:, fields[("signals", None, 0)]] = np.bitwise_or.reduce(sig, axis=1)
+        f[:, self._rows_of("exposed", self._s)] = self._exposed[r2, rel] & ~self._played[r2, rel]
+        f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        own = np.where(me == self._side0.take(rows), 0, 1)
+        by_side = np.stack([own, 1 - own], axis=1)
+        f[:, self._rows_of("thirds", 2)] = THERMO.take(self._thirds[r2, by_side])
+        if self._match:  # by player, the observer's first
+            mine = self._agent_of[rows, me]
+            by_player = (mine[:, None] + np.arange(self._p)) % self._p
+            need = np.clip(self.rules.target_score - self._match_score[r2, by_player], 0, 41)
+            f[:, self._rows_of("to_target", self._p)] = THERMO.take(need)
+        phase = self._phase.take(rows)
+        f[:, fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
+        bids = self._bids[r2, rel]  # (M, S)
+        at = np.arange(self._s)[None, :] * 6 + bids - PASS
+        bid_bits = np.where(bids > 0, _ONE << np.maximum(at, 0).astype(U64), _ZERO)
+        f[:, fields[("bids", None, 0)]] = np.bitwise_or.reduce(bid_bits, axis=1)
+        contract = self._contract.take(rows)
+        f[:, fields[("contract", None, 0)]] = np.where(
+            contract > 0, _ONE << np.maximum(contract - CHIAMO, 0).astype(U64), _ZERO
+        )
+        soloist = self._soloist.take(rows)
+        f[:, fields[("soloist", None, 0)]] = np.where(
+            soloist >= 0, _ONE << ((soloist - me) % self._s).astype(U64), _ZERO
+        )
+        f[:, fields[("called", None, 0)]] = _bits(self._called.take(rows))
+        cf = self._called_from.take(rows)
+        where = np.where(cf == IN_MONTE, self._s, (cf - me) % self._s)
+        f[:, fields[("called_from", None, 0)]] = np.where(cf != -1, _ONE << where.astype(U64), _ZERO)
+        f[:, fields[("monte_shown", None, 0)]] = self._monte_shown.take(rows)
+        f[:, fields[("returned", None, 0)]] = _bits(self._returned.take(rows))
+        all_played = np.bitwise_or.reduce(self._played[rows], axis=1)
+        f[:, fields[("face_down_known", None, 0)]] = self._known[rows, me] & ~hand & ~all_played
+        f[:, fields[("face_down", None, 0)]] = THERMO.take(self._face_down.take(rows))
+        f[:, fields[("solo_only", None, 0)]] = self._solo_only.take(rows)
+        f[~seated] = 0  # the dealer who sits out: nothing to see
+        return self._pack(f)
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(
+        self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
+    ) -> CalabresellaStepResult:
+        """The seat on turn in every deal (or in the ``active`` deals) takes its action.
+
+        Args:
+            actions: (N,) action ids 0..254; the entries of inactive (or finished) deals are
+                ignored: an id, or -1 as ``sample_actions`` returns for a finished deal.
+            active: (N,) bool: the deals that play; every deal when None (then none may be finished).
+            autoreset: deal a new episode to each deal whose episode ends (same step).
+
+        Raises:
+            IllegalActionError: with ``illegal_action="raise"``, an active deal's action is
+                illegal (nothing changes).
+            ValueError: an action is not an integer or out of range, a bad ``active``, or a
+                finished deal would play.
+        """
+        n = self.n
+        ar = self._ar
+        if active is None:
+            active = np.ones(n, dtype=bool)
+        else:
+            active = np.asarray(active)
+            if active.shape != (n,) or active.dtype != bool:
+                raise ValueError(f"active must be a bool mask of shape ({n},)")
+        if (active & ~self._playing).any():
+            raise ValueError(
+                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
+            )
+        a = check_actions(actions, active, n, NUM_ACTIONS)
+        words = self._words()
+        ok = ((words[ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
+        bad = active & ~ok
+        if bad.any() and self.rules.illegal_action == "raise":
+            self._raise_illegal(a, bad)
+        act = active & ok
+        seat = self._turn.copy()
+        phase = self._phase.copy()
+        card = np.where(a >= GIVE, a - GIVE, np.where(a >= CALL, a - CALL, a % 40))
+        card = np.clip(card, 0, 39)
+        bit = _CARD_BIT.take(card)
+        all_passed = np.zeros(n, dtype=bool)
+        start = np.zeros(n, dtype=bool)
+
+        # --- the auction
+        bidding = act & (phase == AUCTION)
+        if bidding.any():
+            self._bids[ar, seat] = np.where(bidding, a, self._bids[ar, seat])
+            bids = self._bids
+            over = (bids > 0).all(axis=1)
+            if self.rules.auction == "first_taker":
+                over |= (bids > PASS).any(axis=1)
+            over &= bidding
+            self._turn = np.where(bidding & ~over, (seat + 1) % self._s, self._turn)
+            best = bids.max(axis=1)
+            all_passed = over & (best <= PASS)
+            if self._redealing:  # the hands are dealt again around the monte: solo or higher only
+                again = all_passed & ~self._solo_only
+                all_passed &= ~again
+                self._hands = np.where(again[:, None], self._redeal, self._hands)
+                self._bids = np.where(again[:, None], 0, self._bids)
+                self._solo_only |= again
+                self._turn = np.where(again, self._forehand, self._turn)
+            won = over & (best > PASS)
+            soloist = bids.argmax(axis=1)
+            self._contract = np.where(won, best, self._contract)
+            self._soloist = np.where(won, soloist, self._soloist)
+            self._side0 = np.where(won, soloist, self._side0)
+            self._turn = np.where(won, soloist, self._turn)
+            self._phase = np.where(won & (best == CHIAMO), CALL_PHASE, self._phase)
+            solo = won & (best == SOLO)
+            if solo.any() and self._k:
+                self._exchange(solo, soloist, shown=False)
+            elif self._all_play:  # no monte: solo plays at once
+                start |= solo
+            solissimo = won & (best == SOLISSIMO)
+            if self.rules.solissimo_peek:
+                self._known[ar, soloist] |= np.where(solissimo, self._down, _ZERO)
+            start |= solissimo
+            first, second = (soloist + 1) % self._s, (soloist + 2) % self._s
+            dividete = won & (best == DIVIDETE)
+            if dividete.any():  # the monte's first two cards to the first opponent, the last two to the other
+                cards = _CARD_BIT.take(self._monte_ids)
+                self._hands[ar, first] |= np.where(dividete, cards[:, 0] | cards[:, 1], _ZERO)
+                self._hands[ar, second] |= np.where(dividete, cards[:, 2] | cards[:, 3], _ZERO)
+                self._down = np.where(dividete, _ZERO, self._down)
+                self._face_down = np.where(dividete, 0, self._face_down)
+                self._owed = np.where(dividete, 2, self._owed)
+                self._phase = np.where(dividete, SPLIT, self._phase)
+                self._turn = np.where(dividete, first, self._turn)
+            scegliete = won & (best == SCEGLIETE)
+            if scegliete.any():  # the first opponent looks at the monte
+                self._known[ar, first] |= np.where(scegliete, self._down, _ZERO)
+                self._owed = np.where(scegliete, 0, self._owed)
+                self._phase = np.where(scegliete, CHOOSE, self._phase)
+                self._turn = np.where(scegliete, first, self._turn)
+
+        # --- the call: the holder hands the card over face up; the soloist takes the monte
+        calling = act & (phase == CALL_PHASE)
+        if calling.any():
+            soloist = self._soloist
+            holds = (self._hands & bit[:, None]) != _ZERO  # (N, S)
+            handed = calling & holds.any(axis=1)
+            holder = holds.argmax(axis=1)
+            self._hands[ar, holder] &= ~np.where(handed, bit, _ZERO)
+            self._hands[ar, np.maximum(soloist, 0)] |= np.where(handed, bit, _ZERO)
+            self._exposed[ar, np.maximum(soloist, 0)] |= np.where(handed, bit, _ZERO)
+            self._called = np.where(calling, card, self._called)
+            self._called_from = np.where(calling, np.where(handed, holder, IN_MONTE), self._called_from)
+            if self._k:
+                self._exchange(calling, soloist, shown=self.rules.show_monte_on_call)
+            self._phase = np.where(handed, RETURN, self._phase)
+
+        # --- the card returned face up to the giver
+        returning = act & (phase == RETURN)
+        if returning.any():
+            giver = np.maximum(self._called_from, 0)
+            given = np.where(returning, bit, _ZERO)
+            self._hands[ar, seat] &= ~given
+            self._hands[ar, giver] |= given
+            self._exposed[ar, giver] |= given
+            self._returned = np.where(returning, card, self._returned)
+            self._phase = np.where(returning, TAKE if self._partial else DISCARD, self._phase)
+            if self._all_play:  # no monte: the play begins
+                start |= returning
+
+        # --- the soloist takes from the monte (exchange="partial")
+        taking = act & (phase == TAKE)
+        if taking.any():
+            stop = taking & (a == PASS)
+            take = taking & (a != PASS)
+            got = np.where(take, bit, _ZERO)
+            self._down &= ~got
+            self._hands[ar, seat] |= got
+            self._taken += take
+            self._face_down -= take
+            discard = (take & (self._taken == MONTE)) | (stop & (self._taken > 0))
+            self._owed = np.where(discard, self._taken, self._owed)
+            self._phase = np.where(discard, DISCARD, self._phase)
+            start |= stop & (self._taken == 0)
+
+        # --- dividete: each opponent in turn discards two
+        splitting = act & (phase == SPLIT)
+        if splitting.any():
+            self._put_down(splitting, seat, bit)
+            done = splitting & (self._owed == 0)
+            then = done & (seat == (self._soloist + 1) % self._s)
+            self._owed = np.where(then, 2, self._owed)
+            self._turn = np.where(then, (self._soloist + 2) % self._s, self._turn)
+            start |= done & ~then
+
+        # --- scegliete: each opponent in turn swaps cards with the monte
+        choosing = act & (phase == CHOOSE)
+        if choosing.any():
+            stop = choosing & (a == PASS)
+            give = choosing & (a >= GIVE) & (a < PASS)
+            take = choosing & (a >= CALL) & (a < GIVE)
+            self._put_down(give, seat, bit)
+            self._given |= np.where(give, bit, _ZERO)
+            got = np.where(take, bit, _ZERO)
+            self._down &= ~got
+            self._hands[ar, seat] |= got
+            self._face_down -= take
+            self._owed = np.where(take, 1, self._owed)
+            self._given = np.where(stop, _ZERO, self._given)
+            then = stop & (seat == (self._soloist + 1) % self._s)
+            second = (self._soloist + 2) % self._s
+            self._known[ar, second] |= np.where(then, self._down, _ZERO)
+            self._turn = np.where(then, second, self._turn)
+            start |= stop & ~then
+
+        # --- the discards, face down
+        discarding = act & (phase == DISCARD)
+        if discarding.any():
+            self._put_down(discarding, seat, bit)
+            start |= discarding & (self._owed == 0)
+
+        if start.any():
+            self._start_play(start)
+
+        # --- the card play
+        play = act & (phase == PLAY)
+        hand_complete = np.zeros(n, dtype=bool)
+        if play.any():
+            hand_complete = self._play(play, seat, a, card, bit)
+        ended = hand_complete | all_passed | bad
+        if not ended.any():
+            return self._quiet_result()
+        return self._end_hands(ended, bad, all_passed, seat, autoreset)
+
+    def _put_down(self, which: np.ndarray, seat: np.ndarray, bit: np.ndarray) -> None:
+        """The seat on turn in the deals ``which`` puts a card face down (a discard, or into the monte); it knows it."""
+        ar = self._ar
+        down = np.where(which, bit, _ZERO)
+        self._hands[ar, seat] &= ~down
+        self._down |= down
+        self._known[ar, seat] |= down
+        self._face_down += which
+        self._owed -= which
+
+    def _exchange(self, which: np.ndarray, soloist: np.ndarray, *, shown: bool) -> None:
+        """The soloist of the deals ``which`` takes the monte (turned up for all when ``shown``) and owes four discards.
+
+        With ``exchange="partial"`` he looks at it, and takes from it what he chooses (``TAKE``).
+        """
+        ar = self._ar
+        if self._partial:
+            if shown:
+                self._monte_shown = np.where(which, self._down, self._monte_shown)
+            self._known[ar, np.maximum(soloist, 0)] |= np.where(which, self._down, _ZERO)
+            self._phase = np.where(which, TAKE, self._phase)
+            return
+        monte = np.where(which, self._down, _ZERO)
+        self._hands[ar, np.maximum(soloist, 0)] |= monte
+        if shown:
+            self._monte_shown = np.where(which, self._down, self._monte_shown)
+        self._down = np.where(which, _ZERO, self._down)
+        self._face_down = np.where(which, 0, self._face_down)
+        self._owed = np.where(which, MONTE, self._owed)
+        self._phase = np.where(which, DISCARD, self._phase)
+
+    def _start_play(self, which: np.ndarray) -> None:
+        """The card play of the deals ``which`` begins: the forehand or the soloist leads."""
+        rule = self.rules.first_lead
+        forehand = self._forehand
+        if rule == "forehand":
+            first = forehand
+        elif rule == "soloist":
+            first = self._soloist
+        else:
+            first = np.where(self._contract == CHIAMO, forehand, self._soloist)
+        self._phase = np.where(which, PLAY, self._phase)
+        self._owed = np.where(which, 0, self._owed)
+        for a in (self._first, self._leader, self._turn):
+            a[which] = first[which]
+
+    def _play(self, play: np.ndarray, seat: np.ndarray, a: np.ndarray, card: np.ndarray, bit: np.ndarray) -> np.ndarray:
+        """The card plays of the deals ``play``; True where the hand's last trick was completed."""
+        ar = self._ar
+        bit = np.where(play, bit, _ZERO)
+        self._hands[ar, seat] &= ~bit
+        self._played[ar, seat] |= bit
+        led = self._led
+        leading = play & (led < 0)
+        following = play & (led >= 0)
+        suit = card // 10
+        fail = following & (suit != led)  # a legal card off the led suit: the seat has none of it
+        self._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
+        if self._signals_on:
+            signal = a // 40
+            given = leading & (signal > 0)
+            self._signals[ar, seat] |= np.where(given, _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64), _ZERO)
+        self._trick[ar, seat] = np.where(play, card, self._trick[ar, seat])
+        self._led = np.where(leading, suit, led)
+        self._count += play
+        complete = play & (self._count == self._s)
+        self._turn = np.where(play, (seat + 1) % self._s, self._turn)
+        if not complete.any():
+            return complete
+        trick = self._trick
+        strength = np.where(trick // 10 == self._led[:, None], _STRENGTH.take(np.maximum(trick, 0)), -1)
+        winner = strength.argmax(axis=1)
+        tricks = self._tricks + complete
+        last = tricks == self._t
+        taken = _THIRDS.take(np.where(trick < 0, 40, trick)).sum(axis=1) + LAST_TRICK_THIRDS * last
+        side = np.where(winner == self._side0, 0, 1)
+        self._thirds[ar, side] += np.where(complete, taken, 0)
+        self._side_tricks[ar, side] += complete
+        self._tricks = tricks
+        self._turn = np.where(complete, winner, self._turn)
+        self._leader = np.where(complete, winner, self._leader)
+        self._trick = np.where(complete[:, None], -1, trick)
+        self._led = np.where(complete, -1, self._led)
+        self._count = np.where(complete, 0, self._count)
+        return complete & last
+
+    def _quiet_result(self) -> CalabresellaStepResult:
+        """The result of a step in which no hand ended: zeros and -1."""
+        n, s = self.n, self._p
+        no = np.zeros(n, dtype=bool)
+        none = np.full(n, -1, dtype=np.int8)
+        z2 = np.zeros((n, 2), dtype=np.int64)
+        z3 = np.zeros((n, s), dtype=np.int64)
+        return CalabresellaStepResult(
+            np.zeros((n, s), dtype=np.float32), no, no.copy(), z2, z2.copy(), none, none.copy(), z3,
+            none.copy(), np.zeros(n, dtype=np.int64), z3.copy(), np.zeros(n, dtype=np.int64),
+        )  # fmt: skip
+
+    def _stakes(self, unit: np.ndarray) -> np.ndarray:
+        """(N, P) by player: each opponent (every player but the soloist, one who sits out included) pays the soloist ``unit``."""
+        soloist = np.arange(self._p)[None, :] == self._agent_of[self._ar, np.maximum(self._soloist, 0)][:, None]
+        return np.where(soloist, (self._p - 1) * unit[:, None], -unit[:, None])
+
+    def _end_hands(
+        self, ended: np.ndarray, renuncio: np.ndarray, all_passed: np.ndarray, acting: np.ndarray, autoreset: bool
+    ) -> CalabresellaStepResult:
+        """Score the hands that ended, close episodes, deal next hands and new episodes."""
+        n = self.n
+        ar = self._ar
+        rules = self.rules
+        # The hands played out: the face-down cards go to the side that took the last trick.
+        thirds = self._thirds.copy()
+        last = np.where(self._leader == self._side0, 0, 1)
+        thirds[ar, last] += _thirds_of(self._down)
+        solo, other = thirds[:, 0], thirds[:, 1]
+        won = solo >= auction.WIN_THIRDS
+        loser = np.where(won, 1, 0)
+        loser_thirds = thirds[ar, loser]
+        if rules.cappotto_rule == "zero_points":
+            cappotto = loser_thirds < 3
+        elif rules.cappotto_rule == "zero_thirds":
+            cappotto = loser_thirds == 0
+        else:
+            cappotto = self._side_tricks[ar, loser] == 0
+        mult = self._mult.take(np.clip(self._contract - CHIAMO, 0, 7))
+        if rules.scoring == "difference":
+            unit = (solo - other) * np.where(thirds.max(axis=1) == auction.HAND_THIRDS, 2, 1)
+            lost_unit = np.full(n, 2 * auction.HAND_THIRDS)
+        else:
+            unit = mult * np.where(cappotto, 2, 1) * np.where(won, 1, -1)
+            lost_unit = 2 * mult
+        stakes = self._stakes(unit)
+        points = np.stack([solo // 3, other // 3], axis=1)
+        capp_side = np.where(cappotto, 1 - loser, -1)
+        # A renuncio: before a contract the offender pays each other player 2; after, his side loses as on cappotto.
+        offender_lost = acting == self._soloist
+        r_stakes = self._stakes(np.where(offender_lost, -lost_unit, lost_unit))
+        is_offender = np.arange(self._p)[None, :] == self._agent_of[ar, acting][:, None]
+        auction_stakes = np.where(is_offender, -2 * (self._p - 1), 2)
+        r_stakes = np.where((self._soloist < 0)[:, None], auction_stakes, r_stakes)
+        stakes = np.where(renuncio[:, None], r_stakes, stakes)
+        void = renuncio | all_passed
+        stakes = np.where(all_passed[:, None], 0, stakes) * ended[:, None]
+        points = np.where(void[:, None], 0, points) * ended[:, None]
+        card_thirds = np.where(renuncio[:, None], self._thirds, np.where(all_passed[:, None], 0, thirds))
+        card_thirds = card_thirds * ended[:, None]
+        capp_side = np.where(ended & ~void, capp_side, -1)
+        score = self._match_score + stakes
+        winner = np.full(n, -1, dtype=np.int64)
+        if self._match:
+            if rules.match_end == "rounds":
+                over = self._hand_number + 1 >= rules.rounds * self._p
+            else:
+                top = score.max(axis=1)
+                over = (top >= rules.target_score) & ((score == top[:, None]).sum(axis=1) == 1)
+            best = score.max(axis=1)
+            unique = (score == best[:, None]).sum(axis=1) == 1
+            winner = np.where(over & unique, score.argmax(axis=1), -1)
+            terminated = ended & over
+            winner = np.where(terminated, winner, -1)
+            rewards = score.astype(np.float64)
+        else:
+            terminated = ended.copy()
+            rewards = stakes.astype(np.float64)
+        rewards = (rewards * terminated[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
+        self._match_score = np.where(ended[:, None], score, self._match_score)
+        result = CalabresellaStepResult(
+            rewards,
+            terminated,
+            ended.copy(),
+            points,
+            card_thirds,
+            capp_side.astype(np.int8),
+            np.where(renuncio, acting, -1).astype(np.int8),
+            score * ended[:, None],
+            winner.astype(np.int8),
+            np.where(ended, self._hand_number, 0),
+            stakes,
+            np.where(ended, self._contract, 0),
+        )
+        go_on = np.flatnonzero(ended & ~terminated)
+        if len(go_on):
+            self._hand_number[go_on] += 1
+            self._deal(go_on, (self._dealer[go_on] + 1) % self._p)
+        over_idx = np.flatnonzero(terminated)
+        if len(over_idx):
+            if autoreset:
+                self._match_score[over_idx] = 0
+                self._hand_number[over_idx] = 0
+                self._deal(over_idx, self._rng.integers(0, self._p, len(over_idx)))
+            else:
+                self._playing[over_idx] = False
+        return result
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def num_deals(self) -> int:
+        """N."""
+        return self.n
+
+    @property
+    def turn(self) -> np.ndarray:
+        """(N,) int64: the seat on turn in each deal; -1 in a finished deal."""
+        return np.where(self._playing, self._turn, -1)
+
+    @property
+    def agent(self) -> np.ndarray:
+        """(N,) int64: the player on turn in each deal (the player of the seat on turn); -1 in a finished deal."""
+        return np.where(self._playing, self._agent_of[self._ar, self._turn], -1)
+
+    def players_in(self) -> np.ndarray:
+        """(N, S) int64: the player at each seat of the current hand (``Table.controllers``)."""
+        return self._agent_of.copy()
+
+    def lead(self, agents: np.ndarray) -> np.ndarray:
+        """(N,) float32: ``Calabresella.lead`` of each deal's player ``agents[i]``: his side's thirds lead in points.
+
+        0 before the card play (the auction, the call, the exchange).
+        """
+        a = np.asarray(agents, dtype=np.int64)
+        at = self._agent_of == a[:, None]
+        side = np.where(at.argmax(axis=1) == self._side0, 0, 1)
+        lead = (self._thirds[self._ar, side] - self._thirds[self._ar, 1 - side]) / 3
+        return np.where((self._phase == PLAY) & at.any(axis=1), lead + 0.0, 0.0).astype(np.float32)
+
+    @property
+    def playing(self) -> np.ndarray:
+        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
+        return self._playing.copy()
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """(N,) the player who dealt each deal's current hand (``Calabresella.dealer_agent``: ``new_game``'s ``dealer``)."""
+        return self._dealer.copy()
+
+    @property
+    def dealer_seat(self) -> np.ndarray:
+        """(N,) ``PublicState.dealer``: the dealer's seat (with ``four_player="dealer_sits_out"`` the last seat, 2)."""
+        return np.where(self._sits_out, self._s - 1, self._dealer)
+
+    @property
+    def first_leader(self) -> np.ndarray:
+        """(N,) the seat that leads (or led) the hand's first trick (the forehand before the card play)."""
+        return self._first.copy()
+
+    @property
+    def leader(self) -> np.ndarray:
+        """(N,) the seat that leads (or led) the current trick (the forehand before the card play)."""
+        return self._leader.copy()
+
+    @property
+    def phase(self) -> np.ndarray:
+        """(N,) the scalar game's phase: ``PLAY`` (0), ``AUCTION`` (1), ``CALL_PHASE``, ``RETURN``, ``TAKE``, ``DISCARD``, ``SPLIT``, ``CHOOSE``."""
+        return self._phase.copy()
+
+    @property
+    def tricks_done(self) -> np.ndarray:
+        """(N,) completed tricks of the current hand."""
+        return self._tricks.copy()
+
+    @property
+    def thirds(self) -> np.ndarray:
+        """(N, 2) thirds each side has taken in tricks this hand (``PublicState.thirds``; side 0 the soloist's)."""
+        return self._thirds.copy()
+
+    @property
+    def match_score(self) -> np.ndarray:
+        """(N, P) each player's stakes over the finished hands of the episode."""
+        return self._match_score.copy()
+
+    @property
+    def hand_number(self) -> np.ndarray:
+        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
+        return self._hand_number.copy()
+
+    @property
+    def contract(self) -> np.ndarray:
+        """(N,) the contract won (a bid action id: ``CHIAMO``, ``SOLO``, ``SOLISSIMO``), 0 while none."""
+        return self._contract.copy()
+
+    @property
+    def soloist(self) -> np.ndarray:
+        """(N,) the soloist's seat, -1 while none."""
+        return self._soloist.copy()
+
+    @property
+    def bids(self) -> np.ndarray:
+        """(N, S) each seat's bid (``PASS`` or a contract's action id; 0: not spoken yet)."""
+        return self._bids.copy()
+
+    def redeal(self) -> np.ndarray:
+        """(N, S) uint64: the second deal's hands (``all_pass="solo_only_redeal"``; drawn with the first), else 0."""
+        return self._redeal.copy()
+
+    @property
+    def solo_only(self) -> np.ndarray:
+        """(N,) bool: the hands were dealt again after every player passed: solo or higher only."""
+        return self._solo_only.copy()
+
+    def hands(self) -> np.ndarray:
+        """(N, S) uint64: the cards each seat holds, as engine card masks (bit c = card c)."""
+        return self._hands.copy()
+
+    def face_down(self) -> np.ndarray:
+        """(N,) uint64: the cards face down: the monte, then the soloist's discards."""
+        return self._down.copy()
+
+    def deal_of(self, deal: int) -> dict[str, list]:
+        """One deal's current hand as dealt: ``{"hands": one list per seat, "monte": four card ids in the monte's order}``.
+
+        The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``; no
+        ``"monte"`` with four players all dealt in.
+        """
+        out: dict[str, list] = {"hands": [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[deal]]}
+        if self._k:
+            out["monte"] = self._monte_ids[deal].tolist()
+        return out
+
+
+__all__ = ["CalabresellaBatch", "CalabresellaStepResult"]

@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 
+from tressette_env import catalog
 from tressette_env.vector.env import TressetteVectorEnv, make_vector_env
+from tressette_env.vector.family_env import FamilyVectorEnv
+from tressette_env.vector.family_env import make_vector_env as family_make_vector_env
 from tressette_env.vector.next_step import NextStepVectorEnv, make
 
 
@@ -54,6 +57,51 @@ def test_each_step_is_the_wrapped_environments_with_finished_rows_held_back_a_st
     assert (episodes >= 4).all()
 
 
+FAMILY = [e.name for e in catalog.entries() if e.gym_vector_entry_point and e.batch is not None]
+
+
+@pytest.mark.parametrize("game", FAMILY)
+def test_the_family_plugs_in_each_step_the_wrapped_environments(game):
+    """Every other game with a vector entry point: the same twin check, episodes of any length."""
+    n = 6
+    settings = {"seed": 3, "dense_reward": True, "others": "random"}  # (in due's heuristic searches: slow)
+    wrapped = make({"game": game, "num_envs": n, **settings})
+    twin = family_make_vector_env(n, game, **settings)  # gym.make_vec's, with these keywords
+    obs, _ = wrapped.reset(seed=5)
+    twin_obs, twin_infos = twin.reset(seed=5)
+    assert np.array_equal(obs["observations"], twin_obs.astype(np.float32))
+    pending = np.zeros(n, dtype=bool)
+    episodes = 0
+    for _ in range(80):
+        actions = _first_legal(twin.action_masks())
+        obs, rewards, terminated, truncated, _ = wrapped.step(np.where(pending, 999, actions))
+        t_obs, t_rewards, t_terminated, _, t_infos = twin.step(np.where(pending, -1, actions), active=~pending)
+        assert np.array_equal(rewards, t_rewards) and np.array_equal(terminated, t_terminated)
+        expected, expected_mask = t_obs.copy(), t_infos["action_mask"].copy()
+        for i in np.flatnonzero(t_terminated):
+            expected[i], expected_mask[i] = t_infos["final_obs"][i], False
+        assert np.array_equal(obs["observations"], expected.astype(np.float32))
+        assert np.array_equal(obs["action_mask"], expected_mask.astype(np.float32))
+        assert not rewards[pending].any() and not terminated[pending].any()
+        episodes += int(terminated.sum())
+        pending = terminated.copy()
+    assert episodes >= n
+
+
+def test_an_inactive_row_of_the_family_environment_stands_still_and_bad_masks_are_refused():
+    env = FamilyVectorEnv(4, "tressette_a_chiamare", others="random", seed=0)
+    obs, infos = env.reset(seed=1)
+    active = np.array([True, False, True, False])
+    before = env.batch.hands().copy()
+    new_obs, rewards, terminated, _, infos = env.step(
+        np.where(active, infos["action_mask"].argmax(1), -1), active=active
+    )
+    assert np.array_equal(new_obs[~active], obs[~active]) and not rewards[~active].any()
+    assert np.array_equal(env.batch.hands()[[1, 3]], before[[1, 3]])
+    with pytest.raises(ValueError, match=r"active is a bool mask of shape \(4,\)"):
+        env.step(np.zeros(4, dtype=int), active=np.ones(3, dtype=bool))
+
+
 def test_an_inactive_row_of_the_batched_environment_stands_still():
     env = TressetteVectorEnv(4, seed=0)
     obs, infos = env.reset(seed=1)
@@ -86,7 +134,11 @@ def test_every_row_held_back_plays_nothing():
         (lambda: make({"num_envs": 0}), ValueError, "num_envs=0"),
         (lambda: make({"num_envs": True}), ValueError, "num_envs=True"),
         (lambda: make({"num_envs": 2, "opponents": "nobody"}), ValueError, "opponents is 'random', 'heuristic'"),
-        (lambda: make({"num_envs": 2, "game": "calabresella"}), ValueError, "'calabresella' has no batched engine yet"),
+        (
+            lambda: make({"num_envs": 2, "game": "calabresella"}),
+            ValueError,
+            "'calabresella' has no batched vector environment with gym.make's defaults yet",
+        ),
         (lambda: make({"game": "scopa"}), ValueError, "game='scopa': one of tressette"),
         (lambda: NextStepVectorEnv("env"), TypeError, "same-step autoreset"),
         (lambda: make({"num_envs": 2}).step(np.zeros(2, dtype=int)), RuntimeError, "reset"),

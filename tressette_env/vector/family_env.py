@@ -167,12 +167,29 @@ class FamilyVectorEnv(VectorEnv):
         self._masks = self.batch.legal_masks(bool)
         return self.batch.observe(), {"action_mask": self._masks}
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """The learner acts in every deal; then the others play until it is the learner's turn again."""
+    def step(
+        self, actions: Any, *, active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The learner acts in every deal; then the others play until it is the learner's turn again.
+
+        ``active`` ((N,) bool, default all): the deals where the learner acts; the others stand
+        still (their actions are not read: -1 is allowed; no reward, no termination, the same
+        observation), which is how ``NextStepVectorEnv`` holds a new episode back for a step.
+        """
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        result = self.batch.step(np.asarray(actions), autoreset=False)
-        self._fresh[:] = False
+        if active is not None:
+            active = np.asarray(active)
+            if active.dtype != bool or active.shape != (self.num_envs,):
+                raise ValueError(
+                    f"active is a bool mask of shape ({self.num_envs},), one per deal; "
+                    f"got {active.dtype} {active.shape}"
+                )
+        result = self.batch.step(np.asarray(actions), active=active, autoreset=False)
+        if active is None:
+            self._fresh[:] = False
+        else:
+            self._fresh[active] = False
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=bool)
         infos: dict = {}

@@ -11,7 +11,8 @@ among them, read Gymnasium's default instead, ``AutoresetMode.NEXT_STEP``:
 | reward, terminated | as the step pays | the hand's, True | 0, False: the row's action is not played |
 
 and the observation is the dict RLlib's ``ActionMaskingTorchRLModule`` reads:
-``{"observations": float32 (790,), "action_mask": float32 (161,)}`` (a row's mask is all zeros on
+``{"observations": float32 (size,), "action_mask": float32 (actions,)}`` (790 and 161 in the
+four-seat game; a row's mask is all zeros on
 the step that ends its episode: the hand has no next decision). ``infos`` is empty (the hands'
 results stay in the wrapped environment's ``infos["final_info"]``, which this does not pass
 on: RLlib turns every info into one dict per row, a cost per step).
@@ -21,7 +22,8 @@ on: RLlib turns every info into one dict per row, a cost per step).
 creators are called with. A game plugs in through its catalog entry's
 ``gym_vector_entry_point``, whose environment keeps the batched one's protocol: same-step
 autoreset with ``infos["final_obs"]``, ``infos["action_mask"]``, ``action_masks()`` and
-``step(actions, active=)``. Only the four-seat game has one today.
+``step(actions, active=)``: the four-seat game's ``TressetteVectorEnv`` and the other games'
+``FamilyVectorEnv`` (every game whose heuristic is batched: all but Calabresella today).
 
 Example:
     >>> env = make({"num_envs": 4, "seed": 0, "opponents": "random", "partner": "random"})
@@ -60,7 +62,7 @@ class NextStepVectorEnv(VectorEnv):
     Args:
         env: the batched environment to wrap: a ``VectorEnv`` with same-step autoreset,
             ``infos["final_obs"]`` and ``infos["action_mask"]``, and ``step(actions, active=)``
-            (``TressetteVectorEnv``).
+            (``TressetteVectorEnv``, ``FamilyVectorEnv``).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -151,13 +153,19 @@ def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:
         raise ValueError(f"game={game!r}: one of {', '.join(catalog.names())}")
     entry = catalog.entry(game)
     if entry.gym_vector_entry_point is None:
+        with_one = [e.name for e in catalog.entries() if e.gym_vector_entry_point]
         raise ValueError(
-            f"game={game!r} has no batched engine yet (only the four-seat game has one): train it on "
-            "TressetteMultiAgentEnv, with several environments a runner"
+            f"game={game!r} has no batched vector environment with gym.make's defaults yet (games with one: "
+            f"{', '.join(with_one)}): train it on TressetteMultiAgentEnv, with several environments a runner"
         )
     num_envs = config.pop("num_envs", 1)
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
         raise ValueError(f"num_envs={num_envs!r}: an integer >= 1")
+    import gymnasium as gym
+
+    import tressette_env  # noqa: F401  (registers the ids, whose kwargs name the game)
+
     module, _, name = entry.gym_vector_entry_point.partition(":")
     factory = getattr(importlib.import_module(module), name)
-    return NextStepVectorEnv(factory(int(num_envs), **config))
+    registered = dict(gym.spec(entry.gym_id).kwargs)  # {"game": name} for a family game's shared entry point
+    return NextStepVectorEnv(factory(int(num_envs), **{**registered, **config}))

@@ -408,3 +408,32 @@ def test_a_huge_action_dict_gets_a_short_error():
         with pytest.raises((ValueError, TypeError)) as raised:
             env.step(actions)
         assert len(str(raised.value)) < 400
+
+
+@pytest.mark.parametrize("game", ["tressette_col_morto", "tressette_a_chiamare"])
+def test_a_family_games_batched_engine_through_rllibs_own_runner(game):
+    """``batched_env`` with ``game``: RLlib's ``SingleAgentEnvRunner`` steps ``FamilyVectorEnv``, episodes end with a hand."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from tressette_env.integrations.rllib import register_batched_env
+
+    config = (
+        PPOConfig()
+        .environment(register_batched_env(), env_config={"game": game, "others": "heuristic"})
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+        .env_runners(num_env_runners=0, num_envs_per_env_runner=8, gym_env_vectorize_mode="vector_entry_point")
+    )
+    runner = SingleAgentEnvRunner(config=config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RenuncioWarning)  # the module acts within the masks: no renuncio
+        episodes = runner.sample(num_timesteps=400, random_actions=False)
+    done = [e for e in episodes if e.is_done]
+    assert len(done) >= 8
+    for episode in done:
+        assert episode.is_terminated and not np.any(episode.get_rewards()[:-1])  # the hand's result at its end
+        masks = np.asarray(episode.get_observations()["action_mask"])
+        assert masks[:-1].any(axis=1).all() and not masks[-1].any()
+    runner.stop()

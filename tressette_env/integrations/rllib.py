@@ -56,9 +56,11 @@ the vector environment of RLlib's single-agent runners: one learning seat in eac
 Its ``env_config`` keys are ``"game"`` (default ``"tressette"``) and the game's ``gym.make_vec``
 keywords (the four-seat game's: ``seat``, ``partner``, ``opponents``, ``dense_reward``,
 ``seed``, the rule switches; ``gym.make``'s defaults: a random seat, the heuristic as partner and
-opponents); a bad one raises that environment's error. A game plugs in through its catalog
-entry's ``gym_vector_entry_point``; only the four-seat game has a batched engine yet, and the
-others are refused with a message that says so.
+opponents; another game's: ``agent``, ``others``, ``dense_reward``, ``seed``, its switches,
+``gym.make``'s defaults a random learner and the heuristic for the others); a bad one raises
+that environment's error. A game plugs in through its catalog entry's
+``gym_vector_entry_point``: every game whose heuristic is batched (``FamilyVectorEnv``); a game
+without one (Calabresella) is refused with a message that names those that have one.
 
 Example:
     >>> env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})
@@ -93,7 +95,7 @@ BATCHED_ENV = "tressette_batched"
 
 
 def batched_env(config: Mapping[str, Any] | None = None) -> Any:
-    """The four-seat batched engine as an RLlib vector environment (the module docstring; ``vector_entry_point``)."""
+    """A game's batched engine as an RLlib vector environment (the module docstring; ``vector_entry_point``)."""
     from ..vector.next_step import make
 
     return make(config)

@@ -303,6 +303,7 @@ _PACKAGE = (
         rules="tressette_env.games.in_due:InDueRules",
         encoders="tressette_env.encoders.in_due",
         batch="tressette_env.vector.in_due:InDueBatch",
+        model="ppo_in_due_v0.npz",
         gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.in_due_heuristic:InDueHeuristic",
         env_module="tressette_env.tressette_in_due_v0",

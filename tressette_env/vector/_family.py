@@ -3,8 +3,18 @@
 Their cards are engine masks (bit c = card c), unlike ``TressetteBatch``'s reversed ones, so
 the four-seat engine's tables do not serve them; these do. ``FamilyBatch`` is the base of the
 engines that write their observation as uint64 fields packed into the scalar layout's words
-(a perdere, a chiamare, Calabresella): the fields, the packing, the dealers' check, the
-shuffle and the error of ``illegal_action="raise"``, in one home.
+(a perdere, a chiamare, Calabresella). The card tables and the trick play are in
+``vector._tricks``.
+
+| name | what it is |
+| --- | --- |
+| ``THERMO`` | (65,) uint64: v low bits set, v 0..64 (a thermometer field) |
+| ``deal_indices(deals, n, every)`` | the deal indices of None, a bool mask or indices; a clear ValueError otherwise |
+| ``check_actions(actions, active, n, num_actions)`` | the actions as int64 ids; a clear ValueError for a bad one |
+| ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
+| ``popcount(x)``, ``select_low(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit |
+| ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
+| ``FamilyBatch`` | ``legal_masks`` and ``sample_actions`` (from the subclass's ``_words``), the fields and their packing (``_build_fields``, ``_pack``, ``_rows_of``), a step's checks (``_judge``), the dealers' check, the shuffle, the error of ``illegal_action="raise"``, and ``num_deals``, ``turn``, ``playing``, ``dealer``, ``tricks_done``, ``hand_number`` |
 """
 
 from __future__ import annotations
@@ -63,6 +73,22 @@ def check_actions(actions: Any, active: np.ndarray, n: int, num_actions: int) ->
     return np.where(out, 0, a)
 
 
+def check_active(active: Any, playing: np.ndarray) -> np.ndarray:
+    """(N,) bool: the deals that play in a step (all when None); a ValueError for a bad mask or a finished deal."""
+    n = len(playing)
+    if active is None:
+        active = np.ones(n, dtype=bool)
+    else:
+        active = np.asarray(active)
+        if active.shape != (n,) or active.dtype != bool:
+            raise ValueError(f"active must be a bool mask of shape ({n},)")
+    if (active & ~playing).any():
+        raise ValueError(
+            "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
+        )
+    return active
+
+
 def popcount(x: np.ndarray) -> np.ndarray:
     """Set bits of each uint64 word, as int64."""
     return np.bitwise_count(x).astype(np.int64)
@@ -98,7 +124,9 @@ class FamilyBatch:
     """The shared part of the packed-observation engines (see the module docstring).
 
     A subclass sets ``observation`` (the scalar observation: ``layout``, ``slices``, ``size``),
-    ``num_agents``, ``_rng``, ``_turn`` and ``legal_masks``, and calls ``_build_fields`` once.
+    ``num_agents``, ``num_actions``, ``n``, ``rules``, ``_rng``, ``_ar``, ``_turn``, ``_playing``
+    (and the state the accessors copy) and ``_words`` (the legal actions of the seat on turn as
+    (N, 4) uint64, bit a: action a), and calls ``_build_fields`` once.
     """
 
     def _build_fields(self) -> None:
@@ -153,6 +181,36 @@ class FamilyBatch:
         bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8), axis=1, bitorder="little")
         return bits[:, :size].view(np.int8)
 
+    @property
+    def num_deals(self) -> int:
+        """N."""
+        return self.n
+
+    @property
+    def turn(self) -> np.ndarray:
+        """(N,) int64: the seat (= player) on turn in each deal; -1 in a finished deal."""
+        return np.where(self._playing, self._turn, -1)
+
+    @property
+    def playing(self) -> np.ndarray:
+        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
+        return self._playing.copy()
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """(N,) the dealer of each deal's current hand."""
+        return self._dealer.copy()
+
+    @property
+    def tricks_done(self) -> np.ndarray:
+        """(N,) completed tricks of the current hand."""
+        return self._tricks.copy()
+
+    @property
+    def hand_number(self) -> np.ndarray:
+        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
+        return self._hand_number.copy()
+
     def _check_dealers(self, dealer: Any, m: int) -> np.ndarray:
         p = self.num_agents
         d = np.asarray(dealer)
@@ -170,6 +228,41 @@ class FamilyBatch:
         held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
         keys[held] = 2.0
         return np.argsort(keys, axis=1, kind="stable")
+
+    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
+        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
+        if dtype not in (bool, np.bool_, np.int8):
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+        words = np.ascontiguousarray(self._words().astype("<u8"))
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=self.num_actions, bitorder="little")
+        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
+        words = self._words()
+        counts = popcount(words)  # (N, 4)
+        upto = np.cumsum(counts, axis=1)
+        total = upto[:, 3]
+        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
+        w = np.minimum((upto <= k[:, None]).sum(axis=1), 3)
+        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
+        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
+        return np.where(total > 0, 64 * w + bit, -1)
+
+    def _judge(self, actions: Any, active: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """A step's checks: (active, the actions as ids, legal, illegal in an active deal), by deal.
+
+        Raises the ValueErrors of ``check_active`` and ``check_actions``, and with
+        ``illegal_action="raise"`` the ``IllegalActionError`` of an illegal action; nothing changes.
+        """
+        active = check_active(active, self._playing)
+        a = check_actions(actions, active, self.n, self.num_actions)
+        words = self._words()
+        ok = ((words[self._ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
+        bad = active & ~ok
+        if bad.any() and self.rules.illegal_action == "raise":
+            self._raise_illegal(a, bad)
+        return active, a, ok, bad
 
     def _raise_illegal(self, a: np.ndarray, bad: np.ndarray) -> None:
         where = np.flatnonzero(bad)

@@ -33,8 +33,12 @@ seats are (N, 5) arrays, batch axis first (seat = player). Every update is a mas
 ``if``s test ``.any()`` of a mask to skip work nobody needs, or raise. The observation is built
 as uint64 *fields* (each a piece, or a row of a piece, of at most 64 entries), shifted into
 their places in little-endian words of the scalar layout and unpacked at once: the fields,
-their packing, the dealer's check and the error of ``illegal_action="raise"`` are
-``vector._family.FamilyBatch``'s, shared with the other family engines.
+their packing, ``legal_masks`` and ``sample_actions`` (from this module's ``_words``), the
+step's checks, the dealer's check, the error of ``illegal_action="raise"`` and the plain
+accessors are ``vector._family.FamilyBatch``'s, and
+the card tables, the follow-suit mask, the signals and the trick play (a card into the trick,
+its winner, the thirds taken, the last trick's bonus) ``vector._tricks``'s, shared with the
+other family engines; the suspects (who beat or loaded the declarer's card) are this module's.
 
 Decisions:
 
@@ -89,12 +93,17 @@ import numpy as np
 
 from ..encoders.a_chiamare import observation as a_chiamare_observation
 from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
-from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
-from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
-from ._family import THERMO, FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
+from ._family import THERMO, FamilyBatch, deal_indices, depth
+from ._tricks import CARD_BIT as _CARD_BIT
+from ._tricks import FULL as _FULL
+from ._tricks import RANKS as _RANKS
+from ._tricks import STRENGTH as _STRENGTH
+from ._tricks import THIRDS as _THIRDS
+from ._tricks import card_bits as _bits
+from ._tricks import close_tricks, play_cards, playable, signal_words
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
@@ -102,15 +111,6 @@ _ZERO = U64(0)
 _ONE = U64(1)
 NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
 P = PLAYERS
-_FULL = U64((1 << 40) - 1)
-_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
-"""Bit of card c; index 40 (no card) is 0."""
-_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
-"""The cards of suit s; index 4 (no suit led) is 0."""
-_STRENGTH = np.array(list(STRENGTH) + [-1], dtype=np.int64)
-_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
-_RANKS = [U64(sum(1 << c for c in range(40) if STRENGTH[c] == s)) for s in range(9, -1, -1)]
-"""The cards of each rank, the strongest (the 3s) first: ``call_rule="highest_missing"``."""
 _BID_INDEX = np.zeros(NUM_ACTIONS + 1, dtype=np.int64)
 _BID_INDEX[[PASS, CHIAMO, SOLO]] = [0, 1, 2]
 """A bid's entry in the observation's ``bids`` row (pass, chiamo, sola)."""
@@ -145,11 +145,6 @@ class AChiamareStepResult(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
     stakes: np.ndarray
     """(N, 5) int64 by player: the hand's stakes (``AChiamarePublic.stakes``, zero-sum)."""
-
-
-def _bits(cards: np.ndarray) -> np.ndarray:
-    """The bit of each card id (-1: no card -> 0)."""
-    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
 
 
 def _has(masks: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -332,26 +327,12 @@ class AChiamareBatch(FamilyBatch):
         hand = self._hands[self._ar, self._turn]
         phase = np.where(self._playing, self._phase, -1)
         led = self._led
-        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
         play = phase == PLAY
         words = np.zeros((n, 4), dtype=U64)
-        words[:, 0] = np.where(play, np.where(follow != _ZERO, follow, hand), _ZERO)
+        words[:, 0] = np.where(play, playable(hand, led), _ZERO)
         if self._signs:  # the leader may signal, truthfully: busso and striscio keep the suit, volo is the last card
             lead = play & (led < 0) & (self._tricks >= self._signals_from)
-            multi = np.zeros(n, dtype=U64)
-            single = np.zeros(n, dtype=U64)
-            for suit in range(4):
-                c = hand & _SUIT_BITS[suit]
-                count = popcount(c)
-                multi |= np.where(count >= 2, c, _ZERO)
-                single |= np.where(count == 1, c, _ZERO)
-            multi = np.where(lead, multi, _ZERO)
-            words[:, 0] |= multi << U64(40)
-            words[:, 1] = (multi >> U64(24)) | (multi << U64(16))
-            if self._volo:
-                single = np.where(lead, single, _ZERO)
-                words[:, 1] |= single << U64(56)
-                words[:, 2] = single >> U64(8)
+            signal_words(words, hand, lead, volo=self._volo)
         calling = phase == CALL_PHASE
         if calling.any():
             cards = np.where(calling, self._callable(hand), _ZERO)
@@ -366,26 +347,6 @@ class AChiamareBatch(FamilyBatch):
         )
         words[:, 3] |= np.where(bidding, bids, _ZERO)
         return words
-
-    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
-        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
-        if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
-        words = np.ascontiguousarray(self._words().astype("<u8"))
-        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
-        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
-
-    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        words = self._words()
-        counts = popcount(words)  # (N, 4)
-        upto = np.cumsum(counts, axis=1)
-        total = upto[:, 3]
-        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
-        w = np.minimum((upto <= k[:, None]).sum(axis=1), 3)
-        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
-        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
-        return np.where(total > 0, 64 * w + bit, -1)
 
     # ------------------------------------------------------------------ observations
 
@@ -492,22 +453,7 @@ class AChiamareBatch(FamilyBatch):
         """
         n = self.n
         ar = self._ar
-        if active is None:
-            active = np.ones(n, dtype=bool)
-        else:
-            active = np.asarray(active)
-            if active.shape != (n,) or active.dtype != bool:
-                raise ValueError(f"active must be a bool mask of shape ({n},)")
-        if (active & ~self._playing).any():
-            raise ValueError(
-                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
-            )
-        a = check_actions(actions, active, n, NUM_ACTIONS)
-        words = self._words()
-        ok = ((words[ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
-        bad = active & ~ok
-        if bad.any() and self.rules.illegal_action == "raise":
-            self._raise_illegal(a, bad)
+        active, a, ok, bad = self._judge(actions, active)
         good = active & ok
         seat = self._turn.copy()
         phase = self._phase
@@ -564,12 +510,8 @@ class AChiamareBatch(FamilyBatch):
             card = a % 40
             bit = np.where(play, _CARD_BIT.take(card), _ZERO)
             self._hands[ar, seat] ^= bit
-            self._played[ar, seat] |= bit
             led = self._led
-            leading = play & (led < 0)
             suit = card // 10
-            fail = play & (led >= 0) & (suit != led)  # a legal card off the led suit: the seat has none of it
-            self._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.
             on_table = np.where(self._trick // 10 == led[:, None], _STRENGTH.take(np.maximum(self._trick, 0)), -1)
             top = on_table.max(axis=1)
@@ -578,31 +520,11 @@ class AChiamareBatch(FamilyBatch):
             loads = his & ~beats & (_THIRDS.take(card) > 0)
             self._beaters |= np.where(beats, 1 << seat, 0)
             self._loaders |= np.where(loads, 1 << seat, 0)
-            if self._signs:
-                signal = np.where(play, a // 40, 0)
-                given = leading & (signal > 0)
-                sign_bit = _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64)
-                self._signals[ar, seat] |= np.where(given, sign_bit, _ZERO)
-            self._trick[ar, seat] = np.where(play, card, self._trick[ar, seat])
-            self._led = np.where(leading, suit, led)
-            self._count += play
-            complete = play & (self._count == P)
-            self._turn = np.where(play, (seat + 1) % P, self._turn)
+            complete = play_cards(self, play, seat, a, card, bit, P, self._signs)
             if complete.any():
-                trick = self._trick
-                strength = np.where(trick // 10 == self._led[:, None], _STRENGTH.take(np.maximum(trick, 0)), -1)
-                winner = strength.argmax(axis=1)
-                tricks = self._tricks + complete
-                last = tricks == HAND
-                taken = _THIRDS.take(np.where(trick < 0, 40, trick)).sum(axis=1) + LAST_TRICK_THIRDS * last
+                winner, taken, last, _ = close_tricks(self, complete, HAND)
                 self._thirds[ar, winner] += np.where(complete, taken, 0)
                 self._won[ar, winner] += complete
-                self._tricks = tricks
-                self._turn = np.where(complete, winner, self._turn)
-                self._leader = np.where(complete, winner, self._leader)
-                self._trick = np.where(complete[:, None], -1, trick)
-                self._led = np.where(complete, -1, self._led)
-                self._count = np.where(complete, 0, self._count)
                 hand_complete = complete & last
         ended = hand_complete | bad | void
         if not ended.any():
@@ -711,16 +633,6 @@ class AChiamareBatch(FamilyBatch):
     # ------------------------------------------------------------------ reading the state
 
     @property
-    def num_deals(self) -> int:
-        """N."""
-        return self.n
-
-    @property
-    def turn(self) -> np.ndarray:
-        """(N,) int64: the seat (= player) on turn in each deal; -1 in a finished deal."""
-        return np.where(self._playing, self._turn, -1)
-
-    @property
     def agent(self) -> np.ndarray:
         """(N,) int64: the player on turn in each deal (its seat); -1 in a finished deal."""
         return self.turn
@@ -729,16 +641,6 @@ class AChiamareBatch(FamilyBatch):
         """(N,) float32: ``Game.lead`` of each deal's player ``agents[i]``: the thirds it has taken this hand, in points."""
         a = np.asarray(agents, dtype=np.int64)
         return (self._thirds[self._ar, a] / 3).astype(np.float32)
-
-    @property
-    def playing(self) -> np.ndarray:
-        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
-        return self._playing.copy()
-
-    @property
-    def dealer(self) -> np.ndarray:
-        """(N,) the dealer of each deal's current hand."""
-        return self._dealer.copy()
 
     @property
     def first_leader(self) -> np.ndarray:
@@ -756,11 +658,6 @@ class AChiamareBatch(FamilyBatch):
         return self._phase.copy()
 
     @property
-    def tricks_done(self) -> np.ndarray:
-        """(N,) completed tricks of the current hand."""
-        return self._tricks.copy()
-
-    @property
     def thirds(self) -> np.ndarray:
         """(N, 5) thirds each seat has taken this hand (``PublicState.thirds``)."""
         return self._thirds.copy()
@@ -769,11 +666,6 @@ class AChiamareBatch(FamilyBatch):
     def match_score(self) -> np.ndarray:
         """(N, 5) each player's stakes over the finished hands of the episode."""
         return self._match_score.copy()
-
-    @property
-    def hand_number(self) -> np.ndarray:
-        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
-        return self._hand_number.copy()
 
     @property
     def bids(self) -> np.ndarray:

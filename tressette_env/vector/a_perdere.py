@@ -33,6 +33,13 @@ assignment at ``[rows, seat]``) over the whole batch: the only Python ``if``s te
 of a mask to skip work nobody needs, or raise. The observation is built as uint64 *fields*
 (each a piece, or a row of a piece, of at most 64 entries; bit i = entry i), shifted into their
 places in little-endian words of the scalar layout and unpacked at once by ``np.unpackbits``.
+Shared with the family's other batched engines: the card tables, the follow-suit mask, the
+signals and the trick play (a card into the trick, its winner, the thirds taken, the last
+trick's bonus) are ``vector._tricks``'s; ``legal_masks`` and ``sample_actions`` (from this
+module's ``_words``), the fields, the packing, the step's checks, the dealers' check, the
+shuffle, the illegal-action error and the plain accessors are
+``vector._family.FamilyBatch``'s. This module credits the tricks (to a side; the asso di
+bastoni's side) and keeps the rest of the rules.
 
 Decisions:
 
@@ -89,28 +96,22 @@ import numpy as np
 
 from ..encoders.a_perdere import observation as a_perdere_observation
 from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
-from ..engine.cards import FOUR_OF_DENARI, STRENGTH, SUIT_MASK, THIRDS
-from ..engine.scoring import LAST_TRICK_THIRDS
+from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
-from ._family import FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
+from ._family import THERMO as _THERMO
+from ._family import FamilyBatch, deal_indices, depth, popcount
+from ._tricks import CARD_BIT as _CARD_BIT
+from ._tricks import FULL as _FULL
+from ._tricks import card_bits as _bits
+from ._tricks import close_tricks, play_cards, playable, signal_words
+from ._tricks import thirds_of as _thirds_of
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)
 NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
-_FULL = U64((1 << 40) - 1)
-_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
-"""Bit of card c; index 40 (no card) is 0."""
-_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
-"""The cards of suit s; index 4 (no suit led) is 0."""
-_STRENGTH = np.array(list(STRENGTH) + [-1], dtype=np.int64)
-_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
-_THREE_THIRDS = U64(sum(1 << c for c in range(40) if THIRDS[c] == 3))
-_ONE_THIRD = U64(sum(1 << c for c in range(40) if THIRDS[c] == 1))
-_THERMO = np.array([(1 << v) - 1 for v in range(65)], dtype=U64)
-"""v low bits set (a thermometer of v entries), v 0..64."""
 _ASSO_BIT = _ONE << U64(ASSO_DI_BASTONI)
 _HAND_OF = np.array([0, 0] + [hand_size(x) for x in range(2, 9)], dtype=np.int64)
 """Cards each player is dealt, by players at the table (2..8)."""
@@ -148,16 +149,6 @@ class APerdereStepResult(NamedTuple):
     """(N,) int8: the player (team with ``teams``) that won the match when it ended, or -1 (always -1 in ``episode="hand"``)."""
     hand_number: np.ndarray
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
-
-
-def _bits(cards: np.ndarray) -> np.ndarray:
-    """The bit of each card id (-1: no card -> 0)."""
-    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
-
-
-def _thirds_of(mask: np.ndarray) -> np.ndarray:
-    """The thirds of a point in each card mask."""
-    return 3 * popcount(mask & _THREE_THIRDS) + popcount(mask & _ONE_THIRD)
 
 
 class APerdereBatch(FamilyBatch):
@@ -407,50 +398,15 @@ class APerdereBatch(FamilyBatch):
         n = self.n
         hand = self._hands[self._ar, self._turn]
         led = self._led
-        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
         play = self._playing & (self._phase == PLAY)
-        cards = np.where(play, np.where(follow != _ZERO, follow, hand), _ZERO)
         words = np.zeros((n, 4), dtype=U64)
-        words[:, 0] = cards
+        words[:, 0] = np.where(play, playable(hand, led), _ZERO)
         if self._teams:  # the leader may signal, truthfully: busso and striscio keep the suit, volo is the last card
-            lead = play & (led < 0)
-            multi = np.zeros(n, dtype=U64)
-            single = np.zeros(n, dtype=U64)
-            for suit in range(4):
-                c = hand & _SUIT_BITS[suit]
-                count = popcount(c)
-                multi |= np.where(count >= 2, c, _ZERO)
-                single |= np.where(count == 1, c, _ZERO)
-            multi = np.where(lead, multi, _ZERO)
-            single = np.where(lead, single, _ZERO)
-            words[:, 0] |= multi << U64(40)
-            words[:, 1] = (multi >> U64(24)) | (multi << U64(16)) | (single << U64(56))
-            words[:, 2] = single >> U64(8)
+            signal_words(words, hand, play & (led < 0), volo=True)
         if self.rules.reduce == "dealer_discard":
             give = np.where(self._playing & (self._phase == DISCARD), hand, _ZERO)
             words[:, 3] = give << U64(GIVE - 192)
         return words
-
-    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
-        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
-        if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
-        words = np.ascontiguousarray(self._words().astype("<u8"))
-        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
-        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
-
-    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        words = self._words()
-        counts = popcount(words)  # (N, 4)
-        upto = np.cumsum(counts, axis=1)
-        total = upto[:, 3]
-        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
-        w = (upto <= k[:, None]).sum(axis=1)
-        w = np.minimum(w, 3)
-        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
-        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
-        return np.where(total > 0, 64 * w + bit, -1)
 
     def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
         """``APerdereHeuristic``'s action for the seat on turn in ``deals`` (``vector.a_perdere_heuristic``)."""
@@ -538,9 +494,6 @@ class APerdereBatch(FamilyBatch):
 
     # ------------------------------------------------------------------ stepping
 
-    def _check_actions(self, actions: Any, active: np.ndarray) -> np.ndarray:
-        return check_actions(actions, active, self.n, NUM_ACTIONS)
-
     def step(
         self, actions: np.ndarray | Sequence[int], *, active: np.ndarray | None = None, autoreset: bool = True
     ) -> APerdereStepResult:
@@ -560,22 +513,7 @@ class APerdereBatch(FamilyBatch):
         """
         n = self.n
         ar = self._ar
-        if active is None:
-            active = np.ones(n, dtype=bool)
-        else:
-            active = np.asarray(active)
-            if active.shape != (n,) or active.dtype != bool:
-                raise ValueError(f"active must be a bool mask of shape ({n},)")
-        if (active & ~self._playing).any():
-            raise ValueError(
-                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
-            )
-        a = self._check_actions(actions, active)
-        words = self._words()
-        ok = ((words[ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
-        bad = active & ~ok
-        if bad.any() and self.rules.illegal_action == "raise":
-            self._raise_illegal(a, bad)
+        active, a, ok, bad = self._judge(actions, active)
         renuncio = bad
         seat = self._turn.copy()
         play = active & ok & (a < GIVE)
@@ -593,40 +531,14 @@ class APerdereBatch(FamilyBatch):
             self._leader = np.where(done, self._first, self._leader)
 
         # --- the card play
-        self._played[ar, seat] |= np.where(play, bit, _ZERO)
-        led = self._led
-        leading = play & (led < 0)
-        following = play & (led >= 0)
-        suit = card // 10
-        fail = following & (suit != led)  # a legal card off the led suit: the seat has none of it
-        self._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
-        if self._teams:
-            signal = a // 40
-            given = leading & (signal > 0)
-            self._signals[ar, seat] |= np.where(given, _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64), _ZERO)
-        self._trick[ar, seat] = np.where(play, card, self._trick[ar, seat])
-        self._led = np.where(leading, suit, led)
-        self._count += play
-        complete = play & (self._count == self._live)
-        self._turn = np.where(play, (seat + 1) % self._live, self._turn)
+        complete = play_cards(self, play, seat, a, card, np.where(play, bit, _ZERO), self._live, self._teams)
         hand_complete = np.zeros(n, dtype=bool)
         if complete.any():
-            trick = self._trick
-            strength = np.where(trick // 10 == self._led[:, None], _STRENGTH.take(np.maximum(trick, 0)), -1)
-            winner = strength.argmax(axis=1)
-            tricks = self._tricks + complete
-            last = tricks == _HAND_OF.take(self._live)
-            taken = _THIRDS.take(np.where(trick < 0, 40, trick)).sum(axis=1) + LAST_TRICK_THIRDS * last
+            winner, taken, last, trick = close_tricks(self, complete, _HAND_OF.take(self._live))
             side = self._side_of.take(winner)
             self._thirds[ar, side] += np.where(complete, taken, 0)
             has_asso = (trick == ASSO_DI_BASTONI).any(axis=1)
             self._asso_side = np.where(complete & has_asso, side, self._asso_side)
-            self._tricks = tricks
-            self._turn = np.where(complete, winner, self._turn)
-            self._leader = np.where(complete, winner, self._leader)
-            self._trick = np.where(complete[:, None], -1, trick)
-            self._led = np.where(complete, -1, self._led)
-            self._count = np.where(complete, 0, self._count)
             hand_complete = complete & last
         ended = hand_complete | renuncio
         if not ended.any():
@@ -828,16 +740,6 @@ class APerdereBatch(FamilyBatch):
     # ------------------------------------------------------------------ reading the state
 
     @property
-    def num_deals(self) -> int:
-        """N."""
-        return self.n
-
-    @property
-    def turn(self) -> np.ndarray:
-        """(N,) int64: the seat (= player) on turn in each deal; -1 in a finished deal."""
-        return np.where(self._playing, self._turn, -1)
-
-    @property
     def agent(self) -> np.ndarray:
         """(N,) int64: the player on turn in each deal (the seat's player); -1 in a finished deal."""
         return np.where(self._playing, self._agent_of[self._ar, self._turn], -1)
@@ -859,16 +761,6 @@ class APerdereBatch(FamilyBatch):
         return np.where(seated, sign * own / 3 + 0.0, 0.0).astype(np.float32)
 
     @property
-    def playing(self) -> np.ndarray:
-        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
-        return self._playing.copy()
-
-    @property
-    def dealer(self) -> np.ndarray:
-        """(N,) the dealer of each deal's current hand."""
-        return self._dealer.copy()
-
-    @property
     def first_leader(self) -> np.ndarray:
         """(N,) the seat that leads (or led) the hand's first trick."""
         return self._first.copy()
@@ -884,11 +776,6 @@ class APerdereBatch(FamilyBatch):
         return self._phase.copy()
 
     @property
-    def tricks_done(self) -> np.ndarray:
-        """(N,) completed tricks of the current hand."""
-        return self._tricks.copy()
-
-    @property
     def thirds(self) -> np.ndarray:
         """(N, S) thirds each side has taken this hand (``PublicState.thirds``)."""
         return self._thirds.copy()
@@ -897,11 +784,6 @@ class APerdereBatch(FamilyBatch):
     def match_score(self) -> np.ndarray:
         """(N, S) each side's points (charges with ``objective="avoid"``) over the finished hands of the episode."""
         return self._match_score.copy()
-
-    @property
-    def hand_number(self) -> np.ndarray:
-        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
-        return self._hand_number.copy()
 
     def players_in(self) -> np.ndarray:
         """(N, P) int64: the player (agent) at each seat of the current hand, -1 beyond the players still in.

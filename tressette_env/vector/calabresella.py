@@ -35,7 +35,11 @@ forehand's before the auction ends); the stakes and match scores by player (N, P
 update is a mask and an ``np.where`` (or an assignment at ``[rows, seat]``); the observation is
 built as uint64 fields shifted into the scalar layout's words and unpacked at once
 (``_family.FamilyBatch``'s ``_build_fields`` and ``_pack``, shared with the family's other
-engines, as are its dealers' check, shuffle and illegal-action error).
+engines, as are ``legal_masks`` and ``sample_actions`` from this module's ``_words``, the
+step's checks, the dealers' check, the shuffle, the illegal-action error and the plain
+accessors). The card tables, the follow-suit mask, the signals, ``put_bits`` and the trick
+play (a card into the trick, its winner, the thirds taken, the last trick's bonus) are
+``vector._tricks``'s; this module credits each trick to its side.
 
 Decisions:
 
@@ -87,8 +91,6 @@ import numpy as np
 
 from ..encoders.calabresella import observation as calabresella_observation
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
-from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
-from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games import auction
 from ..games.calabresella import (
@@ -104,23 +106,19 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
-from ._family import THERMO, FamilyBatch, check_actions, deal_indices, depth, popcount, select_low
+from ._family import THERMO, FamilyBatch, deal_indices, depth
+from ._tricks import CARD_BIT as _CARD_BIT
+from ._tricks import FULL as _FULL
+from ._tricks import RANKS as _RANKS
+from ._tricks import card_bits as _bits
+from ._tricks import close_tricks, play_cards, playable, put_bits, signal_words
+from ._tricks import thirds_of as _thirds_of
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)
 NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
-_FULL = U64((1 << 40) - 1)
-_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
-"""Bit of card c; index 40 (no card) is 0."""
-_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
-_STRENGTH = np.array(list(STRENGTH) + [-1], dtype=np.int64)
-_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
-_THREE_THIRDS = U64(sum(1 << c for c in range(40) if THIRDS[c] == 3))
-_ONE_THIRD = U64(sum(1 << c for c in range(40) if THIRDS[c] == 1))
-_RANKS = [U64(sum(1 << c for c in range(40) if STRENGTH[c] == s)) for s in range(9, -1, -1)]
-"""The cards of each strength, the highest first (``call_rule="highest_missing"``)."""
 
 
 class CalabresellaStepResult(NamedTuple):
@@ -154,24 +152,6 @@ class CalabresellaStepResult(NamedTuple):
     """(N, P) int64 by player: the hand's stakes (``Table.extra.stakes``, zero-sum)."""
     contract: np.ndarray
     """(N,) int64: the contract of the hand that ended (a bid action id; 0: none, all passed or a renuncio in the auction)."""
-
-
-def _bits(cards: np.ndarray) -> np.ndarray:
-    """The bit of each card id (-1: no card -> 0)."""
-    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
-
-
-def _thirds_of(mask: np.ndarray) -> np.ndarray:
-    """The thirds of a point in each card mask."""
-    return 3 * popcount(mask & _THREE_THIRDS) + popcount(mask & _ONE_THIRD)
-
-
-def _put(words: np.ndarray, cards: np.ndarray, at: int) -> None:
-    """OR the 40-bit masks ``cards`` ((N,) uint64) into the 256-bit ``words`` (N, 4) from bit ``at``."""
-    q, r = divmod(at, 64)
-    words[:, q] |= cards << U64(r)
-    if r + 40 > 64:
-        words[:, q + 1] |= cards >> U64(64 - r)
 
 
 class CalabresellaBatch(FamilyBatch):
@@ -407,25 +387,11 @@ class CalabresellaBatch(FamilyBatch):
         words = np.zeros((n, 4), dtype=U64)
         # The card play: follow the led suit; the leader may signal, truthfully.
         led = self._led
-        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
         play = phase == PLAY
-        words[:, 0] = np.where(play, np.where(follow != _ZERO, follow, hand), _ZERO)
-        if self._signals_on:
+        words[:, 0] = np.where(play, playable(hand, led), _ZERO)
+        if self._signals_on:  # busso and striscio always, volo unless the seed signals
             lead = play & (led < 0) & (self._tricks >= self._signals_from)
-            if lead.any():
-                multi = np.zeros(n, dtype=U64)
-                single = np.zeros(n, dtype=U64)
-                for suit in range(4):
-                    c = hand & _SUIT_BITS[suit]
-                    count = popcount(c)
-                    multi |= np.where(count >= 2, c, _ZERO)
-                    single |= np.where(count == 1, c, _ZERO)
-                multi = np.where(lead, multi, _ZERO)
-                _put(words, multi, 40)
-                if self._kinds & 0b010:
-                    _put(words, multi, 80)
-                if self._kinds & 0b100:
-                    _put(words, np.where(lead, single, _ZERO), 120)
+            signal_words(words, hand, lead, volo=bool(self._kinds & 0b100))
         # The auction: pass, or an enabled contract above the standing bid.
         bidding = phase == AUCTION
         standing = self._bids.max(axis=1)
@@ -443,38 +409,18 @@ class CalabresellaBatch(FamilyBatch):
                 for rank in _RANKS:
                     chosen = np.where(chosen == _ZERO, lacking & rank, chosen)
                 lacking = chosen
-            _put(words, np.where(calling, lacking, _ZERO), CALL)
+            put_bits(words, np.where(calling, lacking, _ZERO), CALL)
         # Giving a card: back to the giver (not the called one), or a discard.
         give = np.where(phase == DISCARD, hand, _ZERO)
         give |= np.where(phase == RETURN, hand & ~_bits(self._called), _ZERO)
         if self._dividete or self._scegliete:  # an opponent discards (dividete), or puts a card into the monte
             give |= np.where((phase == SPLIT) | ((phase == CHOOSE) & (self._owed > 0)), hand, _ZERO)
-        _put(words, give, GIVE)
+        put_bits(words, give, GIVE)
         if self._partial or self._scegliete:  # a card taken from the monte (CALL + y), or PASS to stop
             taking = (phase == TAKE) | ((phase == CHOOSE) & (self._owed == 0))
-            _put(words, np.where(taking, self._down & ~self._given, _ZERO), CALL)
+            put_bits(words, np.where(taking, self._down & ~self._given, _ZERO), CALL)
             words[:, 3] |= np.where(taking, _ONE << U64(PASS - 192), _ZERO)
         return words
-
-    def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
-        """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
-        if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
-        words = np.ascontiguousarray(self._words().astype("<u8"))
-        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
-        return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
-
-    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        words = self._words()
-        counts = popcount(words)  # (N, 4)
-        upto = np.cumsum(counts, axis=1)
-        total = upto[:, 3]
-        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
-        w = np.minimum((upto <= k[:, None]).sum(axis=1), 3)
-        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
-        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
-        return np.where(total > 0, 64 * w + bit, -1)
 
     # ------------------------------------------------------------------ observations
 
@@ -582,22 +528,7 @@ class CalabresellaBatch(FamilyBatch):
         """
         n = self.n
         ar = self._ar
-        if active is None:
-            active = np.ones(n, dtype=bool)
-        else:
-            active = np.asarray(active)
-            if active.shape != (n,) or active.dtype != bool:
-                raise ValueError(f"active must be a bool mask of shape ({n},)")
-        if (active & ~self._playing).any():
-            raise ValueError(
-                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
-            )
-        a = check_actions(actions, active, n, NUM_ACTIONS)
-        words = self._words()
-        ok = ((words[ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
-        bad = active & ~ok
-        if bad.any() and self.rules.illegal_action == "raise":
-            self._raise_illegal(a, bad)
+        active, a, ok, bad = self._judge(actions, active)
         act = active & ok
         seat = self._turn.copy()
         phase = self._phase.copy()
@@ -804,39 +735,13 @@ class CalabresellaBatch(FamilyBatch):
         ar = self._ar
         bit = np.where(play, bit, _ZERO)
         self._hands[ar, seat] &= ~bit
-        self._played[ar, seat] |= bit
-        led = self._led
-        leading = play & (led < 0)
-        following = play & (led >= 0)
-        suit = card // 10
-        fail = following & (suit != led)  # a legal card off the led suit: the seat has none of it
-        self._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
-        if self._signals_on:
-            signal = a // 40
-            given = leading & (signal > 0)
-            self._signals[ar, seat] |= np.where(given, _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64), _ZERO)
-        self._trick[ar, seat] = np.where(play, card, self._trick[ar, seat])
-        self._led = np.where(leading, suit, led)
-        self._count += play
-        complete = play & (self._count == self._s)
-        self._turn = np.where(play, (seat + 1) % self._s, self._turn)
+        complete = play_cards(self, play, seat, a, card, bit, self._s, self._signals_on)
         if not complete.any():
             return complete
-        trick = self._trick
-        strength = np.where(trick // 10 == self._led[:, None], _STRENGTH.take(np.maximum(trick, 0)), -1)
-        winner = strength.argmax(axis=1)
-        tricks = self._tricks + complete
-        last = tricks == self._t
-        taken = _THIRDS.take(np.where(trick < 0, 40, trick)).sum(axis=1) + LAST_TRICK_THIRDS * last
+        winner, taken, last, _ = close_tricks(self, complete, self._t)
         side = np.where(winner == self._side0, 0, 1)
         self._thirds[ar, side] += np.where(complete, taken, 0)
         self._side_tricks[ar, side] += complete
-        self._tricks = tricks
-        self._turn = np.where(complete, winner, self._turn)
-        self._leader = np.where(complete, winner, self._leader)
-        self._trick = np.where(complete[:, None], -1, trick)
-        self._led = np.where(complete, -1, self._led)
-        self._count = np.where(complete, 0, self._count)
         return complete & last
 
     def _quiet_result(self) -> CalabresellaStepResult:
@@ -950,11 +855,6 @@ class CalabresellaBatch(FamilyBatch):
     # ------------------------------------------------------------------ reading the state
 
     @property
-    def num_deals(self) -> int:
-        """N."""
-        return self.n
-
-    @property
     def turn(self) -> np.ndarray:
         """(N,) int64: the seat on turn in each deal; -1 in a finished deal."""
         return np.where(self._playing, self._turn, -1)
@@ -978,11 +878,6 @@ class CalabresellaBatch(FamilyBatch):
         side = np.where(at.argmax(axis=1) == self._side0, 0, 1)
         lead = (self._thirds[self._ar, side] - self._thirds[self._ar, 1 - side]) / 3
         return np.where((self._phase == PLAY) & at.any(axis=1), lead + 0.0, 0.0).astype(np.float32)
-
-    @property
-    def playing(self) -> np.ndarray:
-        """(N,) bool: someone is to act (False only for finished deals with ``autoreset=False``)."""
-        return self._playing.copy()
 
     @property
     def dealer(self) -> np.ndarray:
@@ -1010,11 +905,6 @@ class CalabresellaBatch(FamilyBatch):
         return self._phase.copy()
 
     @property
-    def tricks_done(self) -> np.ndarray:
-        """(N,) completed tricks of the current hand."""
-        return self._tricks.copy()
-
-    @property
     def thirds(self) -> np.ndarray:
         """(N, 2) thirds each side has taken in tricks this hand (``PublicState.thirds``; side 0 the soloist's)."""
         return self._thirds.copy()
@@ -1023,11 +913,6 @@ class CalabresellaBatch(FamilyBatch):
     def match_score(self) -> np.ndarray:
         """(N, P) each player's stakes over the finished hands of the episode."""
         return self._match_score.copy()
-
-    @property
-    def hand_number(self) -> np.ndarray:
-        """(N,) 0 for the episode's first hand, then 1, 2, ..."""
-        return self._hand_number.copy()
 
     @property
     def contract(self) -> np.ndarray:

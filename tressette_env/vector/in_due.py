@@ -30,7 +30,11 @@ deal), so a port to JAX is mechanical: the only Python ``if``s test ``.any()`` o
 skip work nobody needs (a JAX port computes it always), or raise. The observation is built
 as 27 uint64 *fields* per observed deal (each piece of at most 64 entries, bit i = entry i of
 the piece), shifted into their places in little-endian words of the scalar layout and
-unpacked at once by ``np.unpackbits`` (``_pack``).
+unpacked at once by ``np.unpackbits`` (``_pack``). The card tables, ``_bits`` and the
+follow-suit mask are ``vector._tricks``'s, shared with the family's other batched engines;
+the trick itself is this module's own (two seats, seat first; while the stock lasts a
+follower need not follow suit, so a card off the led suit shows a void only when the seat
+had none of it), as is the packed observation (a fixed list of fields).
 
 Decisions:
 
@@ -96,9 +100,9 @@ import numpy as np
 
 from ..encoders.in_due import observation as in_due_observation
 from ..engine.actions import CALL, CALL_OUT, PACKET, action_to_string
-from ..engine.cards import HONOURS, STRENGTH, SUIT_MASK, THIRDS
+from ..engine.cards import HONOURS
 from ..engine.game import IllegalActionError
-from ..engine.scoring import RENUNCIO_POINTS
+from ..engine.scoring import LAST_TRICK_THIRDS, RENUNCIO_POINTS
 from ..engine.state import PLAY
 from ..games.in_due import (
     IN_DUE,
@@ -111,28 +115,26 @@ from ..games.in_due import (
     TURN_PACKETS,
     InDueRules,
 )
-from ._family import check_actions, deal_indices, popcount, select_low
+from ._family import THERMO as _THERMO
+from ._family import check_actions, check_active, deal_indices, popcount, select_low
+from ._tricks import CARD_BIT as _CARD_BIT
+from ._tricks import FULL as _FULL
+from ._tricks import STRENGTH as _STRENGTH
+from ._tricks import THIRDS as _THIRDS
+from ._tricks import card_bits as _bits
+from ._tricks import follow_suit
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)
 NUM_ACTIONS = IN_DUE.num_actions  # 255
-_FULL = U64((1 << 40) - 1)
-_CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=U64)
-"""Bit of card c; index 40 (no card) is 0."""
-_SUIT_BITS = np.array(list(SUIT_MASK) + [0], dtype=U64)
-"""The cards of suit s; index 4 (no suit led) is 0."""
-_STRENGTH = np.array(STRENGTH, dtype=np.int64)
-_THIRDS = np.array(list(THIRDS) + [0], dtype=np.int64)
 _NAPOLETANE = np.array([int(HONOURS[s]) for s in range(4)], dtype=U64)
 """Asso, 2 and 3 of each suit."""
 _RANKS = np.array([sum(1 << (10 * s + r) for s in range(4)) for r in range(3)], dtype=U64)
 """The four assi, 2s, 3s."""
 _NAP_OF_CARD = np.array([int(HONOURS[c // 10]) if c % 10 < 3 else 0 for c in range(40)], dtype=U64)
 _RANK_OF_CARD = np.array([int(_RANKS[c % 10]) if c % 10 < 3 else 0 for c in range(40)], dtype=U64)
-_THERMO = np.array([(1 << v) - 1 for v in range(65)], dtype=U64)
-"""v low bits set (a thermometer of v entries), v 0..64."""
 _SEATS = np.arange(2, dtype=np.int64)[:, None]
 
 # --- the observation's fields: (piece, relative seat or part) -> (offset, width) -------------
@@ -239,11 +241,6 @@ class InDueStepResult(NamedTuple):
     """(N,) int8: the seat that won the match when it ended, or -1 (always -1 in ``episode="hand"``)."""
     hand_number: np.ndarray
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
-
-
-def _bits(cards: np.ndarray) -> np.ndarray:
-    """The bit of each card id (-1 or 40: no card -> 0)."""
-    return _CARD_BIT.take(np.where(cards < 0, 40, cards))
 
 
 def _pick(pair: np.ndarray, seat: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
@@ -576,7 +573,7 @@ class InDueBatch:
         """(N,) the card plays open to the seat on turn (0 outside the card play and in a finished deal)."""
         hand = _pick(self._hands, self._turn)
         led = self._led
-        follow = hand & _SUIT_BITS.take(np.where(led < 0, 4, led))
+        follow = follow_suit(hand, led)
         # The follower follows suit if able; while the stock lasts only with follow_suit_with_stock.
         must = True if self._packet_form or self.rules.follow_suit_with_stock else self._phase == PLAY
         cards = np.where((follow != _ZERO) & must, follow, hand)
@@ -757,18 +754,8 @@ class InDueBatch:
             ValueError: an action is not an integer or out of range, a bad ``active``, or a
                 finished deal would play.
         """
-        n = self.n
         rules = self.rules
-        if active is None:
-            active = np.ones(n, dtype=bool)
-        else:
-            active = np.asarray(active)
-            if active.shape != (n,) or active.dtype != bool:
-                raise ValueError(f"active must be a bool mask of shape ({n},)")
-        if (active & ~self._playing).any():
-            raise ValueError(
-                "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
-            )
+        active = check_active(active, self._playing)
         a = self._check_actions(actions, active)
         seat = self._turn.copy()
         card = a % 40
@@ -806,7 +793,7 @@ class InDueBatch:
         following = play & (led >= 0)
         suit = card // 10
         # A follower that cannot follow suit shows a void to everyone.
-        fail = following & (suit != led) & ((hand_before & _SUIT_BITS.take(np.where(led < 0, 4, led))) == _ZERO)
+        fail = following & (suit != led) & (follow_suit(hand_before, led) == _ZERO)
         void = np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
         self._voids |= np.where(mine, void, _ZERO)
         # The lead: the card goes on the table, the other seat is on turn.
@@ -818,7 +805,7 @@ class InDueBatch:
         winner = np.where(beats, seat, 1 - seat)
         tricks_before = self._tricks
         last = tricks_before == 19
-        taken = _THIRDS.take(lead_card) + _THIRDS.take(card) + 3 * last
+        taken = _THIRDS.take(lead_card) + _THIRDS.take(card) + LAST_TRICK_THIRDS * last
         self._thirds += np.where((_SEATS == winner) & following, taken, 0)
         self._tricks = tricks_before + following
         self._trick = np.where(following, -1, self._trick)

@@ -205,3 +205,12 @@ def test_batched_family_training_refuses_a_game_without_a_batched_engine():
         ValueError, match=f"batched=16: {toy.ENTRY.name} has no batched engine; games with one: tressette"
     ):
         config.check()
+
+
+def test_batched_family_training_against_a_heuristic_that_is_not_batched_is_refused(monkeypatch):
+    from tressette_env import catalog
+
+    monkeypatch.delattr(catalog.entry("calabresella").batch_type(), "heuristic_actions")
+    config = TrainConfig(game="calabresella", batched=16, opponents=("heuristic",), imitate="none")
+    with pytest.raises(ValueError, match="batched=16: calabresella's heuristic is not batched yet; --opponents random"):
+        config.check()

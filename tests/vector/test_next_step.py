@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.games import toy
 from tressette_env import catalog
 from tressette_env.vector.env import TressetteVectorEnv, make_vector_env
 from tressette_env.vector.family_env import FamilyVectorEnv
@@ -135,9 +136,9 @@ def test_every_row_held_back_plays_nothing():
         (lambda: make({"num_envs": True}), ValueError, "num_envs=True"),
         (lambda: make({"num_envs": 2, "opponents": "nobody"}), ValueError, "opponents is 'random', 'heuristic'"),
         (
-            lambda: make({"num_envs": 2, "game": "calabresella"}),
+            lambda: make({"num_envs": 2, "game": toy.ENTRY.name}),  # a game of the test tree, with no batched engine
             ValueError,
-            "'calabresella' has no batched vector environment with gym.make's defaults yet",
+            f"'{toy.ENTRY.name}' has no batched vector environment with gym.make's defaults yet",
         ),
         (lambda: make({"game": "scopa"}), ValueError, "game='scopa': one of tressette"),
         (lambda: NextStepVectorEnv("env"), TypeError, "same-step autoreset"),

@@ -59,8 +59,8 @@ keywords (the four-seat game's: ``seat``, ``partner``, ``opponents``, ``dense_re
 opponents; another game's: ``agent``, ``others``, ``dense_reward``, ``seed``, its switches,
 ``gym.make``'s defaults a random learner and the heuristic for the others); a bad one raises
 that environment's error. A game plugs in through its catalog entry's
-``gym_vector_entry_point``: every game whose heuristic is batched (``FamilyVectorEnv``); a game
-without one (Calabresella) is refused with a message that names those that have one.
+``gym_vector_entry_point``: every game of the package (``FamilyVectorEnv`` for all but the
+four-seat one); a game without one is refused with a message that names those that have one.
 
 Example:
     >>> env = TressetteMultiAgentEnv({"learners": ["player_0", "player_2"], "others": "random"})

@@ -21,6 +21,7 @@ steps a scalar state per deal alongside and pins them). No switch is refused.
 | ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal's given player (``seats`` are players), the player on turn by default; zeros for a dealer who sits out |
 | ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal; a ``CalabresellaStepResult`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
+| ``heuristic_actions(deals=None)`` | ``CalabresellaHeuristic``'s action in each deal, decision for decision (``vector.calabresella_heuristic``); -1 in a finished deal |
 | ``turn``, ``agent``, ``dealer``, ``dealer_seat``, ``leader``, ``first_leader``, ``phase``, ``tricks_done``, ``thirds``, ``match_score``, ``hand_number``, ``playing`` | copies of the state, by deal (``turn``: a seat; ``agent``, ``dealer``: players) |
 | ``contract``, ``soloist``, ``bids``, ``solo_only`` | the auction: the contract won (a bid action id, 0 none), the soloist's seat (-1), each seat's bid, the hands dealt again |
 | ``players_in()``, ``lead(agents)`` | the player at each seat (``Table.controllers``); ``Game.lead`` of each deal's given player (0 before the card play, and for one who sits out) |
@@ -853,6 +854,12 @@ class CalabresellaBatch(FamilyBatch):
         return result
 
     # ------------------------------------------------------------------ reading the state
+
+    def heuristic_actions(self, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
+        """``CalabresellaHeuristic``'s action for the seat on turn in ``deals`` (``vector.calabresella_heuristic``)."""
+        from .calabresella_heuristic import heuristic_actions  # it reads this module: imported when first played
+
+        return heuristic_actions(self, deals)
 
     @property
     def turn(self) -> np.ndarray:

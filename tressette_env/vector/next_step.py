@@ -23,7 +23,7 @@ creators are called with. A game plugs in through its catalog entry's
 ``gym_vector_entry_point``, whose environment keeps the batched one's protocol: same-step
 autoreset with ``infos["final_obs"]``, ``infos["action_mask"]``, ``action_masks()`` and
 ``step(actions, active=)``: the four-seat game's ``TressetteVectorEnv`` and the other games'
-``FamilyVectorEnv`` (every game whose heuristic is batched: all but Calabresella today).
+``FamilyVectorEnv`` (every other game of the package).
 
 Example:
     >>> env = make({"num_envs": 4, "seed": 0, "opponents": "random", "partner": "random"})

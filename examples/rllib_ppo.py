@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> dict:
         type=int,
         default=0,
         metavar="N",
-        help="each env runner steps N deals of the batched engine, one learning seat in each (the four-seat game; "
-        "--others random or heuristic); 0: the multi-agent environment (default)",
+        help="each env runner steps N deals of the batched engine, one learning seat in each (this recipe: the "
+        "four-seat game; --others random or heuristic); 0: the multi-agent environment (default)",
     )
     parser.add_argument("--iterations", type=int, default=10)
     parser.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> dict:
         args.game != "tressette" or args.others not in ("random", "heuristic") or args.mapping != "shared"
     ):
         parser.error(
-            "--batched: the four-seat game (the only batched engine), --others random or heuristic (the batched "
-            "players), --mapping shared"
+            "--batched: the four-seat game (this recipe's; batched_env takes every game), --others random or "
+            "heuristic (the batched players), --mapping shared"
         )
     if args.address:
         ray.init(address=args.address)

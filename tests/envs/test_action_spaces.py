@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tressette_env  # noqa: F401  (registers the Gymnasium ids)
+from tressette_env import catalog
 from tressette_env.catalog import names as game_names
 from tressette_env.engine.actions import WAIT
 from tressette_env.envs.action_spaces import action_space_size, carry_logits, carry_mask
@@ -34,9 +35,7 @@ def test_the_sizes_are_the_environments_own(game):
     assert single.action_space.n == action_space_size(game, "gymnasium") == action_space_size(game)
     assert parallel.action_space(agent).n == action_space_size(game, "parallel") == 256
     assert action_space_size(game) == (161 if game == "tressette" else 255)
-    modes = (
-        ["sync", "vector_entry_point"] if game == "tressette" else ["sync"]
-    )  # the other games have no batched engine yet
+    modes = ["sync", "vector_entry_point"] if catalog.entry(game).gym_vector_entry_point else ["sync"]
     for mode in modes:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

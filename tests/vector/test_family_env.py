@@ -8,7 +8,7 @@ import pytest
 
 from tressette_env import catalog
 from tressette_env.games.auction import StakeGame
-from tressette_env.vector import sample_mask
+from tressette_env.vector import TressetteBatch, sample_mask
 from tressette_env.vector.family_env import FamilyVectorEnv
 from tressette_env.wrappers.single_agent import SingleAgentEnv
 
@@ -236,3 +236,25 @@ def test_sb3_vec_env_takes_it():
         venv.step_async(sample_mask(venv.action_masks(), np.random.default_rng(0)))
         obs, rewards, dones, infos = venv.step_wait()
     assert dones.any() and "terminal_observation" in infos[int(np.flatnonzero(dones)[0])]
+
+
+def test_the_batches_readers_refuse_bad_players_and_deals_and_the_heuristics_another_games_batch():
+    from tressette_env.vector.a_chiamare_heuristic import heuristic_actions as a_chiamare_heuristic
+    from tressette_env.vector.calabresella_heuristic import heuristic_actions as calabresella_heuristic
+
+    batches = {game: catalog.entry(game).batch_type()(2, seed=0) for game in BATCHED}
+    for batch in batches.values():
+        p = batch.num_agents
+        with pytest.raises(ValueError, match=rf"agents are players 0..{p - 1}; got 9"):
+            batch.lead(np.array([9, 0]))
+        with pytest.raises(ValueError, match=r"agents is one player .* per deal, shape \(2,\); got int64 \(3,\)"):
+            batch.lead(np.zeros(3, dtype=np.int64))
+        for deal in (-1, 2, 1.5, "x", True):
+            with pytest.raises(ValueError, match=r"deal is an index 0..1; got"):
+                batch.deal_of(deal)
+    with pytest.raises(ValueError, match=r"deal is an index 0..1; got -1"):
+        TressetteBatch(2, seed=0).deal_of(-1)
+    with pytest.raises(TypeError, match="heuristic_actions plays a AChiamareBatch; got CalabresellaBatch"):
+        a_chiamare_heuristic(batches["calabresella"])
+    with pytest.raises(TypeError, match="heuristic_actions plays a CalabresellaBatch; got str"):
+        calabresella_heuristic("batch")

@@ -207,7 +207,8 @@ class SearchPlayer:
         elif isinstance(signal_policy, str):
             raise ValueError(f"signal_policy {signal_policy!r}: a callable, 'club', or None")
         self.signal_policy = signal_policy or no_signal
-        # The shipped model plays only the four-seat game: elsewhere the heuristic stands in for it.
+        # The early "ppo" is the four-seat game's model: elsewhere the heuristic stands in for it (the
+        # other games' shipped models are not wired into the search player).
         self._family_early: Player | None = None
         if isinstance(early, str):
             from .registry import make_player

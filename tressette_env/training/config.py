@@ -26,7 +26,7 @@ from .checkpoint import checkpoint_game, checkpoint_path, read_info
 from .imitation import one_hand
 
 FOUR_SEAT = "tressette"
-"""The four-seat game's name: the only game with a fixed partner and a batched environment."""
+"""The four-seat game's name: the only game with a fixed partner (its batched environment is ``TressetteVectorEnv``)."""
 TEAM_PLAY_OPPONENTS = ("self", "ppo")
 """Team play's opponents besides the batched engine's players: a frozen copy of the learner, the shipped model."""
 
@@ -345,7 +345,7 @@ class TrainConfig:
             )
         if self.history:
             raise ValueError(f"{why}: the history observation is batched in the four-seat game only")
-        if self.opponents == ("heuristic",) and not hasattr(entry.batch_type(), "heuristic_actions"):
+        if self.opponents[0] == "heuristic" and not hasattr(entry.batch_type(), "heuristic_actions"):
             raise ValueError(
                 f"{why}: {self.game}'s heuristic is not batched yet; --opponents random, or batched=0 "
                 "(the single-deal environments play the heuristic)"

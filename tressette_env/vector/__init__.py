@@ -14,7 +14,9 @@ Each other game's batched engine lives in its own module and is named by its cat
 (``Entry.batch``, ``catalog.entry(name).batch_type()``): ``vector.col_morto.ColMortoBatch`` (with
 its batched heuristic), ``vector.in_due.InDueBatch`` (its heuristic in ``vector.in_due_heuristic``),
 ``vector.a_perdere.APerdereBatch`` (its heuristic in ``vector.a_perdere_heuristic``),
-``vector.a_chiamare.AChiamareBatch`` (its heuristic in ``vector.a_chiamare_heuristic``).
+``vector.a_chiamare.AChiamareBatch`` (its heuristic in ``vector.a_chiamare_heuristic``),
+``vector.calabresella.CalabresellaBatch`` (its heuristic in ``vector.calabresella_heuristic``);
+what they share lives in ``vector._family``, ``vector._tricks`` and ``vector._side_play``.
 
 Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEnv`` alone.
 """

@@ -13,6 +13,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``check_actions(actions, active, n, num_actions)`` | the actions as int64 ids; a clear ValueError for a bad one |
 | ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
 | ``popcount(x)``, ``select_low(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit |
+| ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
 | ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
 | ``FamilyBatch`` | ``legal_masks`` and ``sample_actions`` (from the subclass's ``_words``), the fields and their packing (``_build_fields``, ``_pack``, ``_rows_of``), a step's checks (``_judge``), the dealers' check, the shuffle, the error of ``illegal_action="raise"``, and ``num_deals``, ``turn``, ``playing``, ``dealer``, ``tricks_done``, ``hand_number`` |
 """
@@ -73,6 +74,23 @@ def check_actions(actions: Any, active: np.ndarray, n: int, num_actions: int) ->
     return np.where(out, 0, a)
 
 
+def check_agents(agents: Any, n: int, players: int) -> np.ndarray:
+    """(N,) int64 players from a batch's ``lead`` argument; a ValueError naming what is allowed otherwise."""
+    a = np.asarray(agents)
+    if a.shape != (n,) or a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"agents is one player 0..{players - 1} per deal, shape ({n},); got {a.dtype} {a.shape}")
+    if ((a < 0) | (a >= players)).any():
+        raise ValueError(f"agents are players 0..{players - 1}; got {int(a[(a < 0) | (a >= players)][0])}")
+    return a.astype(np.int64)
+
+
+def check_deal(deal: Any, n: int) -> int:
+    """A deal index 0..N-1 from a batch's ``deal_of`` argument; a ValueError otherwise (no negative indices)."""
+    if isinstance(deal, bool) or not isinstance(deal, (int, np.integer)) or not 0 <= deal < n:
+        raise ValueError(f"deal is an index 0..{n - 1}; got {deal!r}")
+    return int(deal)
+
+
 def check_active(active: Any, playing: np.ndarray) -> np.ndarray:
     """(N,) bool: the deals that play in a step (all when None); a ValueError for a bad mask or a finished deal."""
     n = len(playing)
@@ -81,7 +99,7 @@ def check_active(active: Any, playing: np.ndarray) -> np.ndarray:
     else:
         active = np.asarray(active)
         if active.shape != (n,) or active.dtype != bool:
-            raise ValueError(f"active must be a bool mask of shape ({n},)")
+            raise ValueError(f"active must be a bool mask of shape ({n},); got {active.dtype} {active.shape}")
     if (active & ~playing).any():
         raise ValueError(
             "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
@@ -128,6 +146,12 @@ class FamilyBatch:
     (and the state the accessors copy) and ``_words`` (the legal actions of the seat on turn as
     (N, 4) uint64, bit a: action a), and calls ``_build_fields`` once.
     """
+
+    def _agents_arg(self, agents: Any) -> np.ndarray:
+        return check_agents(agents, self.n, self.num_agents)
+
+    def _deal_arg(self, deal: Any) -> int:
+        return check_deal(deal, self.n)
 
     def _build_fields(self) -> None:
         """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one."""

@@ -12,6 +12,7 @@ and hand them to these functions, which know no batch: card sets are (M,) uint64
 | ``call_card(hand, options)`` | (M,) ``side_play.call_card``: the strongest rank, then the longest and richest suit of the hand |
 | ``side_card(legal, unseen, trick, led, count, me, friends, seats)`` | (M,) ``side_play.side_card``'s card, the friends as seat masks (it reads no foes) |
 | ``masters(unseen)`` | (M, 40) bool ``side_play.is_master`` of every card |
+| ``on_turn(batch, deals, kind)`` | the rows asked for and the seat on turn's state in them (a TypeError for another game's batch) |
 | ``cards_at(words, at)`` / ``only(words)`` | the 40 cards of 256-bit legal words from action ``at`` on; the lowest legal action |
 | ``columns``, ``best``, ``key``, ``suit_lengths`` | masks as (M, 40) columns; the first card of the best composite key; suit lengths by card |
 
@@ -29,10 +30,12 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
-from ._family import popcount
+from ._family import deal_indices, popcount
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -55,6 +58,45 @@ FULL = U64((1 << 40) - 1)
 _BIG = np.int64(1) << 40
 _K = 64
 """The base of the composite keys (every part lies in -16..47 after its offset)."""
+
+
+class OnTurn(NamedTuple):
+    """The seat on turn's state in the chosen deals (``on_turn``)."""
+
+    rows: np.ndarray
+    """(M,) the deals, in the order asked."""
+    out: np.ndarray
+    """(M,) int64 -1: the actions to fill in (-1 stays where the deal is finished)."""
+    playing: np.ndarray
+    me: np.ndarray
+    """(M,) the seat on turn."""
+    phase: np.ndarray
+    """(M,) the phase; -1 in a finished deal."""
+    hand: np.ndarray
+    words: np.ndarray
+    """(M, 4) uint64 legal-action words."""
+    legal_count: np.ndarray
+
+
+def on_turn(batch: Any, deals: Any, kind: type) -> OnTurn:
+    """The rows of ``deals`` (all when None) and the seat on turn's state there, read from a ``kind`` batch."""
+    if not isinstance(batch, kind):
+        raise TypeError(f"heuristic_actions plays a {kind.__name__}; got {type(batch).__name__}")
+    b = batch
+    rows = deal_indices(deals, b.n, b._ar)  # noqa: SLF001
+    playing = b._playing[rows]  # noqa: SLF001
+    me = b._turn[rows]  # noqa: SLF001
+    words = b._words()[rows]  # noqa: SLF001
+    return OnTurn(
+        rows=rows,
+        out=np.full(len(rows), -1, dtype=np.int64),
+        playing=playing,
+        me=me,
+        phase=np.where(playing, b._phase[rows], -1),  # noqa: SLF001
+        hand=b._hands[rows, me],  # noqa: SLF001
+        words=words,
+        legal_count=popcount(words).sum(axis=1),
+    )
 
 
 def columns(masks: np.ndarray) -> np.ndarray:

@@ -639,7 +639,7 @@ class AChiamareBatch(FamilyBatch):
 
     def lead(self, agents: np.ndarray) -> np.ndarray:
         """(N,) float32: ``Game.lead`` of each deal's player ``agents[i]``: the thirds it has taken this hand, in points."""
-        a = np.asarray(agents, dtype=np.int64)
+        a = self._agents_arg(agents)
         return (self._thirds[self._ar, a] / 3).astype(np.float32)
 
     @property
@@ -711,4 +711,5 @@ class AChiamareBatch(FamilyBatch):
 
         The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``.
         """
+        deal = self._deal_arg(deal)
         return {"hands": [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[deal]]}

@@ -38,8 +38,7 @@ from ..agents.a_chiamare_heuristic import CHIAMO_AT, SOLA_AT
 from ..engine.actions import CALL, CHIAMO, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import AUCTION, CALL_PHASE, PLAYERS
-from ._family import deal_indices, popcount
-from ._side_play import FULL, ZERO, call_card, cards_at, hand_strength6, only, side_card
+from ._side_play import FULL, ZERO, call_card, cards_at, hand_strength6, on_turn, only, side_card
 from .a_chiamare import AChiamareBatch
 
 P = PLAYERS
@@ -47,18 +46,11 @@ P = PLAYERS
 
 def heuristic_actions(batch: AChiamareBatch, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
     """(M,) ``AChiamareHeuristic``'s action for the seat on turn in each of ``deals`` (all when None); -1 where none."""
-    rows = deal_indices(deals, batch.n, batch._ar)  # noqa: SLF001
+    rows, out, playing, me, phase, hand, words, legal_count = on_turn(batch, deals, AChiamareBatch)
     m = len(rows)
-    out = np.full(m, -1, dtype=np.int64)
     if m == 0:
         return out
     b = batch
-    playing = b._playing[rows]  # noqa: SLF001
-    me = b._turn[rows]  # noqa: SLF001
-    phase = np.where(playing, b._phase[rows], -1)  # noqa: SLF001
-    hand = b._hands[rows, me]  # noqa: SLF001
-    words = b._words()[rows]  # noqa: SLF001
-    legal_count = popcount(words).sum(axis=1)
 
     # --- the auction: its count against the thresholds, the highest bid the auction allows
     count6 = hand_strength6(hand)  # the count times 6: exact

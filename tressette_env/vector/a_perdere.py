@@ -750,7 +750,7 @@ class APerdereBatch(FamilyBatch):
         Minus the thirds his side has taken this hand, in points (with ``teams``: minus its lead
         over the other team); the other way round with ``objective="take"``; 0 for a player out.
         """
-        a = np.asarray(agents, dtype=np.int64)
+        a = self._agents_arg(agents)
         seat = (self._agent_of == a[:, None]).argmax(axis=1)
         seated = (self._agent_of == a[:, None]).any(axis=1)
         side = self._side_of.take(seat)
@@ -818,6 +818,7 @@ class APerdereBatch(FamilyBatch):
 
         The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``.
         """
+        deal = self._deal_arg(deal)
         live = int(self._live[deal])
         out: dict[str, list] = {"hands": [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[deal, :live]]}
         if self.rules.reduce == "monte" and _LEFT_OF[live]:

@@ -880,7 +880,7 @@ class CalabresellaBatch(FamilyBatch):
 
         0 before the card play (the auction, the call, the exchange).
         """
-        a = np.asarray(agents, dtype=np.int64)
+        a = self._agents_arg(agents)
         at = self._agent_of == a[:, None]
         side = np.where(at.argmax(axis=1) == self._side0, 0, 1)
         lead = (self._thirds[self._ar, side] - self._thirds[self._ar, 1 - side]) / 3
@@ -959,6 +959,7 @@ class CalabresellaBatch(FamilyBatch):
         The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``; no
         ``"monte"`` with four players all dealt in.
         """
+        deal = self._deal_arg(deal)
         out: dict[str, list] = {"hands": [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[deal]]}
         if self._k:
             out["monte"] = self._monte_ids[deal].tolist()

@@ -59,7 +59,7 @@ from ..agents.calabresella_heuristic import ASSO, CHIAMO_AT, SOLISSIMO_AT, SOLO_
 from ..engine.actions import CALL, CHIAMO, GIVE, PASS, SOLISSIMO, SOLO
 from ..engine.state import PLAY
 from ..games.calabresella import AUCTION, CALL_PHASE, CHOOSE, DISCARD, RETURN, SPLIT, TAKE
-from ._family import deal_indices, popcount
+from ._family import popcount
 from ._side_play import (
     FULL,
     ONE,
@@ -75,6 +75,7 @@ from ._side_play import (
     hand_strength6,
     key,
     masters,
+    on_turn,
     only,
     side_card,
     suit_lengths,
@@ -98,18 +99,11 @@ def unseen(batch: CalabresellaBatch, rows: np.ndarray, me: np.ndarray) -> np.nda
 
 def heuristic_actions(batch: CalabresellaBatch, deals: np.ndarray | Sequence[int] | None = None) -> np.ndarray:
     """(M,) ``CalabresellaHeuristic``'s action for the seat on turn in each of ``deals`` (all when None); -1 where none."""
-    rows = deal_indices(deals, batch.n, batch._ar)  # noqa: SLF001
+    rows, out, playing, me, phase, hand, words, legal_count = on_turn(batch, deals, CalabresellaBatch)
     m = len(rows)
-    out = np.full(m, -1, dtype=np.int64)
     if m == 0:
         return out
     b = batch
-    playing = b._playing[rows]  # noqa: SLF001
-    me = b._turn[rows]  # noqa: SLF001
-    phase = np.where(playing, b._phase[rows], -1)  # noqa: SLF001
-    hand = b._hands[rows, me]  # noqa: SLF001
-    words = b._words()[rows]  # noqa: SLF001
-    legal_count = popcount(words).sum(axis=1)
 
     # Each decision is computed on the rows of its phase only (``j``: their places in ``out``).
     # --- the auction: the highest contract its count reaches that the auction allows

@@ -51,6 +51,7 @@ from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
 from ..games.col_morto import COL_MORTO, ColMortoRules
 from . import _tables as tb
+from ._family import check_agents
 from ._tables import U64, placements, put, shifted
 from .engine import _H, SeedLike, TressetteBatch, _as_generator, unpack_rows
 from .heuristic import _actions, _read, _Table
@@ -331,6 +332,7 @@ class ColMortoBatch:
 
         ``Game.lead`` of the player's own seat: what a dense reward pays as the hand goes.
         """
+        agents = check_agents(agents, self.n, self.num_agents)
         thirds = self.engine.thirds  # (N, 2) by side
         side = self.seat_of[self._ar, agents] & 1
         own = np.take_along_axis(thirds, side[:, None], axis=1)[:, 0]

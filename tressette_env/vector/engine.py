@@ -1119,7 +1119,9 @@ class TressetteBatch:
 
     def deal_of(self, deal: int) -> list[list[int]]:
         """One deal's current hand as dealt: four lists of ten card ids (for ``new_game(hands=...)``)."""
-        return [[c for c in range(40) if int(m) >> c & 1] for m in self.dealt()[deal]]
+        from ._family import check_deal  # (the family's module; this engine's cards are reversed masks)
+
+        return [[c for c in range(40) if int(m) >> c & 1] for m in self.dealt()[check_deal(deal, self.n)]]
 
     def trick_cards(self) -> np.ndarray:
         """(N, 4) int8: the card each seat has on the table in the current trick, -1 for none."""

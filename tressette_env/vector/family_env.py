@@ -25,7 +25,8 @@ seat or his dummy's (the observation's ``acting_for`` says which).
 
 ``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")`` builds this
 environment with ``gym.make``'s defaults (``make_vector_env``: a random learner, the heuristic
-for the others) for every game whose catalog entry names that entry point (col morto); as for
+for the others) for every game whose catalog entry names that entry point (every game of the
+package but the four-seat one, whose own is ``TressetteVectorEnv``); as for
 the four-seat game, ``gym.make_vec(id, num_envs=N)`` without a mode then picks it too
 (Gymnasium prefers a vector entry point): ask for ``vectorization_mode="sync"`` to get N
 ``gym.make`` environments with any players.

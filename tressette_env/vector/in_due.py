@@ -116,7 +116,7 @@ from ..games.in_due import (
     InDueRules,
 )
 from ._family import THERMO as _THERMO
-from ._family import check_actions, check_active, deal_indices, popcount, select_low
+from ._family import check_actions, check_active, check_agents, check_deal, deal_indices, popcount, select_low
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import STRENGTH as _STRENGTH
@@ -1072,7 +1072,7 @@ class InDueBatch:
 
     def lead(self, agents: np.ndarray) -> np.ndarray:
         """(N,) float32: ``Game.lead`` of each deal's seat ``agents[i]``: its thirds lead in points (against it when avoiding)."""
-        agents = np.asarray(agents, dtype=np.int64)
+        agents = check_agents(agents, self.n, 2)
         own = self._thirds.reshape(-1).take(agents * self.n + self._ar)
         other = self._thirds.reshape(-1).take((1 - agents) * self.n + self._ar)
         lead = (own - other) / 3
@@ -1151,6 +1151,7 @@ class InDueBatch:
 
         The keyword arguments of ``new_game`` (with ``dealer=batch.dealer[deal]``) or ``next_hand``.
         """
+        deal = check_deal(deal, self.n)
         if self._packet_form:
             return {"packets": self._deck_packets[deal].tolist()}
         hands = [[c for c in range(40) if int(m) >> c & 1] for m in self._dealt[:, deal]]

@@ -4,12 +4,12 @@ stable-baselines3 stays optional: it is imported when ``SB3VecEnv`` is first use
 (``from tressette_env.vector.sb3 import SB3VecEnv`` builds the class then), and a
 missing install raises an ImportError that says what to install.
 
-``SB3VecEnv(env)`` wraps a ``TressetteVectorEnv`` (or takes the same arguments and
-builds one: ``opponent=`` and ``partner=`` take ``"random"``, ``"heuristic"`` or a
-batched policy, as there). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
+``SB3VecEnv(env)`` wraps a ``TressetteVectorEnv`` or another game's ``FamilyVectorEnv`` (or
+takes ``TressetteVectorEnv``'s arguments and builds one: ``opponent=`` and ``partner=`` take
+``"random"``, ``"heuristic"`` or a batched policy, as there). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
 of info dicts, with ``"terminal_observation"`` (and ``"TimeLimit.truncated": False``)
 in the dict of each episode that ended; the returned observation is already the
-new episode's. ``env_method("action_masks")`` gives each env's (161,) bool mask,
+new episode's. ``env_method("action_masks")`` gives each env's bool mask ((161,) in the four-seat game),
 which is what MaskablePPO reads::
 
     from sb3_contrib import MaskablePPO

@@ -356,6 +356,7 @@ _PACKAGE = (
         rules="tressette_env.games.calabresella:CalabresellaRules",
         encoders="tressette_env.encoders.calabresella",
         batch="tressette_env.vector.calabresella:CalabresellaBatch",
+        model="ppo_calabresella_v0.npz",
         gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.calabresella_heuristic:CalabresellaHeuristic",
         env_module="tressette_env.calabresella_v0",

@@ -199,7 +199,7 @@ def test_the_end_message_of_a_bot_that_reads_nothing_is_an_error_or_falls_back()
 def test_the_fallback_is_checked_as_the_players_are(capsys):
     for argv, words in [
         (["--bot-fallback", "nonsense"], "--bot-fallback: unknown player"),
-        (["--game", "tressette_in_due", "--bot-fallback", "ppo"], "ppo"),
+        (["--game", "tressette_a_chiamare", "--bot-fallback", "ppo"], "no model is shipped for tressette_a_chiamare"),
     ]:
         with pytest.raises(SystemExit) as error:
             main(["eval", "--bot", "b=x", "b", "random", "--deals", "2", *argv])

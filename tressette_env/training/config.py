@@ -270,7 +270,6 @@ class TrainConfig:
             self._check_team_play(rules)
         if self.batched:
             self._check_batched_game(rules)
-        if self.batched:
             from ..vector.env import BUILTIN_POLICIES as BATCHED_PLAYERS
 
             if len(set(self.opponents)) != 1 or self.opponents[0] not in BATCHED_PLAYERS:

@@ -13,9 +13,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent / "tressette_env"
 OPTIONAL = frozenset(
-    {"torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib", "tqdm", "rich", "ray", "pyspiel"}
-)
-"""Top-level modules of the extras (``train``, ``eval``, ``rllib``, ``openspiel``): missing, they skip a doctest module instead of failing."""
+    {
+        "torch", "stable_baselines3", "sb3_contrib", "tensorboard", "matplotlib", "tqdm", "rich", "ray", "pyspiel",
+        "starlette", "uvicorn", "websockets",
+    }
+)  # fmt: skip
+"""Top-level modules of the extras (``train``, ``eval``, ``rllib``, ``openspiel``, ``web``): missing, they skip a doctest module instead of failing."""
 
 _skipped: dict[str, str] = {}
 

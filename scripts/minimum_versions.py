@@ -26,11 +26,12 @@ HEADER = "# The lowest versions pyproject.toml allows; written by scripts/minimu
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*?)\s*(;.*)?$")
 
 
-OWN_ENVIRONMENT = frozenset({"rllib", "openspiel"})
+OWN_ENVIRONMENT = frozenset({"rllib", "openspiel", "web"})
 """Extras that ``.ci/run`` installs in an environment of their own, at their latest versions: ray pins
 its own gymnasium (1.2.2 with ray 2.60), which the lowest versions of the others (gymnasium 1.1.0) cannot
-share; open_spiel is a large wheel that only its own run needs. Their lower bounds still need ``>=X``;
-they are not in the constraints file."""
+share; open_spiel is a large wheel that only its own run needs; the web table's run (a browser) tries the
+web extra's latest versions and then its lowest. Their lower bounds still need ``>=X``; they are not in the
+constraints file."""
 
 
 def lower_bounds(pyproject: Path = PYPROJECT) -> dict[str, str]:

@@ -10,9 +10,11 @@
 
     tressette play --game calabresella --seed 7 --record games.jsonl
     tressette replay games.jsonl
+    tressette serve            # the web table on http://127.0.0.1:8000/ (the web extra)
 
 Subcommands: ``eval`` (duplicate evaluation of two players, or a round robin of more),
-``play`` (play a game yourself in the terminal), ``replay`` (step through a recorded game) and
+``play`` (play a game yourself in the terminal), ``serve`` (the web table in the browser:
+``pip install -e ".[web]"``), ``replay`` (step through a recorded game) and
 ``train`` (MaskablePPO on one seat of a game; needs the training extras:
 ``pip install -e ".[train]"`` from a clone, or ``pip install "tressette-env[train]"``).
 
@@ -593,6 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a decision may take; a longer one is answered {\"error\": ...} (default 60)",
     )  # fmt: skip
     serving.set_defaults(run=_bot, parser=serving)
+    _serve_parser(commands)
     playing = commands.add_parser(
         "play",
         help="play a game yourself in the terminal against the package's players",
@@ -662,6 +665,50 @@ def build_parser() -> argparse.ArgumentParser:
     training.set_defaults(run=_train, parser=training)
     _exploit_parser(commands)
     return parser
+
+
+def _serve_parser(commands: Any) -> None:
+    """``tressette serve``: the web table (the ``web`` extra)."""
+    serving = commands.add_parser(
+        "serve",
+        help="the web table: play any game of the family in the browser, watch bots, replay records (web extra)",
+        description="Serve the web table (docs/web.md) on HOST:PORT: open http://HOST:PORT/ in a browser. "
+        "Needs the web extra: pip install -e '.[web]'. WARNING: it binds to 127.0.0.1, this machine only, by "
+        "default; a --host other than a loopback address lets every machine that reaches this one take seats, "
+        "start bot tables (each costs CPU) and upload records.",
+    )
+    serving.add_argument(
+        "--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, this machine only)"
+    )
+    serving.add_argument("--port", type=_at_least(0), default=8000, help="the port (default 8000; 0: any free port)")
+    serving.add_argument("--max-tables", type=_at_least(1), default=64, help="tables open at once (default 64)")
+    serving.add_argument(
+        "--max-connections", type=_at_least(1), default=256, help="websocket connections at once (default 256)"
+    )
+    serving.set_defaults(run=_serve, parser=serving)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import ipaddress
+
+    try:
+        from .web.app import serve
+    except ModuleNotFoundError as error:
+        args.parser.error(f"needs the web extra ({error.name} is not installed): pip install -e '.[web]'")
+    try:
+        loopback = ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = args.host == "localhost"
+    if args.port > 65535:
+        args.parser.error(f"--port {args.port}: a port is 0 to 65535")
+    if not loopback:
+        print(
+            f"tressette serve: warning: --host {args.host} is not a loopback address: every machine that reaches "
+            "this one can take seats, start bot tables and upload records",
+            file=sys.stderr,
+        )
+    serve(host=args.host, port=args.port, max_tables=args.max_tables, max_connections=args.max_connections)
+    return 0
 
 
 def _exploit_parser(commands: Any) -> None:

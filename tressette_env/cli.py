@@ -685,6 +685,10 @@ def _serve_parser(commands: Any) -> None:
     serving.add_argument(
         "--max-connections", type=_at_least(1), default=256, help="websocket connections at once (default 256)"
     )
+    serving.add_argument(
+        "--model", action="append", type=Path, default=[], metavar="FILE",
+        help="a model file (.npz, or an SB3 .zip) the page may seat as a player, named by its file name (repeatable)",
+    )  # fmt: skip
     serving.set_defaults(run=_serve, parser=serving)
 
 
@@ -701,13 +705,20 @@ def _serve(args: argparse.Namespace) -> int:
         loopback = args.host == "localhost"
     if args.port > 65535:
         args.parser.error(f"--port {args.port}: a port is 0 to 65535")
+    for model in args.model:
+        if not model.is_file():
+            args.parser.error(f"--model {model}: no such file")
+        try:
+            make_player(str(model))  # read once now: a damaged file is refused before the server starts
+        except ModelFileError as error:
+            _file_error(args.parser, error)
     if not loopback:
         print(
             f"tressette serve: warning: --host {args.host} is not a loopback address: every machine that reaches "
             "this one can take seats, start bot tables and upload records",
             file=sys.stderr,
         )
-    serve(host=args.host, port=args.port, max_tables=args.max_tables, max_connections=args.max_connections)
+    serve(args.host, args.port, args.max_tables, args.max_connections, models=args.model)
     return 0
 
 

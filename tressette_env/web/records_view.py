@@ -1,0 +1,162 @@
+"""An uploaded record file as replay frames: the page steps through a recorded episode, every hand shown.
+
+The text is JSON lines (``tressette play --record``, ``tressette eval --record``,
+``env(record=...)``), read as data only, with the bounds of ``tressette_env.records``: each line
+nested at most ``records.MAX_DEPTH`` deep (checked before it is parsed), each record with the
+keys and types of one (``records.check_record``), then played again by ``records.replay``,
+which checks every deal, seat, action and result. On top of those, an upload holds at most
+``MAX_TEXT_BYTES`` of text and ``MAX_RECORDS`` records, and a replay at most ``MAX_FRAMES``
+frames. Whatever is wrong, the error is a ``RecordTextError`` (a ``TableError``) naming the
+line: ``line 3: not JSON (Expecting value)``; nothing is kept of a refused upload.
+
+``replay_message(text, index)`` is the web protocol's ``replay`` message for the record number
+``index`` (0 first) of the text:
+
+| field | what it is |
+| --- | --- |
+| ``type``, ``game`` | ``"replay"``, the record's game |
+| ``index``, ``records``, ``line`` | the record replayed, how many the text holds, its line in the text |
+| ``players``, ``seed``, ``returns`` | the record's player specs, seed and returns (None when truncated) |
+| ``frames`` | one spectator ``view`` message per action (``table.view_message``: every hand shown), each with ``step``: ``{"hand", "seat", "action", "name"}`` |
+
+Example:
+    >>> from tressette_env.web.table import Table
+    >>> table = Table("tressette_in_due", {}, ["random", "random"], seed=2)
+    >>> while table.on_turn() is not None:
+    ...     table.play_bot()
+    >>> text = json.dumps(table.record())
+    >>> message = replay_message(text)
+    >>> message["game"], len(message["frames"]), message["frames"][-1]["status"]
+    ('tressette_in_due', 40, 'match_over')
+    >>> replay_message(text[:-2])
+    Traceback (most recent call last):
+    ...
+    tressette_env.web.records_view.RecordTextError: line 1: not JSON (Expecting ',' delimiter)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from ..engine.actions import action_to_string
+from ..engine.game import new_game, next_hand
+from ..messages import shown
+from ..records import MAX_DEPTH, RENUNCIO, RecordError, _rules_of, _too_deep, check_record, replay
+from .table import TableError, log_entries, view_message
+
+MAX_TEXT_BYTES = 2 * 2**20
+"""The most text an upload holds, in bytes of UTF-8 (2 MiB: some 2,000 hands of records)."""
+MAX_RECORDS = 200
+"""The most records an upload holds."""
+MAX_FRAMES = 2000
+"""The most frames one replay holds (one per action: a hand of the four-seat game is 40, a long match thousands)."""
+REPLAY_REVIEW = {"kind": "none", "reason": "a replay is not reviewed", "plays": []}
+
+
+class RecordTextError(TableError):
+    """Uploaded record text that cannot be read or replayed (the message names the line and what is wrong)."""
+
+
+class _TooManyFrames(Exception):
+    """Raised inside the replay when it would pass ``MAX_FRAMES``."""
+
+
+def read_text(text: Any) -> list[tuple[int, dict]]:
+    """The records of ``text`` with their line numbers (1 first; blank lines skipped), checked as data.
+
+    Raises:
+        RecordTextError: not text, over the bounds, no record, or a damaged line (named).
+    """
+    if not isinstance(text, str):
+        raise RecordTextError(f'"text" must be the record file\'s text (JSON lines); got {type(text).__name__}')
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_TEXT_BYTES:
+        raise RecordTextError(f"{size} bytes of records: at most {MAX_TEXT_BYTES} (2 MiB); upload fewer episodes")
+    found = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        if len(found) == MAX_RECORDS:
+            raise RecordTextError(f"{where}: more than {MAX_RECORDS} records; upload at most {MAX_RECORDS}")
+        if _too_deep(line):
+            raise RecordTextError(f"{where}: lists and objects nested over {MAX_DEPTH} deep; a record nests at most 6")
+        try:
+            record = json.loads(line)
+        except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
+            raise RecordTextError(f"{where}: not JSON ({getattr(error, 'msg', None) or shown(str(error))})") from None
+        try:
+            check_record(record, where)
+        except RecordError as error:
+            raise RecordTextError(str(error)) from None
+        found.append((number, record))
+    if not found:
+        raise RecordTextError("no record in the text: a record file holds one JSON object a line")
+    return found
+
+
+def replay_message(text: Any, index: Any = 0, table_id: str = "replay") -> dict:
+    """The ``replay`` message of record ``index`` (0 first) of ``text`` (the module docstring's table).
+
+    Raises:
+        RecordTextError: the text is refused (``read_text``), ``index`` names no record, or the
+            record does not replay (another deal, an illegal action...) or has too many actions.
+    """
+    records = read_text(text)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(records):
+        raise RecordTextError(f"index {shown(index)}: the text holds records 0 to {len(records) - 1}")
+    line, record = records[index]
+    where = f"line {line}"
+    frames: list[dict] = []
+    try:
+        rules = _rules_of(record["game"], record["rules"])
+        deals = random.Random(record["seed"])  # the replay's own deals, drawn again for each hand's dealt state
+        before = new_game(rules, deals, **record.get("deal", {}))
+    except (TypeError, ValueError) as error:
+        raise RecordTextError(f"{where}: the record's rules or deal: {shown(str(error), 300)}") from None
+    log: list[dict] = []
+    steps = [step for hand in record["hands"] for step in hand["actions"]]
+
+    def frame(state: Any, seat: int, action: int) -> None:
+        nonlocal before, log
+        if len(frames) == MAX_FRAMES:
+            raise _TooManyFrames
+        if state.public.hand_number != before.public.hand_number:  # the first action of the next hand
+            before, log = next_hand(before, deals), []
+        renuncio = len(steps[len(frames)]) > 3 and steps[len(frames)][3] == RENUNCIO
+        entries = log_entries(before, state, seat, action)
+        if renuncio:
+            entries[0]["text"] += " (renuncio: not legal, the hand is lost)"
+        log = log + entries
+        message = view_message(state, None, table_id=table_id, log=log, review=REPLAY_REVIEW)
+        message["step"] = {
+            "hand": state.public.hand_number,
+            "seat": seat,
+            "action": action,
+            "name": action_to_string(action),
+        }
+        frames.append(message)
+        before = state
+
+    try:
+        replay(record, frame)
+    except RecordError as error:
+        raise RecordTextError(f"{where}: {error}") from None
+    except _TooManyFrames:
+        raise RecordTextError(
+            f"{where}: the episode has more than {MAX_FRAMES} actions, the most a replay shows; "
+            "record a shorter episode"
+        ) from None
+    return {
+        "type": "replay",
+        "game": record["game"],
+        "index": index,
+        "records": len(records),
+        "line": line,
+        "players": record.get("players"),
+        "seed": record["seed"],
+        "returns": record.get("returns"),
+        "frames": frames,
+    }

@@ -77,6 +77,8 @@ async def client(url: str, first: dict | None, join: asyncio.Future | None, stop
             kind = message.get("type")
             if kind == "joined" and links_out is not None and not links_out.done():
                 links_out.set_result(message.get("links", {}))
+            elif kind == "review":
+                continue
             elif kind == "error":
                 stats.errors.append(message.get("message", ""))
             elif kind == "view":
@@ -106,7 +108,7 @@ async def run(args: argparse.Namespace, url: str) -> Stats:
     for t in range(args.tables):
         links: asyncio.Future = asyncio.get_running_loop().create_future()
         create = {"type": "create", "game": args.game, "rules": {}, "players": ["person"] * per_table, "seat": 0,
-                  "seed": t, "pace_ms": 0}  # fmt: skip
+                  "seed": t, "pace_ms": 0, "review": not args.no_review}  # fmt: skip
         tasks.append(asyncio.create_task(client(url, create, None, stop, stats, random.Random(rng.random()), links)))
         for agent in range(1, per_table):
             join: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -135,6 +137,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-review", action="store_true", help="tables without the after-hand review")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     port = free_port()
@@ -163,6 +166,7 @@ def main() -> None:
     result = {
         "game": args.game,
         "tables": args.tables,
+        "review": not args.no_review,
         "clients": args.clients,
         "seconds": round(stats.elapsed, 2),  # type: ignore[attr-defined]
         "moves": stats.moves,

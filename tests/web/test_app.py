@@ -300,3 +300,19 @@ def test_a_model_file_the_server_offers_is_a_bot_named_by_its_file_name():
         )
         assert message.startswith("player 1: ")
         assert str(model) in server_of(client).rooms[joined["table"]].table.players[1]
+
+
+def test_a_table_without_reviews_sends_none_and_a_bad_review_switch_is_refused():
+    with TestClient(make_app()) as client, client.websocket_connect("/ws") as ws:
+        message = error_of(ws, {"type": "create", "game": "tressette_in_due", "players": ["person", "random"],
+                                "review": "yes"})  # fmt: skip
+        assert '"review"' in message and "true" in message and "false" in message
+        assert not server_of(client).rooms  # nothing was opened
+        joined, view = create(ws, game="tressette_in_due", players=["person", "random"], review=False)
+        while view["status"] == "playing":
+            if view["your_turn"]:
+                ws.send_json({"type": "act", "action": view["act"]["legal"][0]["id"]})
+            view = ws.receive_json()
+        assert view["end"]["review"]["kind"] == "none" and "without reviews" in view["end"]["review"]["reason"]
+        ws.send_json({"type": "pace", "ms": 0})
+        assert ws.receive_json()["type"] == "pace"  # no review message came between

@@ -70,6 +70,7 @@ WEB_PLAYERS = ("random", "heuristic", "search", "ppo")
 MAX_SWITCHES = 64
 """The most rule switches a request may name."""
 NO_REVIEW = {"kind": "none", "reason": "review not available", "plays": []}
+NO_REVIEW_ASKED = {"kind": "none", "reason": "this table was opened without reviews", "plays": []}
 PENDING = {"kind": "pending", "reason": "the review is being computed: a review message follows", "plays": []}
 """A finished hand's review in a ``view`` sent before it was computed (``Table.message_for(review=False)``)."""
 
@@ -287,8 +288,12 @@ class Table:
         seed: int = 0,
         table_id: str = "t1",
         rng: random.Random | None = None,
+        review: bool = True,
     ):
         self.game = game
+        if not isinstance(review, bool):
+            raise TableError(f'"review" {shown(review)}: true (a review after each hand, the default) or false')
+        self.reviewed = review
         if dataclasses.is_dataclass(rules) and getattr(type(rules), "game", None) is not None:
             if game not in catalog.names() or type(rules) is not catalog.entry(game).rules_type():
                 raise TableError(f"rules {shown(rules)} are not {shown(game)}'s")
@@ -469,7 +474,7 @@ class Table:
             state, log = self.state, list(self._log)
             if state.public.status == PLAYING:
                 hand_review = None
-            elif review or self._review_of_hand is not None:
+            elif review or self._review_of_hand is not None or not self.reviewed:
                 hand_review = self._review(agent)
             else:
                 hand_review = PENDING
@@ -507,6 +512,8 @@ class Table:
             from .review import ReviewError, for_agent, review_hand
         except ImportError:
             return NO_REVIEW
+        if not self.reviewed:
+            return NO_REVIEW_ASKED
         if self._review_of_hand is None:
             try:
                 self._review_of_hand = review_hand(self._steps, self.state, self.persons or None)

@@ -287,6 +287,7 @@ function startTable(watching) {
     players: readPlayers(watching),
     seed: Math.max(0, Math.floor(Number($("seed").value) || 0)),
     pace_ms: pace(),
+    review: $("review-each").checked,
   };
   if (!watching) message.seat = Number($("your-seat").value) || 0;
   send(message);

@@ -37,10 +37,12 @@ names a path on the server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import secrets
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,6 +59,10 @@ from .records_view import replay_message
 from .table import PERSON, WEB_PLAYERS, Table, TableError, catalog_message
 
 STATIC = Path(__file__).parent / "static"
+BOT_WORKERS = 4
+"""Threads for the bots' decisions, all tables together (a search bot's takes up to seconds)."""
+REVIEW_WORKERS = 2
+"""Threads for the after-hand reviews, all tables together (the solver releases the GIL: two cores)."""
 MAX_FRAME = 64 * 2**10
 """The longest text frame read, in characters, but a ``record`` frame's."""
 MAX_RECORD_FRAME = 2 * 2**20
@@ -124,6 +130,14 @@ class Server:
         self.rooms: dict[str, _Room] = {}
         self.connections = 0
         self.catalog = catalog_message(list(self.models))
+        # The slow work has pools of its own, so that a table's quick work (an action checked and
+        # played, its views written: asyncio's default pool) never queues behind a search bot's
+        # decision or a hand's review (0.2 s to 2 s each).
+        self.bot_pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="tressette-bot")
+        self.review_pool = ThreadPoolExecutor(REVIEW_WORKERS, thread_name_prefix="tressette-review")
+
+    async def _in(self, pool: ThreadPoolExecutor, work: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(pool, work)
 
     # ------------------------------------------------------------------ the connection
 
@@ -359,7 +373,7 @@ class Server:
             await client.send(message)
         if any(m.get("end", {}).get("review", {}).get("kind") == "pending" for m in messages):
             # the hand is over: its review follows the view, so that the last card's view is not kept waiting
-            reviews = await asyncio.to_thread(lambda: [room.table.review_message(c.agent) for c in clients])
+            reviews = await self._in(self.review_pool, lambda: [room.table.review_message(c.agent) for c in clients])
             for client, review in zip(clients, reviews, strict=True):
                 if review is not None:
                     await client.send(review)
@@ -375,7 +389,7 @@ class Server:
                     async with room.lock:
                         if room.closed or not room.table.bot_turn():
                             break
-                        await asyncio.to_thread(room.table.play_bot)
+                        await self._in(self.bot_pool, room.table.play_bot)
                         await self._broadcast(room)
         except asyncio.CancelledError:
             raise
@@ -439,12 +453,19 @@ def make_app(max_tables: int = 64, max_connections: int = 256, models: Sequence[
             return PlainTextResponse("the page (tressette_env/web/static/index.html) is missing", status_code=500)
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        yield
+        for pool in (server.bot_pool, server.review_pool):  # the server stops: no decision or review waits on
+            pool.shutdown(wait=False, cancel_futures=True)
+
     app = Starlette(
+        lifespan=lifespan,
         routes=[
             Route("/", index),
             WebSocketRoute("/ws", server.websocket),
             Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-        ]
+        ],
     )
     app.state.server = server
     return app

@@ -2,8 +2,8 @@
 
 Col morto is the four-seat game with one or two hands face up, each played by its partner
 (FAMILY.md section 2): the same deal, the same card play, the same declarations and the
-same hand score. So its batch is the four-seat ``TressetteBatch`` (one home for the trick
-play) and what col morto adds, by deal: who sits where (the seating of the scalar game,
+same hand score. So its batch is the four-seat ``TressetteBatch`` (whose trick play is
+``vector._tricks``'s, every batched engine's) and what col morto adds, by deal: who sits where (the seating of the scalar game,
 tabulated once from ``TressetteColMorto.seating``), which seats may signal, when the dummy
 is shown, the players' own match scores, its rewards and its observation. Everything is
 the scalar game's, byte for byte and reward for reward (``tests/vector/test_col_morto.py``).

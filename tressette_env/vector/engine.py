@@ -3,7 +3,9 @@
 Every array has a leading (or, inside, a trailing) batch axis and every method
 works on all N deals with a fixed number of NumPy calls, whatever N is: no
 Python loop over the batch. The rules, the observations and the masks are those
-of the scalar engine and encoder, byte for byte (``tests/vector`` pins them).
+of the scalar engine and encoder, byte for byte (``tests/vector`` pins them). The trick
+play's rules (the follow-suit mask, the signals' truth, the trick winner, the thirds and the
+last trick's bonus) are the family's batched trick play, ``vector._tricks``, on reversed masks.
 
 | method | what it does |
 | --- | --- |
@@ -71,19 +73,13 @@ from ..engine.scoring import RENUNCIO_POINTS
 from ..envs.playing import check_seed
 from . import _tables as tb
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
+from ._tricks import REVERSED, playable_of, signal_cards, trick_thirds, winning_card
 
 SeedLike = int | np.random.Generator | np.random.SeedSequence | None
 
-_M10 = U64(0x3FF)
 _CARD_IDS = np.arange(40, dtype=np.uint32)
 _ONES10 = np.ones(10, dtype=U64)
 _M64 = U64(0xFFFFFFFFFFFFFFFF)
-_SUITS_OF_CODE = np.array(
-    [sum(int(tb.SUIT_BITS[s]) for s in range(4) if code >> s & 1) for code in range(16)], dtype=U64
-)
-"""The cards of the suits whose bits are set in a 4-bit code (bit s: suit s)."""
-_HONOUR_BITS = U64(int(tb.HONOURS[0] | tb.HONOURS[1] | tb.HONOURS[2]))
-"""Every asso, 2 and 3 (reversed bits)."""
 _ZERO = U64(0)
 
 
@@ -468,8 +464,7 @@ class TressetteBatch:
     def _compute_legal(self) -> None:
         """The legal action words of the seat on turn in every deal (all 0 where none plays)."""
         hand = self._rot[_H, self._phase & 3]
-        follow = hand & self._ledbits
-        cards = self._cards_legal = np.where(follow == _ZERO, hand, follow)
+        cards = self._cards_legal = playable_of(hand, self._ledbits)
         legal = self._legal
         np.left_shift(cards, U64(24), out=legal[0])
         if self._upper_legal:
@@ -489,24 +484,7 @@ class TressetteBatch:
                         seat = ((self._q + self._phase) & 3).astype(np.uint8)
                         signalling = leading & ((self._signal_seats >> seat) & np.uint8(1)).astype(bool)
                     lead_hand = hand if signalling.all() else np.where(signalling, hand, _ZERO)
-                    # The suits with two cards or more, as a 4-bit code, then their cards.
-                    code = (np.bitwise_count(lead_hand & tb.SUIT_BITS[0]) > 1).view(np.uint8)
-                    for s in (1, 2, 3):
-                        code = code | (
-                            (np.bitwise_count(lead_hand & tb.SUIT_BITS[s]) > 1).view(np.uint8) << np.uint8(s)
-                        )
-                    multi = lead_hand & _SUITS_OF_CODE.take(code)
-                    single = lead_hand ^ multi
-                    stri = multi
-                    if rules.striscio == "no_honours":  # striscio only where no 3, 2 or asso stays behind
-                        hon = multi & _HONOUR_BITS
-                        some = (np.bitwise_count(hon & tb.SUIT_BITS[0]) > 0).view(np.uint8)
-                        one = (np.bitwise_count(hon & tb.SUIT_BITS[0]) == 1).view(np.uint8)
-                        for s in (1, 2, 3):
-                            count = np.bitwise_count(hon & tb.SUIT_BITS[s])
-                            some = some | ((count > 0).view(np.uint8) << np.uint8(s))
-                            one = one | ((count == 1).view(np.uint8) << np.uint8(s))
-                        stri = (multi & ~_SUITS_OF_CODE.take(some)) | (hon & _SUITS_OF_CODE.take(one))
+                    multi, stri, single = signal_cards(lead_hand, REVERSED, rules.striscio == "no_honours")
                     legal[0] |= multi >> U64(16)
                     legal[1] = (multi << U64(48)) | (stri << U64(8)) | (single >> U64(32))
                     legal[2] = single << U64(32)
@@ -891,16 +869,13 @@ class TressetteBatch:
 
         trick = pick(self._trick)
         cards = trick[0] | trick[1] | trick[2] | trick[3]
-        led = pick(self._led)
-        field = ((cards & pick(self._ledbits)) >> tb.SUIT_SHIFT.take(led)) & _M10
-        best = tb.WIN_BIT.take(led * 10 + tb.TOP_RANK.take(field.view(np.int64)))
+        best = winning_card(cards, pick(self._led), REVERSED)
         # The winner's slot: 1, 2 or 3 when trick[slot] holds the best card, else 0.
         slot = (trick[1] == best).view(np.uint8) + ((trick[3] == best).view(np.uint8) * np.uint8(3))
         slot += (trick[2] == best).view(np.uint8) << np.uint8(1)
         slot = slot.astype(np.int64)
-        taken = np.bitwise_count(cards & tb.ASSI) * np.uint8(3) + np.bitwise_count(cards & tb.FIGURES)
         tricks = pick(self._tricks)
-        taken = taken.astype(np.int64) + (tricks == 9) * 3
+        taken = trick_thirds(cards, tricks == 9, REVERSED)  # the tenth trick takes the last trick's bonus
         team1 = ((slot + pick(self._q)) & 1).astype(bool)
         if self.history:
             deals = self._ar if idx is None else idx

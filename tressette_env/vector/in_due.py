@@ -30,11 +30,12 @@ deal), so a port to JAX is mechanical: the only Python ``if``s test ``.any()`` o
 skip work nobody needs (a JAX port computes it always), or raise. The observation is built
 as 27 uint64 *fields* per observed deal (each piece of at most 64 entries, bit i = entry i of
 the piece), shifted into their places in little-endian words of the scalar layout and
-unpacked at once by ``np.unpackbits`` (``_pack``). The card tables, ``_bits`` and the
-follow-suit mask are ``vector._tricks``'s, shared with the family's other batched engines;
-the trick itself is this module's own (two seats, seat first; while the stock lasts a
-follower need not follow suit, so a card off the led suit shows a void only when the seat
-had none of it), as is the packed observation (a fixed list of fields).
+unpacked at once by ``np.unpackbits`` (``_pack``). The card tables, ``_bits``, the
+follow-suit mask, the trick's winner and its thirds with the last trick's bonus
+(``winning_card``, ``trick_thirds``) are ``vector._tricks``'s, shared with every batched
+engine; the trick's bookkeeping is this module's own (two seats, seat first; while the stock
+lasts a follower need not follow suit, so a card off the led suit shows a void only when the
+seat had none of it), as is the packed observation (a fixed list of fields).
 
 Decisions:
 
@@ -102,7 +103,7 @@ from ..encoders.in_due import observation as in_due_observation
 from ..engine.actions import CALL, CALL_OUT, PACKET, action_to_string
 from ..engine.cards import HONOURS
 from ..engine.game import IllegalActionError
-from ..engine.scoring import LAST_TRICK_THIRDS, RENUNCIO_POINTS
+from ..engine.scoring import RENUNCIO_POINTS
 from ..engine.state import PLAY
 from ..games.in_due import (
     IN_DUE,
@@ -119,10 +120,8 @@ from ._family import THERMO as _THERMO
 from ._family import check_actions, check_active, check_agents, check_deal, deal_indices, popcount, select_low
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
-from ._tricks import STRENGTH as _STRENGTH
-from ._tricks import THIRDS as _THIRDS
 from ._tricks import card_bits as _bits
-from ._tricks import follow_suit
+from ._tricks import follow_suit, trick_thirds, winning_card
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
@@ -799,13 +798,11 @@ class InDueBatch:
         # The lead: the card goes on the table, the other seat is on turn.
         self._trick = np.where(mine & leading, card, self._trick)
         # The follow: the trick is complete; its winner takes it and leads the next.
-        lead_card = _pick(self._trick, 1 - seat)
-        lead_card = np.where(lead_card < 0, 0, lead_card)
-        beats = (suit == led) & (_STRENGTH.take(card) > _STRENGTH.take(lead_card))
-        winner = np.where(beats, seat, 1 - seat)
+        cards = _CARD_BIT.take(_pick(self._trick, 1 - seat)) | bit  # the lead's card (-1: none -> 0) and the follow
+        winner = np.where(winning_card(cards, led) == bit, seat, 1 - seat)
         tricks_before = self._tricks
         last = tricks_before == 19
-        taken = _THIRDS.take(lead_card) + _THIRDS.take(card) + LAST_TRICK_THIRDS * last
+        taken = trick_thirds(cards, last)
         self._thirds += np.where((_SEATS == winner) & following, taken, 0)
         self._tricks = tricks_before + following
         self._trick = np.where(following, -1, self._trick)

@@ -105,10 +105,17 @@ async def run(args: argparse.Namespace, url: str) -> Stats:
     rng = random.Random(args.seed)
     per_table = max(1, args.clients // args.tables)
     tasks = []
-    for t in range(args.tables):
+    for _ in range(args.tables):
         links: asyncio.Future = asyncio.get_running_loop().create_future()
-        create = {"type": "create", "game": args.game, "rules": {}, "players": ["person"] * per_table, "seat": 0,
-                  "seed": t, "pace_ms": 0, "review": not args.no_review}  # fmt: skip
+        create = {
+            "type": "create",
+            "game": args.game,
+            "rules": {},
+            "players": ["person"] * per_table,
+            "seat": 0,
+            "pace_ms": 0,
+            "review": not args.no_review,
+        }  # fmt: skip (several people: a secret seed)
         tasks.append(asyncio.create_task(client(url, create, None, stop, stats, random.Random(rng.random()), links)))
         for agent in range(1, per_table):
             join: asyncio.Future = asyncio.get_running_loop().create_future()

@@ -90,7 +90,8 @@ def start_table(page, base: str, game: str, players: dict[int, str], seed: int =
     page.select_option("[data-testid=game-select]", game)
     for agent, player in players.items():
         page.select_option(f"[data-testid=seat-player-{agent}]", player)
-    page.fill("[data-testid=seed]", str(seed))
+    if page.locator("[data-testid=seed]").is_enabled():  # disabled when another person plays: a secret deal
+        page.fill("[data-testid=seed]", str(seed))
     page.fill("[data-testid=pace]", str(pace))
     page.click("[data-testid=play]")
 
@@ -105,12 +106,12 @@ def play_to_end(page, choose=lambda n: 0, limit: int = 200) -> None:
     raise AssertionError(f"the hand did not end in {limit} decisions")
 
 
-def a_record() -> str:
+def a_record(seed: int = 3) -> str:
     """One line of a record: a hand of the four-seat game, four random players (``records.Recorder``)."""
     from tressette_env.engine import legal_actions, new_game
     from tressette_env.records import Recorder
 
-    recorder = Recorder("tressette", new_game().public.rules, seed=3, players=["random"] * 4)
+    recorder = Recorder("tressette", new_game().public.rules, seed=seed, players=["random"] * 4)
     game = recorder.start()
     while game.public.status == 0:
         game = recorder.play(game, legal_actions(game)[len(legal_actions(game)) // 2])

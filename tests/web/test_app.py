@@ -33,7 +33,8 @@ def wait_for(test, seconds: float = 5.0) -> None:
 
 
 def create(ws, **fields) -> tuple[dict, dict]:
-    ws.send_json({"type": "create", "pace_ms": 0, "seed": 1, **fields})
+    seed = {} if fields.get("players", []).count("person") > 1 else {"seed": 1}  # several people: a secret seed
+    ws.send_json({"type": "create", "pace_ms": 0, **seed, **fields})
     joined = ws.receive_json()
     assert joined["type"] == "joined", joined
     view = ws.receive_json()
@@ -174,38 +175,57 @@ def test_every_bad_input_gets_an_error_and_changes_nothing():
 
 def test_a_second_person_joins_by_the_link_and_sees_only_its_seat():
     with TestClient(make_app()) as client, client.websocket_connect("/ws") as one:
-        joined, view = create(one, game="tressette", players=["person", "random", "person", "random"], seat=0, seed=3)
-        assert set(joined["links"]) == {"2"} and joined["own_link"].startswith(f"/?table={joined['table']}&token=")
+        people = ["person", "person"]  # no bot: nothing is played but what the two send, so their views keep step
+        message = error_of(one, {"type": "create", "game": "tressette_in_due", "players": people, "seed": 3})
+        assert "secret seed" in message and 'leave "seed" out' in message and not server_of(client).rooms
+        joined, view = create(one, game="tressette_in_due", players=people, seat=0)
+        assert set(joined["links"]) == {"1"} and joined["own_link"].startswith(f"/?table={joined['table']}&token=")
         table = server_of(client).rooms[joined["table"]].table
-        link = joined["links"]["2"]
+        link = joined["links"]["1"]
         token = link.split("token=")[1]
         with client.websocket_connect("/ws") as two:
             assert "does not name a person's seat" in error_of(
                 two, {"type": "join", "table": joined["table"], "token": "x"}
             )
+            assert "does not name a person's seat" in error_of(
+                two, {"type": "join", "table": joined["table"], "token": "é" * 16}
+            )
             two.send_json({"type": "join", "table": joined["table"], "token": token})
             second = two.receive_json()
-            assert second["type"] == "joined" and second["you"] == 2 and second["links"] == {}
+            assert second["type"] == "joined" and second["you"] == 1 and second["links"] == {}  # no link told
             mine = two.receive_json()
-            assert mine["you"] == 2 and mine["seat"] == 2 and "hands" not in mine
+            assert mine["you"] == 1 and mine["seat"] == 1 and "hands" not in mine
             with client.websocket_connect("/ws") as three:
                 taken = error_of(three, {"type": "join", "table": joined["table"], "token": token})
-                assert "seat of table" in taken and "is taken" in taken
-            # Both play the hand: each gets a view after every action, with its own seat's hand only.
-            dealt = {agent: {c for c in range(40) if table.state.dealt[agent] >> c & 1} for agent in (0, 2)}
-            views = {0: view, 2: mine}
-            conns = {0: one, 2: two}
+                assert "seat of table" in taken and "is taken" in taken and "token" not in taken  # no link told
+            # Both play the hand: each gets a view after every action, with its own seat's cards only.
+            views = {0: view, 1: mine}
+            conns = {0: one, 1: two}
             while views[0]["status"] == "playing":
-                for agent in (0, 2):
+                assert views[0]["deal"] == views[1]["deal"] == 1
+                for agent in (0, 1):
                     act = views[agent]["act"]
                     assert views[agent]["you"] == agent and act["seat"] == agent and "hands" not in views[agent]
-                    assert set(act["hand"]) <= dealt[agent]
+                    assert set(act["hand"]) <= set(range(40)) and not set(act["hand"]) & set(
+                        views[1 - agent]["act"]["hand"]
+                    )
                     if views[agent]["your_turn"]:
                         conns[agent].send_json({"type": "act", "action": act["legal"][-1]["id"]})
-                views = {agent: conns[agent].receive_json() for agent in (0, 2)}
-            assert views[2]["end"]["seat"] == 2
+                views = {agent: conns[agent].receive_json() for agent in (0, 1)}
+            assert views[1]["end"]["seat"] == 1
+            for agent in (0, 1):
+                assert conns[agent].receive_json()["type"] == "review"
+            # Both press Next hand: the first deals, the second (naming the same finished deal) does nothing.
+            for agent in (0, 1):
+                conns[agent].send_json({"type": "next", "deal": 1})
+            for agent in (0, 1):
+                again = conns[agent].receive_json()
+                assert again["type"] == "view" and again["status"] == "playing" and again["deal"] == 2
+            assert table.deal_number == 2
+            one.send_json({"type": "pace", "ms": 0})  # no error came for the second next: the next reply is this
+            assert one.receive_json()["type"] == "pace"
         # The second person left: its seat is free again, by the same link.
-        wait_for(lambda: 2 not in server_of(client).rooms[joined["table"]].seated)
+        wait_for(lambda: 1 not in server_of(client).rooms[joined["table"]].seated)
 
 
 def test_own_seat_hands_only():
@@ -247,8 +267,12 @@ def test_a_record_is_uploaded_and_stepped_through_and_a_damaged_one_refused():
         ws.send_json({"type": "record", "text": "\n" + line + "\n" + line + "\n", "index": 1, "id": 3})
         replay = ws.receive_json()
         assert replay["type"] == "replay" and replay["id"] == 3 and replay["index"] == 1 and replay["line"] == 3
-        assert len(replay["frames"]) == 40 and all(len(f["hands"]) == 2 for f in replay["frames"])
-        assert replay["frames"][0]["step"]["hand"] == 0 and replay["frames"][-1]["status"] == "match_over"
+        assert len(replay["frames"]) == 41 and all(len(f["hands"]) == 2 for f in replay["frames"])
+        dealt = replay["frames"][0]
+        assert dealt["step"] == {"hand": 0, "seat": None, "action": None, "name": "dealt"} and dealt["log"] == []
+        assert [len(h) for h in dealt["hands"].values()] == [10, 10]  # the hands as dealt, before the first card
+        assert all("state" not in f["act"] for f in replay["frames"])
+        assert replay["frames"][1]["step"]["hand"] == 0 and replay["frames"][-1]["status"] == "match_over"
         damaged = line.replace('"seed": 6', '"seed": 7')
         assert "line 2: hand 0: the seed deals other cards" in error_of(ws, {"type": "record", "text": "\n" + damaged})
         assert "line 1: not JSON" in error_of(ws, {"type": "record", "text": line[:-1]})
@@ -316,3 +340,39 @@ def test_a_table_without_reviews_sends_none_and_a_bad_review_switch_is_refused()
         assert view["end"]["review"]["kind"] == "none" and "without reviews" in view["end"]["review"]["reason"]
         ws.send_json({"type": "pace", "ms": 0})
         assert ws.receive_json()["type"] == "pace"  # no review message came between
+
+
+def test_a_server_bound_to_loopback_refuses_another_host_name():
+    """DNS rebinding: a page of another site whose name points at this machine names its own host."""
+    with TestClient(make_app(allowed_hosts=["127.0.0.1", "localhost"])) as client:
+        with client.websocket_connect("/ws") as ws:  # the test client's host is "testserver"
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and "answers as 127.0.0.1, localhost, not testserver" in reply["message"]
+        with client.websocket_connect("/ws", headers={"host": "localhost:8000"}) as ws:
+            ws.send_json({"type": "catalog"})
+            assert ws.receive_json()["type"] == "catalog"
+
+
+def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
+    import asyncio
+
+    from tressette_env.web import app as web_app
+
+    class Stuck:  # a websocket whose writes never finish
+        async def send_text(self, text):
+            await asyncio.sleep(3600)
+
+        async def close(self, code=1000, reason=None):
+            self.closed = code
+
+    async def run():
+        client = web_app._Client(Stuck())
+        client.start()
+        sent = 0
+        while not client.gone and sent < web_app.MAX_QUEUED + 2:  # one in the writer's hands, the rest queued
+            await asyncio.wait_for(client.send({"type": "view"}), timeout=1)  # at once, whatever the connection does
+            sent += 1
+        assert client.gone and client.ws.closed == 1008 and sent > web_app.MAX_QUEUED
+        await client.stop()
+
+    asyncio.run(run())

@@ -4,12 +4,17 @@
 | --- | --- |
 | ``test_whole_hand_of_each_game`` | every game of the catalog: a hand played by clicks (a legal card or button each time, its signal variant, Confirm) until the end panel shows its summary |
 | ``test_undo_and_hint`` | a selected card taken back with Undo, a hint shown, then the card confirmed |
-| ``test_record_stepped_through`` | a record (``records.Recorder``) opened from the file input, stepped first/next/prev/last |
+| ``test_record_stepped_through`` | a record (``records.Recorder``) opened from the file input, stepped first/next/prev/last; its first frame the hand as dealt |
+| ``test_second_record_chosen`` | a file of two records: "record 1 of 2", the second chosen from the select, its first frame "dealt" |
 | ``test_damaged_record_shows_error`` | a damaged record: the error banner, the page still in the lobby |
-| ``test_bad_link_shows_error`` | a link to no table: the error banner, closed by its button |
-| ``test_second_person_by_link`` | a second browser context takes a seat by the ``joined`` link; both play the hand to its end |
+| ``test_bad_link_shows_error`` | a link to no table, a wrong token for an open table: the server's words for each in the error banner |
+| ``test_second_person_by_link`` | a second browser context takes a seat by the ``joined`` link (it gets no links, the seed field was disabled); both play the hand to its end |
+| ``test_two_people_press_next_hand`` | both people press Next hand: one new deal, no error; a stale ``next`` does nothing; a lost connection is retaken (the banner, then the seat) |
+| ``test_reload_takes_seat_back`` | the creator's address bar holds its own link; a reload takes the seat back |
 | ``test_italian_toggle`` | the language switch changes the labels |
+| ``test_every_phase_in_italian`` | every phase name of the family's games has its Italian words in ``i18n.js`` |
 | ``test_phone_viewport`` | at 375 x 700 the hand shows with no horizontal scrolling |
+| ``test_lobby_seed_and_players`` | the seed empty (random) at first, disabled with its note when another seat is a person; no model path box; ppo only for a game with a model |
 | ``test_other_forms`` | in due with packets, a perdere with five, calabresella with four, col morto in two (each when the catalog offers the switch) |
 | ``test_watch_bots`` | a table of bots watched at pace 0 to the end of the hand |
 | ``test_screenshots_script`` | ``scripts/web_screenshots.py`` takes its four pictures |
@@ -123,6 +128,7 @@ def test_undo_and_hint(context, base):
     page = context.new_page()
     web.start_table(page, base, "tressette", {1: "random", 2: "random", 3: "random"}, seed=4)
     assert web.wait_turn_or_end(page) == "turn"
+    assert page.inner_text("[data-testid=score]").startswith("Cards taken: 0 – 0")  # the thirds taken so far
     page.click("[data-testid=hint]")
     page.wait_for_selector("[data-testid=hint-text]", state="visible")
     assert page.locator(".hinted").count() >= 1
@@ -196,6 +202,9 @@ def test_record_stepped_through(context, base, tmp_path):
     page.wait_for_selector("#replay-bar:not([hidden])")
     index = page.locator("[data-testid=replay-index]")
     assert index.get_attribute("data-index") == "0"
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "dealt"
+    assert page.locator("[data-testid=replay-record]").is_hidden()  # one record in the file: no choice
+    assert page.inner_text("[data-testid=replay-record-label]") == "Record 1 of 1"
     assert page.locator("[data-testid=replay-prev]").is_disabled()
     for _ in range(3):
         page.click("[data-testid=replay-next]")
@@ -225,42 +234,180 @@ def test_damaged_record_shows_error(context, base, tmp_path):
     assert page.locator("#lobby").is_visible()
 
 
-def test_bad_link_shows_error(context, base):
+def test_second_record_chosen(context, base, tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text(web.a_record(3) + web.a_record(4), encoding="utf-8")
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("[data-testid=game-select] option", state="attached")
+    page.set_input_files("[data-testid=record-file]", str(path))
+    page.wait_for_selector("#replay-bar:not([hidden])")
+    label = page.locator("[data-testid=replay-record-label]")
+    assert label.inner_text() == "Record 1 of 2"
+    page.click("[data-testid=replay-last]")
+    page.select_option("[data-testid=replay-record]", "1")
+    page.wait_for_selector("[data-testid=replay-record-label][data-index='1']", state="attached")
+    assert label.inner_text() == "Record 2 of 2"
+    assert page.get_attribute("[data-testid=replay-index]", "data-index") == "0"  # the first frame, not the index
+    assert page.get_attribute("[data-testid=replay-step]", "data-step") == "dealt"
+    assert page.inner_text("[data-testid=replay-step]") == "Dealt"
+    assert page.locator("#felt .trick .card").count() == 0
+    assert page.locator("[data-testid=error-banner]").is_hidden(), page.inner_text("#error-text")
+
+
+def test_bad_link_shows_error(browser, context, base):
     page = context.new_page()
     page.goto(base + "/?table=nosuch&token=nothing")
     page.wait_for_selector("[data-testid=error-banner]", state="visible")
-    assert "nosuch" in page.inner_text("#error-text") or page.inner_text("#error-text").strip()
+    assert "no table 'nosuch' is open here" in page.inner_text("#error-text")
     page.click("[data-testid=error-close]")
     assert page.locator("[data-testid=error-banner]").is_hidden()
+    first = context.new_page()  # an open table, a token that names none of its seats
+    web.start_table(first, base, "tressette_in_due", {1: "person"})
+    link = first.locator("[data-testid=link-1]")
+    link.wait_for(state="visible")
+    table = link.input_value().split("table=")[1].split("&")[0]
+    page.goto(f"{base}/?table={table}&token=wrong")
+    page.wait_for_selector("[data-testid=error-banner]", state="visible")
+    assert f"the token does not name a person's seat of table {table}" in page.inner_text("#error-text")
+
+
+# kept in the page's window: the page's websockets, so that a test can send a stale message or drop the connection
+SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+    }
+  };
+})();
+"""
+
+
+def _two_people(browser, context, base, seed):
+    """A table of in due with two persons: the creator's page, the second's page (by the link) and its context."""
+    first = context.new_page()
+    first.goto(base + "/")
+    first.wait_for_selector("[data-testid=game-select] option", state="attached")
+    first.select_option("[data-testid=game-select]", "tressette_in_due")
+    first.select_option("[data-testid=seat-player-1]", "person")
+    assert first.locator("[data-testid=seed]").is_disabled() and first.locator("[data-testid=seed-note]").is_visible()
+    web.start_table(first, base, "tressette_in_due", {1: "person"}, seed=seed)
+    link = first.locator("[data-testid=link-1]")
+    link.wait_for(state="visible")
+    other = browser.new_context(viewport={"width": 900, "height": 800}, locale="en-US")
+    other.set_default_timeout(30_000)
+    other.add_init_script(SOCKETS)
+    second = other.new_page()
+    second.goto(link.input_value())
+    second.wait_for_selector("#app[data-state=turn], #app[data-state=waiting]", state="attached")
+    return first, second, other
+
+
+def _play_both_to_end(pages) -> None:
+    for _ in range(400):
+        states = [web.state(p) for p in pages]
+        if states == ["end", "end"]:
+            return
+        for p, s in zip(pages, states, strict=True):
+            if s == "turn":
+                web.act(p)
+        pages[0].wait_for_timeout(15)
+    raise AssertionError(f"the hand did not end: {states}")
+
+
+def _no_error(page) -> None:
+    assert page.locator("[data-testid=error-banner]").is_hidden(), page.inner_text("#error-text")
 
 
 def test_second_person_by_link(browser, context, base):
-    first = context.new_page()
-    web.start_table(first, base, "tressette_in_due", {1: "person"}, seed=21)
-    link = first.locator("[data-testid=link-1]")
-    link.wait_for(state="visible")
-    url = link.input_value()
-    assert "table=" in url and "token=" in url
-    other = browser.new_context(viewport={"width": 900, "height": 800}, locale="en-US")
+    first, second, other = _two_people(browser, context, base, seed=21)
     try:
-        second = other.new_page()
-        second.goto(url)
-        second.wait_for_selector("#app[data-state=turn], #app[data-state=waiting]", state="attached")
-        pages = [first, second]
-        for _ in range(400):
-            states = [web.state(p) for p in pages]
-            if states == ["end", "end"]:
-                break
-            for p, s in zip(pages, states, strict=True):
-                if s == "turn":
-                    web.act(p)
-            pages[0].wait_for_timeout(15)
-        else:
-            raise AssertionError(f"the hand did not end: {states}")
-        for p in pages:
+        url = first.locator("[data-testid=link-1]").input_value()
+        assert "table=" in url and "token=" in url
+        assert second.locator("[data-testid=links]").is_hidden()  # the free seats' links go to the creator only
+        assert "token=" in second.url and second.url.split("token=")[1] == url.split("token=")[1]
+        _play_both_to_end([first, second])
+        for p in (first, second):
             assert p.locator("#summary li").count() > 0
+            _no_error(p)
     finally:
         other.close()
+
+
+def test_two_people_press_next_hand(browser, context, base):
+    first, second, other = _two_people(browser, context, base, seed=22)
+    try:
+        _play_both_to_end([first, second])
+        deal = int(first.get_attribute("#app", "data-deal"))
+        assert second.get_attribute("#app", "data-deal") == str(deal)
+        press = "() => document.getElementById('end-panel').hidden ? false : (document.getElementById('next-hand').click(), true)"
+        assert first.evaluate(press)
+        second.evaluate(press)  # at once: when its page still shows the end, its "next" names the finished deal
+        second.evaluate(f"window.__sockets.at(-1).send(JSON.stringify({{type: 'next', deal: {deal}}}))")  # a stale one
+        for p in (first, second):
+            p.wait_for_selector(f"#app[data-deal='{deal + 1}']", state="attached")
+            p.wait_for_selector("#app[data-state=turn], #app[data-state=waiting]", state="attached")
+        first.wait_for_timeout(300)
+        for p in (first, second):
+            _no_error(p)
+            assert p.get_attribute("#app", "data-deal") == str(deal + 1)  # one new deal
+        # the connection lost: the banner, then the seat taken again by the page's own link
+        second.evaluate("window.__sockets.at(-1).close()")
+        second.wait_for_selector("[data-testid=reconnect-banner]", state="visible")
+        second.wait_for_selector("[data-testid=reconnect-banner]", state="hidden")
+        second.wait_for_selector("#app[data-state=turn], #app[data-state=waiting]", state="attached")
+        second.wait_for_function("window.__sockets.length === 2")
+        _no_error(second)
+        assert second.locator("#hand .card").count() > 0
+    finally:
+        other.close()
+
+
+def test_reload_takes_seat_back(browser, context, base):
+    first, second, other = _two_people(browser, context, base, seed=23)
+    try:
+        assert "table=" in first.url and "token=" in first.url  # the address bar holds the creator's own link
+        url = first.url
+        cards = sorted(first.eval_on_selector_all("#hand .card", "cs => cs.map(c => +c.dataset.card)"))
+        first.reload()
+        first.wait_for_selector("#app[data-state=turn], #app[data-state=waiting]", state="attached")
+        assert first.url == url
+        assert sorted(first.eval_on_selector_all("#hand .card", "cs => cs.map(c => +c.dataset.card)")) == cards
+        _no_error(first)
+        _no_error(second)
+    finally:
+        other.close()
+
+
+def test_lobby_seed_and_players(context, base):
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("[data-testid=game-select] option", state="attached")
+    seed = page.locator("[data-testid=seed]")
+    assert seed.input_value() == "" and seed.is_enabled()
+    assert page.locator("[data-testid=seed-note]").is_hidden()
+    assert page.locator("[data-testid^=seat-model-]").count() == 0  # no free-text model path
+    catalog = page.evaluate(
+        """() => new Promise((done) => {
+          const ws = new WebSocket(`ws://${location.host}/ws`);
+          ws.onopen = () => ws.send(JSON.stringify({type: "catalog"}));
+          ws.onmessage = (e) => { done(JSON.parse(e.data)); ws.close(); };
+        })"""
+    )
+    for game in catalog["games"]:
+        page.select_option("[data-testid=game-select]", game["name"])
+        offered = page.eval_on_selector_all("[data-testid=seat-player-1] option", "os => os.map(o => o.value)")
+        wanted = [p for p in catalog["players"] if p != "ppo" or game["model"]] + ["person"]
+        assert offered == wanted, game["name"]
+    page.select_option("[data-testid=game-select]", "tressette")
+    page.select_option("[data-testid=seat-player-2]", "person")
+    assert seed.is_disabled() and page.locator("[data-testid=seed-note]").is_visible()
+    page.select_option("[data-testid=seat-player-2]", "random")
+    assert seed.is_enabled() and page.locator("[data-testid=seed-note]").is_hidden()
 
 
 def test_italian_toggle(context, base):
@@ -272,8 +419,23 @@ def test_italian_toggle(context, base):
     assert page.inner_text("[data-testid=play]") == "Gioca"
     assert page.inner_text("[data-testid=watch]") == "Guarda i bot"
     assert page.get_attribute("html", "lang") == "it"
+    assert page.get_attribute("[data-testid=seed]", "placeholder") == "casuale"
     page.click("[data-testid=lang-toggle]")
     assert page.inner_text("[data-testid=play]") == "Play"
+
+
+def test_every_phase_in_italian():
+    from types import SimpleNamespace
+
+    from tressette_env.games import a_chiamare, a_perdere, calabresella, col_morto, in_due
+
+    names = {"play", *calabresella.PHASE_NAMES.values(), *a_chiamare.PHASE_NAMES.values()}
+    names |= {*in_due.PHASE_NAMES.values()}
+    names.add(a_perdere.TressetteAPerdere.phase_name(None, SimpleNamespace(phase=1)))
+    names.add(col_morto.TressetteColMorto.phase_name(None, SimpleNamespace(phase=col_morto.FIRST_CARD)))
+    text = (ROOT / "tressette_env" / "web" / "static" / "i18n.js").read_text(encoding="utf-8")
+    missing = sorted(name for name in names if json.dumps(f"phase:{name}") not in text)
+    assert not missing, missing
 
 
 def test_phone_viewport(browser, base):

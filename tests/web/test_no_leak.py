@@ -46,7 +46,7 @@ from tressette_env.engine.cards import card_code, card_name
 from tressette_env.protocol.state import encode_public
 from tressette_env.web.table import Table
 
-TOP_KEYS = {"type", "version", "table", "you", "seat", "status", "on_turn", "your_turn", "names", "seat_names"}
+TOP_KEYS = {"type", "version", "table", "deal", "you", "seat", "status", "on_turn", "your_turn", "names", "seat_names"}
 TOP_KEYS |= {"act", "log", "last_trick", "end"}
 ACT_KEYS = {"type", "protocol", "game", "rules", "seat", "hand", "hand_names", "private", "phase", "turn", "dealer"}
 ACT_KEYS |= {"leader", "hand_number", "trick", "tricks", "lead_signal", "declarations", "thirds", "match_score"}
@@ -285,9 +285,9 @@ def test_every_message_a_person_s_connection_receives_over_the_websocket(game, h
     n = rules.game.agents(rules)
     rng = random.Random(3)
     checked = 0
-    with TestClient(make_app()) as client, contextlib.ExitStack() as stack:
+    with TestClient(make_app(secret_seeds=random.Random(4))) as client, contextlib.ExitStack() as stack:
         conns = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(n)]
-        conns[0].send_json({"type": "create", "game": game, "players": ["person"] * n, "seed": 4, "pace_ms": 0})
+        conns[0].send_json({"type": "create", "game": game, "players": ["person"] * n, "pace_ms": 0})
         joined = conns[0].receive_json()
         views = {0: conns[0].receive_json()}
         for agent in range(1, n):

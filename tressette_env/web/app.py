@@ -27,7 +27,15 @@ that is not a person's, not your turn, an illegal action, a full table, too many
 connections) is answered ``{"type": "error", "message": ...}`` saying what was wrong and what
 is allowed, and changes nothing. A client's ``"id"`` comes back in the reply (an error too); in a
 ``hint``, whose ``"id"`` is the action's, it comes back as ``"ref"``. A connection from another site's page (its ``Origin`` is not
-this server's) is refused. A table is closed, its bots stopped, when its last connection leaves.
+this server's) is refused, and so, on a server bound to a loopback address, is one whose ``Host``
+is not a loopback name (``LOOPBACK_HOSTS``: a page of another site whose name was pointed at
+this machine). A table is closed, its bots stopped, when its last connection leaves. A table of
+several people is dealt from a secret seed (a ``create`` naming one is refused): a chosen seed, or
+one of few enough to search, would tell each person the others' hands. The links to a table's
+free seats go to its creator only. Each connection's messages wait in a queue of its own
+(``MAX_QUEUED``): a connection that does not read holds up nobody, and is closed when its queue
+is full. A ``next`` naming the deal it closes (``"deal"``) does nothing when that deal is
+already followed (two people pressed Next hand).
 
 The bots a page may seat are ``table.WEB_PLAYERS`` (``ppo`` where the game has a model) and the
 model files the server was started with (``models``), named by their file names: a page never
@@ -39,7 +47,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 import secrets
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -59,16 +66,20 @@ from .records_view import replay_message
 from .table import PERSON, WEB_PLAYERS, Table, TableError, catalog_message
 
 STATIC = Path(__file__).parent / "static"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""The host names a server bound to a loopback address answers as (``serve``): another is refused."""
 BOT_WORKERS = 4
 """Threads for the bots' decisions, all tables together (a search bot's takes up to seconds)."""
 REVIEW_WORKERS = 2
-"""Threads for the after-hand reviews, all tables together (the solver releases the GIL: two cores)."""
+"""Threads for the after-hand reviews and the records' replays, all tables together (the solver releases the GIL)."""
 MAX_FRAME = 64 * 2**10
 """The longest text frame read, in characters, but a ``record`` frame's."""
 MAX_RECORD_FRAME = 2 * 2**20
 """The longest ``record`` frame, in characters (2 MiB; its text is bounded by ``records_view.MAX_TEXT_BYTES`` too)."""
 MAX_DEPTH = 32
 """The deepest nesting of lists and objects a frame may have."""
+MAX_QUEUED = 256
+"""The most messages waiting for a connection that does not read; one more closes it."""
 MAX_TABLE_CONNECTIONS = 16
 """The most connections one table has (its persons and spectators)."""
 MAX_PACE_MS = 5000
@@ -78,27 +89,64 @@ TYPES = ("catalog", "create", "watch", "join", "act", "hint", "next", "pace", "r
 
 
 class _Client:
-    """One websocket connection: its table and agent (None: a spectator), and one send at a time."""
+    """One websocket connection: its table and agent (None: a spectator), and its queue of messages to send.
+
+    ``send`` only queues: a table never waits on a connection that reads slowly. A task of the
+    connection's own (``start``) writes the queue out in order; a connection that lets
+    ``MAX_QUEUED`` messages pile up is closed (code 1008), and its seat is free again.
+    """
 
     def __init__(self, ws: WebSocket):
         self.ws = ws
         self.room: _Room | None = None
         self.agent: int | None = None
-        self.sending = asyncio.Lock()
+        self.queue: asyncio.Queue[str] = asyncio.Queue(MAX_QUEUED)
+        self.writer: asyncio.Task | None = None
+        self.gone = False
+
+    def start(self) -> None:
+        self.writer = asyncio.create_task(self._write())
+
+    async def stop(self) -> None:
+        self.gone = True
+        if self.writer is not None:
+            self.writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.writer
 
     async def send(self, message: dict) -> None:
-        async with self.sending:
+        if self.gone:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:  # it does not read: closed, so that it holds no seat nor memory
+            self.gone = True
+            if self.writer is not None:
+                self.writer.cancel()
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                await self.ws.close(code=1008, reason=f"{MAX_QUEUED} messages unread")
+
+    async def send_now(self, message: dict) -> None:
+        """Write at once (before ``start``: the refusal of a connection)."""
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
             try:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(text)
             except (RuntimeError, WebSocketDisconnect, OSError):  # the connection went away meanwhile
-                pass
+                self.gone = True
+                return
 
 
 class _Room:
     """A table with its connections, the tokens of its person seats, its bots' pace and its driver task."""
 
-    def __init__(self, table: Table, pace_ms: int, players: list[str]):
+    def __init__(self, table: Table, pace_ms: int, players: list[str], creator: int | None = None):
         self.table = table
+        self.creator = creator  # the agent of the person who opened the table: the links to the others are his
         self.players = players  # as the page named them (a model by its file's name)
         self.pace_ms = pace_ms
         self.clients: set[_Client] = set()
@@ -123,8 +171,17 @@ class _Refused(Exception):
 class Server:
     """The tables and connections of one app (``make_app``)."""
 
-    def __init__(self, max_tables: int = 64, max_connections: int = 256, models: Sequence[str | Path] = ()):
+    def __init__(
+        self,
+        max_tables: int = 64,
+        max_connections: int = 256,
+        models: Sequence[str | Path] = (),
+        secret_seeds: Any = None,
+        allowed_hosts: Sequence[str] | None = None,
+    ):
         self.max_tables = max_tables
+        self.allowed_hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
+        self.secret_seeds = secret_seeds if secret_seeds is not None else secrets.SystemRandom()
         self.max_connections = max_connections
         self.models = {Path(m).name: str(m) for m in models}
         self.rooms: dict[str, _Room] = {}
@@ -132,7 +189,7 @@ class Server:
         self.catalog = catalog_message(list(self.models))
         # The slow work has pools of its own, so that a table's quick work (an action checked and
         # played, its views written: asyncio's default pool) never queues behind a search bot's
-        # decision or a hand's review (0.2 s to 2 s each).
+        # decision, a hand's review (0.2 s to 2 s each) or a record's replay (up to 0.5 s).
         self.bot_pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="tressette-bot")
         self.review_pool = ThreadPoolExecutor(REVIEW_WORKERS, thread_name_prefix="tressette-review")
 
@@ -145,15 +202,24 @@ class Server:
         origin = ws.headers.get("origin")
         await ws.accept()
         client = _Client(ws)
-        if origin and urlsplit(origin).netloc != ws.headers.get("host"):
-            await client.send(_error(f"a connection from another site ({cut(origin)}) is refused"))
+        host = ws.headers.get("host", "")
+        if self.allowed_hosts is not None and (urlsplit(f"//{host}").hostname or "") not in self.allowed_hosts:
+            # a page of another site whose name was pointed at this machine (DNS rebinding) names its own host
+            await client.send_now(
+                _error(f"this server answers as {', '.join(sorted(self.allowed_hosts))}, not {cut(host)}")
+            )
+            await ws.close(code=1008)
+            return
+        if origin and urlsplit(origin).netloc != host:
+            await client.send_now(_error(f"a connection from another site ({cut(origin)}) is refused"))
             await ws.close(code=1008)
             return
         if self.connections >= self.max_connections:
-            await client.send(_error(f"too many connections: this server takes {self.max_connections} at once"))
+            await client.send_now(_error(f"too many connections: this server takes {self.max_connections} at once"))
             await ws.close(code=1013)
             return
         self.connections += 1
+        client.start()
         try:
             while True:
                 raw = await ws.receive()
@@ -169,6 +235,7 @@ class Server:
         finally:
             self.connections -= 1
             await self._leave(client)
+            await client.stop()
 
     async def _frame(self, client: _Client, text: str) -> None:
         """Read one frame and answer it; a bad one gets an error reply and changes nothing."""
@@ -208,7 +275,7 @@ class Server:
         if players[seat] != PERSON:
             persons = [a for a, spec in enumerate(players) if spec == PERSON]
             raise _Refused(f'"seat" {seat} is a bot ({players[seat]}), not a person\'s seat; yours may be {persons}')
-        room = await self._open(message, players)
+        room = await self._open(message, players, creator=seat)
         return await self._enter(client, room, seat)
 
     async def _on_watch(self, client: _Client, message: dict) -> list[dict]:
@@ -221,15 +288,12 @@ class Server:
         room = self.rooms.get(table_id) if isinstance(table_id, str) else None
         if room is None:
             raise _Refused(f"no table {shown(table_id)} is open here (a table closes when its last connection leaves)")
-        agent = next(
-            (a for a, t in room.tokens.items() if isinstance(token, str) and secrets.compare_digest(t, token)), None
-        )
+        readable = isinstance(token, str) and token.isascii() and len(token) <= 64
+        agent = next((a for a, t in room.tokens.items() if readable and secrets.compare_digest(t, token)), None)
         if agent is None:
             raise _Refused(f"the token does not name a person's seat of table {table_id}: open the link you were given")
         if agent in room.seated and room.seated[agent] is not client:
-            raise _Refused(
-                f"player {agent}'s seat of table {table_id} is taken; free seats: {room.free_links() or 'none'}"
-            )
+            raise _Refused(f"player {agent}'s seat of table {table_id} is taken: ask who sent you the link")
         if len(room.clients) >= MAX_TABLE_CONNECTIONS and client not in room.clients:
             raise _Refused(f"table {table_id} is full: {MAX_TABLE_CONNECTIONS} connections at most")
         return await self._enter(client, room, agent)
@@ -254,9 +318,11 @@ class Server:
         room = client.room
         if room is None:
             raise _Refused("you are at no table: create, watch or join one first")
+        deal = message.get("deal")
         async with room.lock:
-            await asyncio.to_thread(room.table.next_hand)
-            await self._broadcast(room)
+            dealt = await asyncio.to_thread(room.table.next_hand, deal)
+            if dealt:  # not when another person's next dealt this hand already
+                await self._broadcast(room)
         room.wake.set()
         return []
 
@@ -267,7 +333,8 @@ class Server:
         return [{"type": "pace", "ms": client.room.pace_ms}]
 
     async def _on_record(self, client: _Client, message: dict) -> list[dict]:
-        return [await asyncio.to_thread(replay_message, message.get("text"), message.get("index", 0))]
+        text, index = message.get("text"), message.get("index", 0)
+        return [await self._in(self.review_pool, lambda: replay_message(text, index))]
 
     async def _on_leave(self, client: _Client, message: dict) -> list[dict]:
         room = client.room
@@ -291,13 +358,19 @@ class Server:
                 raise _Refused(f"player {agent}: unknown player {shown(spec)}; the players are: {', '.join(allowed)}")
         return list(players)
 
-    async def _open(self, message: dict, players: list[str]) -> _Room:
+    async def _open(self, message: dict, players: list[str], creator: int | None = None) -> _Room:
         """A new table (``create`` or ``watch``), checked before anything is kept."""
         if len(self.rooms) >= self.max_tables:
             raise _Refused(f"too many tables: this server holds {self.max_tables} at once; try again later")
         seed = message.get("seed")
+        if seed is not None and players.count(PERSON) > 1:
+            # each person sees one hand: a seed one of them chose, or few enough to search, would tell the others'
+            raise _Refused(
+                '"seed": a table of several people is dealt from a secret seed (a chosen one would tell who holds '
+                'what): leave "seed" out'
+            )
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+            seed = self.secret_seeds.getrandbits(63)  # 2**63 deals: nobody finds the seed from the hand he holds
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise _Refused(f'"seed" {shown(seed)}: an integer 0 to 2**63 - 1 (or leave it out: a random one)')
         pace = _pace(message.get("pace_ms", DEFAULT_PACE_MS))
@@ -310,7 +383,7 @@ class Server:
         table = await asyncio.to_thread(Table, game, rules, specs, seed, table_id, None, review)
         if len(self.rooms) >= self.max_tables:  # another table opened while this one was made
             raise _Refused(f"too many tables: this server holds {self.max_tables} at once; try again later")
-        room = _Room(table, pace, players)
+        room = _Room(table, pace, players, creator)
         self.rooms[table_id] = room
         room.task = asyncio.create_task(self._drive(room))
         return room
@@ -333,7 +406,7 @@ class Server:
             "seat": table.state.public.table.seat_of[agent] if agent is not None else None,
             "names": ["you" if a == agent else f"player {a}" for a in range(table.agents)],
             "players": room.players,
-            "links": room.free_links(),
+            "links": room.free_links() if agent is not None and agent == room.creator else {},
             "own_link": room.link(agent) if agent is not None else None,
             "pace_ms": room.pace_ms,
         }
@@ -440,12 +513,22 @@ def _error(message: str) -> dict:
     return {"type": "error", "message": message}
 
 
-def make_app(max_tables: int = 64, max_connections: int = 256, models: Sequence[str | Path] = ()) -> Starlette:
+def make_app(
+    max_tables: int = 64,
+    max_connections: int = 256,
+    models: Sequence[str | Path] = (),
+    secret_seeds: Any = None,
+    allowed_hosts: Sequence[str] | None = None,
+) -> Starlette:
     """The web table's app: ``/`` the page, ``/static`` its files, ``/ws`` the websocket (module docstring).
 
     ``models``: model files (``.npz``, ``.zip``) the page may seat as bots, by file name.
+    ``secret_seeds``: where the seeds of tables without a chosen one come from (a ``random.Random``
+    with ``getrandbits``; default the system's, ``secrets.SystemRandom()``): a test's own makes them reproducible.
+    ``allowed_hosts``: the host names a websocket's ``Host`` may hold (None: any); ``serve`` bound to a
+    loopback address allows ``LOOPBACK_HOSTS`` only.
     """
-    server = Server(max_tables, max_connections, models)
+    server = Server(max_tables, max_connections, models, secret_seeds, allowed_hosts)
 
     async def index(request: Any) -> Response:
         page = STATIC / "index.html"
@@ -479,7 +562,13 @@ def serve(
     models: Sequence[str | Path] = (),
 ) -> None:
     """Run the web table with uvicorn on ``host``:``port`` until interrupted (Ctrl-C)."""
+    import ipaddress
+
     import uvicorn
 
-    app = make_app(max_tables, max_connections, models)
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    app = make_app(max_tables, max_connections, models, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
     uvicorn.run(app, host=host, port=port, ws_max_size=2 * MAX_RECORD_FRAME, log_level="info")

@@ -17,7 +17,7 @@ line: ``line 3: not JSON (Expecting value)``; nothing is kept of a refused uploa
 | ``type``, ``game`` | ``"replay"``, the record's game |
 | ``index``, ``records``, ``line`` | the record replayed, how many the text holds, its line in the text |
 | ``players``, ``seed``, ``returns`` | the record's player specs, seed and returns (None when truncated) |
-| ``frames`` | one spectator ``view`` message per action (``table.view_message``: every hand shown), each with ``step``: ``{"hand", "seat", "action", "name"}`` |
+| ``frames`` | one spectator ``view`` message (``table.view_message``: every hand shown; without the protocol's ``state``, the exact public record) for each hand as dealt, then one per action, each with ``step``: ``{"hand", "seat", "action", "name"}`` (``"dealt"``, seat and action None, for a hand as dealt) |
 
 Example:
     >>> from tressette_env.web.table import Table
@@ -26,8 +26,8 @@ Example:
     ...     table.play_bot()
     >>> text = json.dumps(table.record())
     >>> message = replay_message(text)
-    >>> message["game"], len(message["frames"]), message["frames"][-1]["status"]
-    ('tressette_in_due', 40, 'match_over')
+    >>> message["game"], len(message["frames"]), message["frames"][0]["step"]["name"], message["frames"][-1]["status"]
+    ('tressette_in_due', 41, 'dealt', 'match_over')
     >>> replay_message(text[:-2])
     Traceback (most recent call last):
     ...
@@ -50,8 +50,9 @@ MAX_TEXT_BYTES = 2 * 2**20
 """The most text an upload holds, in bytes of UTF-8 (2 MiB: some 2,000 hands of records)."""
 MAX_RECORDS = 200
 """The most records an upload holds."""
-MAX_FRAMES = 2000
-"""The most frames one replay holds (one per action: a hand of the four-seat game is 40, a long match thousands)."""
+MAX_FRAMES = 4000
+"""The most frames one replay holds (one per action and one per hand as dealt: a hand of the four-seat game is 41;
+a match of ten rounds of a chiamare, 50 hands, some 2,500)."""
 REPLAY_REVIEW = {"kind": "none", "reason": "a replay is not reviewed", "plays": []}
 
 
@@ -119,13 +120,32 @@ def replay_message(text: Any, index: Any = 0, table_id: str = "replay") -> dict:
     log: list[dict] = []
     steps = [step for hand in record["hands"] for step in hand["actions"]]
 
-    def frame(state: Any, seat: int, action: int) -> None:
-        nonlocal before, log
+    def add(message: dict) -> None:
         if len(frames) == MAX_FRAMES:
             raise _TooManyFrames
+        message["act"].pop("state", None)  # the exact public record, for a harness: a page steps without it
+        if "end" in message:
+            message["end"].pop("state", None)
+        frames.append(message)
+
+    def dealt(state: Any) -> None:
+        """A hand as dealt, before its first action."""
+        message = view_message(state, None, table_id=table_id, log=[], review=REPLAY_REVIEW)
+        message["step"] = {"hand": state.public.hand_number, "seat": None, "action": None, "name": "dealt"}
+        add(message)
+
+    played = 0  # the record's actions replayed so far
+
+    def frame(state: Any, seat: int, action: int) -> None:
+        nonlocal before, log, played
+        if not frames:
+            dealt(before)
         if state.public.hand_number != before.public.hand_number:  # the first action of the next hand
             before, log = next_hand(before, deals), []
-        renuncio = len(steps[len(frames)]) > 3 and steps[len(frames)][3] == RENUNCIO
+            dealt(before)
+        step = steps[played]
+        played += 1
+        renuncio = len(step) > 3 and step[3] == RENUNCIO
         entries = log_entries(before, state, seat, action)
         if renuncio:
             entries[0]["text"] += " (renuncio: not legal, the hand is lost)"
@@ -137,7 +157,7 @@ def replay_message(text: Any, index: Any = 0, table_id: str = "replay") -> dict:
             "action": action,
             "name": action_to_string(action),
         }
-        frames.append(message)
+        add(message)
         before = state
 
     try:

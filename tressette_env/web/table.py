@@ -12,6 +12,7 @@ What a person receives is ``message_for(agent)``, the ``view`` message of the we
 | field | what it is |
 | --- | --- |
 | ``type``, ``version``, ``table`` | ``"view"``, ``"tressette-web/1"``, the table's id |
+| ``deal`` | the table's count of hands dealt, 1 first (a ``next`` names it: a second ``next`` for the same hand does nothing) |
 | ``you``, ``seat`` | the agent this message is for (None: a spectator) and its own seat this hand (None: it sits out) |
 | ``status`` | ``"playing"``, ``"hand_over"`` (a match goes on) or ``"match_over"`` (the episode is over) |
 | ``on_turn``, ``your_turn`` | the agent whose decision it is (None when nobody is to act); whether it is ``you`` |
@@ -211,10 +212,12 @@ def view_message(
     table_id: str,
     log: Sequence[dict],
     review: dict | None = None,
+    deal: int | None = None,
 ) -> dict:
     """The ``view`` message of ``state`` for ``agent`` (None: a spectator, who sees every hand); the module's table.
 
-    ``log``: the hand's log entries (``log_entries``); ``review``: the finished hand's review for this agent.
+    ``log``: the hand's log entries (``log_entries``); ``review``: the finished hand's review for this agent;
+    ``deal``: the table's count of hands dealt (None in a replay).
     """
     p = state.public
     g = p.rules.game
@@ -228,6 +231,7 @@ def view_message(
         "type": "view",
         "version": VERSION,
         "table": table_id,
+        "deal": deal,
         "you": agent,
         "seat": None,
         "status": _status(p),
@@ -346,7 +350,8 @@ class Table:
         self._open(new_game(self.rules, self._deals))
 
     def _open(self, state: GameState) -> None:
-        """A hand just dealt: recorded, its log and review emptied."""
+        """A hand just dealt: recorded, its log and review emptied, its deal number the next."""
+        self.deal_number = getattr(self, "deal_number", 0) + 1
         self.state = state
         self._recorder.open_hand(state)
         self._steps: list[tuple[GameState, int]] = []  # (state before, action): the review's
@@ -440,17 +445,26 @@ class Table:
         action = self._hint_player.act(view(state, p.turn), legal_actions(state), random.Random(seed))
         return {"id": action, "name": p.rules.game.action_label(p, action)}
 
-    def next_hand(self) -> None:
-        """After a hand: the match's next hand, or a new episode (the next seed) when the episode is over."""
+    def next_hand(self, deal: int | None = None) -> bool:
+        """After a hand: the match's next hand, or a new episode (the next seed) when the episode is over.
+
+        ``deal``: the ``deal`` number of the finished hand the sender saw; when another hand has been
+        dealt since (two people asked at once), nothing is done. Returns whether a hand was dealt.
+        """
+        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int)):
+            raise TableError(f'"deal" {shown(deal)}: the deal number of the finished hand (a view\'s "deal")')
         with self._lock:
+            if deal is not None and deal != self.deal_number:
+                return False
             p = self.state.public
             if p.status == PLAYING:
                 raise TableError("the hand is not over: the next hand is dealt after it")
             if p.status == HAND_OVER:
                 self._open(next_hand(self.state, self._deals))
-                return
+                return True
             self._finished = self._recorder.finish(self.state)
             self._start(self.seed + 1)
+            return True
 
     def record(self) -> dict:
         """The record of the finished episode (``tressette replay`` plays it); TableError before one is over."""
@@ -471,14 +485,14 @@ class Table:
         """
         with self._lock:
             self._check_agent(agent)
-            state, log = self.state, list(self._log)
+            state, log, deal = self.state, list(self._log), self.deal_number
             if state.public.status == PLAYING:
                 hand_review = None
             elif review or self._review_of_hand is not None or not self.reviewed:
                 hand_review = self._review(agent)
             else:
                 hand_review = PENDING
-        return view_message(state, agent, table_id=self.table_id, log=log, review=hand_review)
+        return view_message(state, agent, table_id=self.table_id, log=log, review=hand_review, deal=deal)
 
     def review_message(self, agent: int | None) -> dict | None:
         """The ``review`` message of the finished hand for ``agent`` (None while a hand is being played).

@@ -22,7 +22,13 @@ const page = {
   variantsOf: null, // the card whose signal variants are shown
   hint: null,
   lastTrickShown: false,
+  record: null, // {index, records}: the record shown and how many the file holds
+  recordText: null, // the record file's text, kept to ask for another of its records
+  retries: 0, // reconnection attempts since the connection was lost
 };
+
+const RETRIES = 5;
+const RETRY_MS = 1000;
 
 // ---------------------------------------------------------------- the connection
 
@@ -32,6 +38,7 @@ function connect() {
   page.ws = ws;
   ws.addEventListener("open", () => {
     page.open = true;
+    if (page.retries > 0) rejoin(); // back after a lost connection: the seat is taken again by its own link
     for (const message of page.queue.splice(0)) ws.send(JSON.stringify(message));
   });
   ws.addEventListener("message", (event) => {
@@ -45,10 +52,24 @@ function connect() {
     receive(message);
   });
   ws.addEventListener("close", () => {
+    if (page.ws !== ws) return;
     page.open = false;
+    if (page.joined?.own_link && !page.frames && page.retries < RETRIES) {
+      page.retries += 1;
+      $("reconnect-banner").hidden = false;
+      setTimeout(connect, RETRY_MS);
+      return;
+    }
+    $("reconnect-banner").hidden = true;
     showError(t("disconnected"));
     setState("closed");
   });
+}
+
+/** After a reconnection: join again by the seat's own link (its table and token). */
+function rejoin() {
+  const params = new URL(page.joined.own_link, location.href).searchParams;
+  page.ws.send(JSON.stringify({ type: "join", table: params.get("table"), token: params.get("token") }));
 }
 
 function send(message) {
@@ -65,6 +86,13 @@ function receive(message) {
     case "joined":
       page.joined = message;
       page.frames = null;
+      page.recordText = null;
+      page.retries = 0;
+      $("reconnect-banner").hidden = true;
+      // the address bar holds the seat's own link: a reload takes the seat back
+      if (typeof message.own_link === "string" && message.own_link.startsWith("/?")) {
+        history.replaceState(null, "", message.own_link);
+      }
       if (Number.isInteger(message.pace_ms)) $("table-pace").value = String(message.pace_ms);
       page.view = null;
       clearSelection();
@@ -93,13 +121,16 @@ function receive(message) {
       break;
     case "replay":
       page.frames = Array.isArray(message.frames) ? message.frames : [];
-      page.frame = Math.min(Math.max(0, Number(message.index) || 0), Math.max(0, page.frames.length - 1));
+      page.frame = 0; // "index" is the record's number in the file, not a frame
+      page.record = { index: Number(message.index) || 0, records: Number(message.records) || 1 };
       page.joined = null;
       showTable();
       renderLinks();
+      renderRecordChoice();
       renderFrame();
       break;
     case "error":
+      $("reconnect-banner").hidden = true;
       showError(message.message ?? "error");
       if ($("app").dataset.state === "pending" && page.view) renderView(page.view, false);
       break;
@@ -220,7 +251,11 @@ function renderPlayers() {
   seatSelect.value = String(yours);
   const box = $("players");
   box.querySelectorAll(".field").forEach((el) => el.remove());
-  const kinds = page.catalog?.players ?? ["random", "heuristic", "search", "ppo"];
+  const game = currentGame();
+  // the catalog's players as they are (the built-in ones, then the server's models); ppo for a game with a model
+  const kinds = (page.catalog?.players ?? ["random", "heuristic", "search"]).filter(
+    (kind) => kind !== "ppo" || game?.model === true,
+  );
   for (let a = 0; a < n; a++) {
     const field = document.createElement("div");
     field.className = "field player";
@@ -233,29 +268,27 @@ function renderPlayers() {
     select.dataset.agentPlayer = String(a);
     for (const kind of kinds) select.append(new Option(kind, kind));
     select.append(new Option(t("person"), "person"));
-    select.append(new Option(t("model"), "model"));
-    const model = document.createElement("input");
-    model.type = "text";
-    model.id = `seat-model-${a}`;
-    model.dataset.testid = `seat-model-${a}`;
-    model.placeholder = t("modelPath");
-    model.setAttribute("aria-label", t("modelPath"));
-    model.hidden = true;
     if (a === yours) {
       select.append(new Option(t("you"), "you"));
       select.value = "you";
       select.disabled = true;
     } else {
       const before = previous[String(a)];
-      select.value = before && before !== "you" ? before : kinds.includes("heuristic") ? "heuristic" : kinds[0];
+      const offered = before === "person" || kinds.includes(before);
+      select.value = offered ? before : kinds.includes("heuristic") ? "heuristic" : kinds[0];
     }
-    select.addEventListener("change", () => {
-      model.hidden = select.value !== "model";
-    });
-    model.hidden = select.value !== "model";
-    field.append(label, select, model);
+    select.addEventListener("change", renderSeed);
+    field.append(label, select);
     box.append(field);
   }
+  renderSeed();
+}
+
+/** A table with another person's seat is dealt from a secret seed: the seed field is disabled, with the reason. */
+function renderSeed() {
+  const persons = [...document.querySelectorAll("[data-agent-player]")].some((el) => el.value === "person");
+  $("seed").disabled = persons;
+  $("seed-note").hidden = !persons;
 }
 
 function readPlayers(watching) {
@@ -264,7 +297,6 @@ function readPlayers(watching) {
   for (let a = 0; a < n; a++) {
     const value = $(`seat-player-${a}`).value;
     if (value === "you") players.push(watching ? "heuristic" : "person");
-    else if (value === "model") players.push($(`seat-model-${a}`).value.trim());
     else if (value === "person" && watching) players.push("heuristic");
     else players.push(value);
   }
@@ -285,10 +317,12 @@ function startTable(watching) {
     game: game.name,
     rules: readRules(),
     players: readPlayers(watching),
-    seed: Math.max(0, Math.floor(Number($("seed").value) || 0)),
     pace_ms: pace(),
     review: $("review-each").checked,
   };
+  // an empty seed means a random deal; a table of several persons is dealt from a secret seed (no "seed")
+  const seed = $("seed").value.trim();
+  if (seed !== "" && (watching || !$("seed").disabled)) message.seed = Math.max(0, Math.floor(Number(seed) || 0));
   if (!watching) message.seat = Number($("your-seat").value) || 0;
   send(message);
 }
@@ -301,7 +335,10 @@ function openRecord(file) {
     return;
   }
   file.text().then(
-    (text) => send({ type: "record", text, index: 0 }),
+    (text) => {
+      page.recordText = text;
+      send({ type: "record", text, index: 0 });
+    },
     () => showError(`${file.name}: not readable`),
   );
 }
@@ -401,6 +438,7 @@ function renderView(view, readOnly) {
   const mine = !readOnly && Boolean(view.your_turn) && playing;
   setState(readOnly ? "replay" : !playing ? "end" : mine ? "turn" : "waiting");
   $("app").dataset.seq = String((Number($("app").dataset.seq) || 0) + 1);
+  if (!readOnly && Number.isInteger(view.deal)) $("app").dataset.deal = String(view.deal);
   const legal = mine ? act.legal ?? [] : [];
   const { byCard, buttons } = classify(legal);
   // a discard ("dà 5d") may also be chosen by clicking the card in the hand
@@ -436,7 +474,7 @@ function renderStatus(view, act) {
   const match =
     scores.length === names.length ? scores.map((s, i) => `${names[i]} ${s}`).join(" · ") : scores.join(" – ");
   $("score").textContent =
-    `${t("thirds")}: ${thirds.map(points).join(" – ")}` + (match ? ` | ${t("match")}: ${match}` : "");
+    `${t("cardsTaken")}: ${thirds.map(points).join(" – ")}` + (match ? ` | ${t("match")}: ${match}` : "");
 }
 
 function seatPosition(k, n) {
@@ -748,6 +786,19 @@ function renderEnd(view, readOnly) {
 
 // ---------------------------------------------------------------- the record viewer
 
+/** "Record i of n", and a choice of the file's records when it holds more than one. */
+function renderRecordChoice() {
+  const { index, records } = page.record ?? { index: 0, records: 1 };
+  const label = $("replay-record-label");
+  label.textContent = t("recordOf", { i: index + 1, n: records });
+  label.dataset.index = String(index);
+  const select = $("replay-record");
+  select.replaceChildren();
+  select.hidden = records <= 1;
+  for (let i = 0; i < records; i++) select.append(new Option(t("recordN", { i: i + 1 }), String(i)));
+  select.value = String(index);
+}
+
 function renderFrame() {
   const frames = page.frames ?? [];
   const n = frames.length;
@@ -755,6 +806,14 @@ function renderFrame() {
   $("replay-index").dataset.index = String(page.frame);
   $("replay-first").disabled = $("replay-prev").disabled = page.frame <= 0;
   $("replay-last").disabled = $("replay-next").disabled = page.frame >= n - 1;
+  const step = n ? frames[page.frame].step : null;
+  const stepBox = $("replay-step");
+  stepBox.dataset.step = step?.name ?? "";
+  stepBox.textContent = !step
+    ? ""
+    : step.name === "dealt"
+      ? t("dealt")
+      : `${step.seat === null || step.seat === undefined ? "" : `${seatName(frames[page.frame], step.seat)}: `}${step.name}`;
   if (n) renderView(frames[page.frame], true);
 }
 
@@ -778,8 +837,10 @@ function renderLegend() {
 function rerender() {
   applyLanguage(currentLanguage());
   if (page.catalog) renderPlayers();
-  if (page.frames) renderFrame();
-  else if (page.view) renderView(page.view, false);
+  if (page.frames) {
+    renderRecordChoice();
+    renderFrame();
+  } else if (page.view) renderView(page.view, false);
   renderLinks();
 }
 
@@ -803,13 +864,16 @@ function wire() {
   });
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("next-hand").addEventListener("click", () => {
+    if (!page.view || page.view.status === "playing") return; // the next hand is already dealt
     hideError();
     $("end-panel").hidden = true;
     setState("pending");
-    send({ type: "next" });
+    // the deal of the hand just finished: when another person has already dealt the next one, nothing happens
+    send({ type: "next", deal: page.view?.deal });
   });
   $("leave").addEventListener("click", () => {
     if (!page.frames) send({ type: "leave" });
+    page.recordText = null;
     if (location.search) history.replaceState(null, "", "/");
     showLobby();
   });
@@ -837,6 +901,11 @@ function wire() {
   $("replay-prev").addEventListener("click", () => stepFrame(page.frame - 1));
   $("replay-next").addEventListener("click", () => stepFrame(page.frame + 1));
   $("replay-last").addEventListener("click", () => stepFrame(Infinity));
+  $("replay-record").addEventListener("change", () => {
+    if (page.recordText === null) return;
+    hideError();
+    send({ type: "record", text: page.recordText, index: Number($("replay-record").value) || 0 });
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     if (event.key === "Escape" && page.selected) clearSelection();
@@ -866,7 +935,7 @@ function start() {
   $("confirm-each").checked = stored("tressette-confirm") !== "off";
   renderLegend();
   wire();
-  $("seed").value = String(Math.floor(Math.random() * 100000));
+  $("seed").value = ""; // empty: a random deal
   connect();
   send({ type: "catalog" });
   const params = new URLSearchParams(location.search);

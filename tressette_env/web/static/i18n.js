@@ -1,5 +1,6 @@
 // The page's words in English and Italian. t(key) gives the word in the chosen language; elements with
-// data-i18n (text), data-i18n-label (aria-label) and data-i18n-title (title) are filled by applyLanguage().
+// data-i18n (text), data-i18n-label (aria-label), data-i18n-title (title) and data-i18n-placeholder (placeholder)
+// are filled by applyLanguage().
 
 const STRINGS = {
   en: {
@@ -29,13 +30,12 @@ const STRINGS = {
     you: "you",
     person: "a person (link)",
     playerN: "player {n}",
-    model: "a model file…",
-    modelPath: "Model file path",
+    seedNote: "Another person plays: the deal is secret (a random seed).",
     turnOf: "On turn: {name}",
     yourTurn: "Your turn",
     waiting: "Waiting for {name}",
     phase: "Phase",
-    thirds: "Points of the hand",
+    cardsTaken: "Cards taken",
     match: "Match score",
     handOver: "Hand over",
     matchOver: "Match over",
@@ -66,6 +66,12 @@ const STRINGS = {
     chooseSignal: "Play {card} with a signal?",
     selected: "Selected: {name}",
     disconnected: "The connection to the server is closed; reload the page.",
+    reconnecting: "Connection lost, reconnecting…",
+    recordOf: "Record {i} of {n}",
+    recordN: "record {i}",
+    chooseRecord: "Choose a record of the file",
+    dealt: "Dealt",
+    seedPlaceholder: "random",
     noCards: "no cards",
     dummy: "dummy",
     taker: "taken by {name}",
@@ -109,13 +115,12 @@ const STRINGS = {
     you: "tu",
     person: "una persona (link)",
     playerN: "giocatore {n}",
-    model: "un file di modello…",
-    modelPath: "Percorso del modello",
+    seedNote: "Gioca un'altra persona: la smazzata è segreta (seme casuale).",
     turnOf: "Di turno: {name}",
     yourTurn: "Tocca a te",
     waiting: "Si aspetta {name}",
     phase: "Fase",
-    thirds: "Punti della mano",
+    cardsTaken: "Carte prese",
     match: "Punteggio della partita",
     handOver: "Mano finita",
     matchOver: "Partita finita",
@@ -146,6 +151,12 @@ const STRINGS = {
     chooseSignal: "Giocare {card} con un segno?",
     selected: "Scelta: {name}",
     disconnected: "La connessione al server è chiusa; ricarica la pagina.",
+    reconnecting: "Connessione persa, riconnessione in corso…",
+    recordOf: "Registrazione {i} di {n}",
+    recordN: "registrazione {i}",
+    chooseRecord: "Scegli una registrazione del file",
+    dealt: "Carte distribuite",
+    seedPlaceholder: "casuale",
     noCards: "nessuna carta",
     dummy: "morto",
     taker: "presa da {name}",
@@ -168,6 +179,12 @@ const STRINGS = {
     "phase:play with packets": "gioco coi pacchetti",
     "phase:turn packets up": "si voltano i pacchetti",
     "phase:play": "il gioco",
+    "phase:the soloist takes from the monte": "il solista prende dal monte",
+    "phase:the opponents discard (dividete)": "gli avversari scartano (dividete)",
+    "phase:the opponents exchange with the monte (scegliete)": "gli avversari cambiano col monte (scegliete)",
+    "phase:the dealer discards": "il mazziere scarta",
+    "phase:the opening lead, the dummy face down": "l'attacco, il morto coperto",
+    "phase:select packets": "si scelgono i pacchetti",
     errorPrefix: "Errore",
   },
 };
@@ -213,4 +230,5 @@ export function applyLanguage(lang, root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }

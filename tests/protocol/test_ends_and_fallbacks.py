@@ -211,10 +211,19 @@ def test_a_bot_that_answers_an_end_message_is_named_for_it(tmp_path, capsys):
     bot = tmp_path / "chatty.py"
     bot.write_text(LISTENER.replace('    if message["type"] == "act":\n', '    if True:\n')
                    .replace('message["legal"][0]["id"]', 'message.get("legal", [{"id": 0}])[0]["id"]'))  # fmt: skip
-    code = main(["eval", "--bot", f"chatty={PYTHON} {bot} {tmp_path / 'log'}", "chatty", "random", "--deals", "2",
-                 "--workers", "1", "--no-progress"])  # fmt: skip
-    err = capsys.readouterr().err
-    assert code == 1 and "bot chatty: wrote {" in err and "when no answer was asked (an end message needs none)" in err
+    # The stray line is seen when it is in the pipe before the next act is written; on a loaded machine the
+    # bot may write it later, and it is then read as the act's answer (an illegal one here): the bot is stopped
+    # either way, and named; the message that names the stray line must come in one of a few tries.
+    errors = []
+    for attempt in range(5):
+        code = main(["eval", "--bot", f"chatty={PYTHON} {bot} {tmp_path / f'log{attempt}'}", "chatty", "random",
+                     "--deals", "2", "--workers", "1", "--no-progress"])  # fmt: skip
+        err = capsys.readouterr().err
+        assert code == 1 and "tressette eval: error: bot chatty: " in err, err
+        errors.append(err)
+        if "when no answer was asked" in err:
+            break
+    assert "bot chatty: wrote {" in errors[-1] and "when no answer was asked (an end message needs none)" in errors[-1]
 
 
 def test_a_match_that_ends_without_a_winner_counts_half():

@@ -219,14 +219,22 @@ def numbered_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 ) from None
             if not line.strip():
                 continue
-            if _too_deep(line):
-                raise RecordError(f"{where}: lists and objects nested over {MAX_DEPTH} deep; a record nests at most 6")
-            try:
-                record = json.loads(line)
-            except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
-                raise RecordError(f"{where}: not JSON ({getattr(error, 'msg', None) or shown(str(error))})") from None
-            check_record(record, where)
-            yield number, record
+            yield number, parse_line(line, where)
+
+
+def parse_line(line: str, where: str = "the record") -> dict[str, Any]:
+    """One line of a record file as a record, read as data and checked (``check_record``); ``RecordError`` if not.
+
+    Its nesting is checked before it is parsed (at most ``MAX_DEPTH``); ``where`` names it in the error.
+    """
+    if _too_deep(line):
+        raise RecordError(f"{where}: lists and objects nested over {MAX_DEPTH} deep; a record nests at most 6")
+    try:
+        record = json.loads(line)
+    except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
+        raise RecordError(f"{where}: not JSON ({getattr(error, 'msg', None) or shown(str(error))})") from None
+    check_record(record, where)
+    return record
 
 
 def _too_deep(line: str) -> bool:

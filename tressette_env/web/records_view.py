@@ -2,7 +2,7 @@
 
 The text is JSON lines (``tressette play --record``, ``tressette eval --record``,
 ``env(record=...)``), read as data only, with the bounds of ``tressette_env.records``: each line
-nested at most ``records.MAX_DEPTH`` deep (checked before it is parsed), each record with the
+nested at most ``records.MAX_DEPTH`` deep (checked before it is parsed: ``records.parse_line``), each record with the
 keys and types of one (``records.check_record``), then played again by ``records.replay``,
 which checks every deal, seat, action and result. On top of those, an upload holds at most
 ``MAX_TEXT_BYTES`` of text and ``MAX_RECORDS`` records, and a replay at most ``MAX_FRAMES``
@@ -20,6 +20,7 @@ line: ``line 3: not JSON (Expecting value)``; nothing is kept of a refused uploa
 | ``frames`` | one spectator ``view`` message (``table.view_message``: every hand shown; without the protocol's ``state``, the exact public record) for each hand as dealt, then one per action, each with ``step``: ``{"hand", "seat", "action", "name"}`` (``"dealt"``, seat and action None, for a hand as dealt) |
 
 Example:
+    >>> import json
     >>> from tressette_env.web.table import Table
     >>> table = Table("tressette_in_due", {}, ["random", "random"], seed=2)
     >>> while table.on_turn() is not None:
@@ -36,14 +37,13 @@ Example:
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from ..engine.actions import action_to_string
 from ..engine.game import new_game, next_hand
 from ..messages import shown
-from ..records import MAX_DEPTH, RENUNCIO, RecordError, _rules_of, _too_deep, check_record, replay
+from ..records import RENUNCIO, RecordError, _rules_of, parse_line, replay
 from .table import TableError, log_entries, view_message
 
 MAX_TEXT_BYTES = 2 * 2**20
@@ -82,17 +82,10 @@ def read_text(text: Any) -> list[tuple[int, dict]]:
         where = f"line {number}"
         if len(found) == MAX_RECORDS:
             raise RecordTextError(f"{where}: more than {MAX_RECORDS} records; upload at most {MAX_RECORDS}")
-        if _too_deep(line):
-            raise RecordTextError(f"{where}: lists and objects nested over {MAX_DEPTH} deep; a record nests at most 6")
         try:
-            record = json.loads(line)
-        except ValueError as error:  # JSONDecodeError, or an integer of over 4300 digits
-            raise RecordTextError(f"{where}: not JSON ({getattr(error, 'msg', None) or shown(str(error))})") from None
-        try:
-            check_record(record, where)
+            found.append((number, parse_line(line, where)))
         except RecordError as error:
             raise RecordTextError(str(error)) from None
-        found.append((number, record))
     if not found:
         raise RecordTextError("no record in the text: a record file holds one JSON object a line")
     return found

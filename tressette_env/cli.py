@@ -693,16 +693,10 @@ def _serve_parser(commands: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import ipaddress
-
     try:
-        from .web.app import serve
+        from .web.app import is_loopback, serve
     except ModuleNotFoundError as error:
         args.parser.error(f"needs the web extra ({error.name} is not installed): pip install -e '.[web]'")
-    try:
-        loopback = ipaddress.ip_address(args.host).is_loopback
-    except ValueError:
-        loopback = args.host == "localhost"
     if args.port > 65535:
         args.parser.error(f"--port {args.port}: a port is 0 to 65535")
     for model in args.model:
@@ -712,7 +706,7 @@ def _serve(args: argparse.Namespace) -> int:
             make_player(str(model))  # read once now: a damaged file is refused before the server starts
         except ModelFileError as error:
             _file_error(args.parser, error)
-    if not loopback:
+    if not is_loopback(args.host):
         print(
             f"tressette serve: warning: --host {args.host} is not a loopback address: every machine that reaches "
             "this one can take seats, start bot tables and upload records",

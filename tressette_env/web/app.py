@@ -554,6 +554,20 @@ def make_app(
     return app
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address to bind, or ``localhost``) is this machine's only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, True, False)
+    """
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -562,13 +576,7 @@ def serve(
     models: Sequence[str | Path] = (),
 ) -> None:
     """Run the web table with uvicorn on ``host``:``port`` until interrupted (Ctrl-C)."""
-    import ipaddress
-
     import uvicorn
 
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    app = make_app(max_tables, max_connections, models, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
+    app = make_app(max_tables, max_connections, models, allowed_hosts=LOOPBACK_HOSTS if is_loopback(host) else None)
     uvicorn.run(app, host=host, port=port, ws_max_size=2 * MAX_RECORD_FRAME, log_level="info")

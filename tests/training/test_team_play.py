@@ -217,10 +217,11 @@ def test_rows_of_games_whose_agents_are_their_seats(game, learners, dense, rules
 def test_in_due_team_rows_refuse_what_cannot_work(monkeypatch):
     from tressette_env.vector.a_perdere import APerdereBatch
 
-    with pytest.raises(ValueError, match="decide as often every hand"):
-        SeatRows(4, "all", game="tressette_in_due", deal="packets")
-    with pytest.raises(ValueError, match="decide as often every hand"):
-        SeatRows(4, "all", game="calabresella")  # the auction sets who decides how often
+    for game, rules in (("tressette_in_due", {"deal": "packets"}), ("calabresella", {})):
+        rows = SeatRows(4, "all", game=game, **rules)  # the packets, the auction: played by whole hands
+        assert rows.decisions_per_hand is None
+        with pytest.raises(ValueError, match="collect_hands plays it"):
+            rows.collect(random_act(0), 20)
     assert SeatRows(4, "team", "heuristic", game="tressette_a_perdere").num_rows == 8  # its heuristic is batched
     monkeypatch.delattr(APerdereBatch, "heuristic_actions")  # as a game whose heuristic is not batched
     with pytest.raises(ValueError, match="no batched heuristic yet"):
@@ -402,7 +403,7 @@ def test_the_ppo_opponent_plays_the_shipped_players_cards_on_either_observation(
     from tressette_env.training.train import _batched_opponent
     from tressette_env.vector.engine import TressetteBatch
 
-    ppo, scalar = _batched_opponent("ppo"), make_player("ppo")
+    ppo, scalar = _batched_opponent("ppo", "tressette"), make_player("ppo")
     plain, history = TressetteBatch(6, seed=9), TressetteBatch(6, seed=9, history=True)
     states = [new_game(hands=plain.deal_of(d), dealer=int(plain.dealer[d])) for d in range(6)]
     rng = random.Random(0)
@@ -415,6 +416,23 @@ def test_the_ppo_opponent_plays_the_shipped_players_cards_on_either_observation(
             assert actions[d] == scalar.act(view(state, state.public.turn), legal, rng)
             states[d] = apply(state, int(actions[d]))
         plain.step(actions), history.step(actions)
+
+
+def test_the_ppo_opponent_is_the_model_shipped_for_the_game_played():
+    from tressette_env.learned.loading import shipped_model_path
+    from tressette_env.learned.mlp import MLPPolicy
+    from tressette_env.training.train import _batched_opponent
+    from tressette_env.vector.calabresella import CalabresellaBatch
+
+    batch = CalabresellaBatch(16, seed=2)
+    masks = batch.legal_masks()
+    shipped = MLPPolicy.load(shipped_model_path("calabresella"))
+    assert shipped.layers[0][0].shape[1] == batch.observation.size
+    assert (
+        _batched_opponent("ppo", "calabresella")(batch.observe(), masks) == shipped.best_actions(batch.observe(), masks)
+    ).all()
+    with pytest.raises(ValueError, match="no model is shipped for tressette_a_chiamare"):
+        _batched_opponent("ppo", "tressette_a_chiamare")
 
 
 def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):
@@ -469,6 +487,22 @@ def test_team_play_runs_against_one_player_with_one_team_learning(tmp_path, caps
     assert result.policy_path.exists() and "random" in result.final
 
 
+def test_team_play_runs_on_a_game_with_an_auction_against_its_heuristic_and_its_model(tmp_path, capsys):
+    config = TrainConfig(
+        game="calabresella", team_play=4, opponents=("heuristic", "ppo"), imitate="none", n_steps=15,
+        total_timesteps=200, eval_every=0, final_boards=2, net_arch=(16,), batch_size=64,
+        eval_against=("random",), run_dir=str(tmp_path), run_name="calabresella", progress_bar=False,
+    )  # fmt: skip
+    config.check()
+    result = train(config)
+    out = capsys.readouterr().out
+    assert "4 deals, one team of each learning against heuristic, ppo (6 seat rows)" in out
+    assert "rollouts of whole hands, at least 90 samples" in out and "rounded" not in out
+    from tressette_env.learned.mlp import MLPPolicy
+
+    assert MLPPolicy.load(result.policy_path).layers[0][0].shape[1] == 859  # Calabresella's observation
+
+
 def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, capsys):
     config = TrainConfig(
         team_play=8, opponents=("heuristic", "ppo", "self", "random"), imitate="none", n_steps=10,
@@ -486,10 +520,6 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "calabresella"}, "an auction and a call set who decides how often"),
-        ({"game": "tressette_a_chiamare"}, "every seat must decide as often every hand"),
-        ({"game": "tressette_a_perdere", "rules": {"players": 3, "reduce": "dealer_discard"}}, "decide as often"),
-        ({"game": "tressette_in_due", "rules": {"deal": "packets"}}, "in due's packet form"),
         ({"game": "tressette_in_due", "n_steps": 30}, "a multiple of 20"),
         ({"game": "tressette_col_morto", "history": True}, "history observation is batched in the four-seat game only"),
         ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),

@@ -399,13 +399,7 @@ class TrainConfig:
         per_hand = (
             10 if self.game == FOUR_SEAT else catalog.entry(self.game).batch_type()(1, **self.rules).decisions_per_hand
         )
-        if per_hand is None:
-            raise ValueError(
-                f"{why}: every seat must decide as often every hand; {self.game} under these rules does not "
-                "(an auction and a call set who decides how often; so do in due's packet form and a perdere's "
-                "dealer discards)"
-            )
-        if self.n_steps % per_hand:
+        if per_hand is not None and self.n_steps % per_hand:
             raise ValueError(
                 f"n_steps={self.n_steps}: with team_play, decisions per seat per rollout, a multiple of {per_hand} "
                 f"(whole hands; e.g. --n-steps {2 * per_hand})"

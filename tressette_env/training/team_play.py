@@ -14,9 +14,22 @@ own, with that seat's team's rewards. Every card of a self-play deal is a traini
 | ``learners`` | ``"all"``: all four seats learn (team self-play); ``"team"``: one team per deal, the other played by ``opponent`` |
 | ``opponent`` | with ``"team"``: ``"heuristic"``, ``"random"``, a batched ``policy(obs, mask)``, ``"self"`` (a frozen copy of the learner), or a pool of them (a tuple: ``SeatRows``); ``snapshot_opponent()`` renews the copies (``SnapshotCallback`` every so many samples) |
 | ``dense_reward`` | pay the thirds as they are taken (``SeatRows``) |
-| ``n_steps`` | decisions per row per rollout, a multiple of 10 (whole hands; nothing to bootstrap) |
-| ``seed``, ``rules`` | the deals' seed; the four-seat game's rule switches (``episode="hand"``, no ``calling_out``) |
+| ``n_steps`` | decisions per row per rollout, a multiple of the game's ``decisions_per_hand`` (10 in the four-seat game: whole hands, nothing to bootstrap); where the decisions per hand vary, at least that many on average (below) |
+| ``seed``, ``rules`` | the deals' seed; the game's rule switches (``episode="hand"``, no ``calling_out``) |
 | ``history`` | the history observation (1460 entries, ``encoders.history``); the saved policy (``policy_from_sb3``) records it |
+| ``game`` | any game with a batched engine (the catalog's name; the four-seat game by default) |
+
+**Games whose seats decide unequally often** (an auction, a call, a discard, a packet to choose:
+Calabresella, a chiamare, in due's packet form, a perdere's dealer discards; the batch's
+``decisions_per_hand`` is None). The rows are the learning players, and a rollout is whole
+hands (``SeatRows.collect_hands``): the deals play hand after hand until the rows have made
+``n_steps`` decisions each on average (rounded up to whole minibatches), the hands under way
+are played to their end, and each sample's advantage and return are computed over its row's
+hand (``whole_hand_advantages``, SB3's GAE with the hand's end as the episode's). The buffer
+takes the largest multiple of ``batch_size`` of them, the few left over dropped at random.
+Each row is paid what the game pays its player (``Game.returns``): Calabresella's stakes, with
+the sides the auction set; a chiamare's, with the partner the called card made; a perdere's
+charges. ``num_timesteps`` counts every learner decision played.
 
 Every other keyword is MaskablePPO's (``batch_size``, ``n_epochs``, ``learning_rate``,
 ``policy_kwargs``...). ``learn``, ``save``, ``policy_from_sb3`` and SB3's callbacks work as
@@ -43,7 +56,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from ..vector.seats import SeatRows
+from ..vector.seats import HandsRollout, SeatRows
 from .export import policy_from_sb3
 
 
@@ -113,7 +126,7 @@ class TeamPlayPPO(MaskablePPO):
             num_deals, learners, stand_in, dense_reward, seed=seed, history=history, game=game, **dict(rules or {})
         )
         per_hand = self.rows.decisions_per_hand
-        if n_steps % per_hand:
+        if per_hand is not None and n_steps % per_hand:
             raise ValueError(
                 f"n_steps is decisions per seat per rollout, a multiple of {per_hand} (whole hands); got {n_steps}"
             )
@@ -121,6 +134,8 @@ class TeamPlayPPO(MaskablePPO):
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
+        self._sample_rng = np.random.default_rng(seed)
+        """Which samples of whole hands beyond whole minibatches are left out (``_fill_from_hands``)."""
         if self.snapshot_slots:
             self.snapshot_opponent()  # the copies start as the learner starts
 
@@ -160,6 +175,11 @@ class TeamPlayPPO(MaskablePPO):
             going = callback.on_step() and going
             return actions.cpu().numpy(), values.cpu().numpy().reshape(-1), log_probs.cpu().numpy()
 
+        if self.rows.decisions_per_hand is None:
+            wanted = -(-n_rollout_steps * self.rows.num_rows // self.batch_size) * self.batch_size  # whole minibatches
+            self._fill_from_hands(self.rows.collect_hands(act, wanted), rollout_buffer)
+            callback.on_rollout_end()
+            return going
         rollout = self.rows.collect(act, n_rollout_steps)
         values, log_probs = rollout.extras
         buffer = rollout_buffer
@@ -178,6 +198,71 @@ class TeamPlayPPO(MaskablePPO):
             self.ep_info_buffer.extend({"r": float(r), "l": self.rows.decisions_per_hand} for r in hand)
         callback.on_rollout_end()
         return going
+
+    def _fill_from_hands(self, rollout: HandsRollout, buffer: Any) -> None:
+        """The buffer from whole hands of rows whose decisions vary: advantages computed by row, whole minibatches.
+
+        Each sample's advantage and return come from its row's hand (``whole_hand_advantages``),
+        so the buffer's own GAE is not run. The buffer is resized to the largest multiple of
+        ``batch_size`` samples the rollout holds (all of them when fewer), one column of them
+        (``MaskablePPO.train`` shuffles them anyway); the fewer than ``batch_size`` left over
+        are dropped at random, which biases nothing as each kept sample has its own return,
+        and leaves no short minibatch (MaskablePPO normalises each minibatch's advantages, a
+        NaN for a minibatch of one).
+        """
+        values, log_probs = rollout.extras
+        advantages, returns = whole_hand_advantages(
+            values, rollout.rewards, rollout.rows, rollout.hand_ends, self.gamma, self.gae_lambda
+        )
+        size = len(values) if len(values) < self.batch_size else len(values) // self.batch_size * self.batch_size
+        kept = np.sort(self._sample_rng.choice(len(values), size=size, replace=False))
+        buffer.buffer_size, buffer.n_envs = size, 1
+        buffer.reset()
+        for name, source in (
+            ("observations", rollout.observations), ("actions", rollout.actions), ("rewards", rollout.rewards),
+            ("values", values), ("log_probs", log_probs), ("action_masks", rollout.action_masks),
+            ("advantages", advantages), ("returns", returns),
+        ):  # fmt: skip
+            array = getattr(buffer, name)
+            array[:] = source[kept].reshape(array.shape)
+        buffer.pos, buffer.full = buffer.buffer_size, True
+        for reward, decisions in zip(rollout.hand_rewards, rollout.hand_decisions, strict=True):
+            if decisions:
+                self.ep_info_buffer.append({"r": float(reward), "l": int(decisions)})
+
+
+def whole_hand_advantages(
+    values: np.ndarray, rewards: np.ndarray, rows: np.ndarray, hand_ends: np.ndarray, gamma: float, gae_lambda: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """GAE(lambda) advantages and returns of samples in the order they were played, each row's hands whole.
+
+    The same numbers as SB3's ``RolloutBuffer.compute_returns_and_advantage`` over each row's
+    decisions with an episode end after each ``hand_ends`` (nothing to bootstrap): for
+    sample t of a row and t + 1 its next in the same hand, ``delta = r_t + gamma V_{t+1} - V_t``
+    (``gamma * 0`` at a hand's end) and ``A_t = delta + gamma lambda A_{t+1}``; returns are
+    ``A + V``. One NumPy pass per decision of the longest hand.
+    """
+    values = np.asarray(values, dtype=np.float32).reshape(-1)
+    rewards = np.asarray(rewards, dtype=np.float32)
+    order = np.argsort(rows, kind="stable")  # each row's samples in the order played
+    ends = np.asarray(hand_ends, dtype=bool)[order]
+    if not ends[-1] or (np.diff(rows[order]) != 0)[~ends[:-1]].any():
+        raise ValueError("every row's last sample must end a hand (whole hands)")
+    hand = np.concatenate(([0], np.cumsum(ends)[:-1]))  # the hand of each sorted sample
+    start = np.flatnonzero(np.concatenate(([True], ends[:-1])))
+    step = np.arange(len(order)) - start[hand]
+    width = int(step.max()) + 1
+    v = np.zeros((len(start), width + 1), dtype=np.float32)  # a zero column after each hand's last decision
+    r = np.zeros((len(start), width), dtype=np.float32)
+    v[hand, step] = values[order]
+    r[hand, step] = rewards[order]
+    advantage = np.zeros((len(start), width + 1), dtype=np.float32)
+    for t in range(width - 1, -1, -1):  # past a hand's end: values 0, rewards 0, so its last delta is r - V
+        delta = r[:, t] + gamma * v[:, t + 1] - v[:, t]
+        advantage[:, t] = delta + gamma * gae_lambda * advantage[:, t + 1]
+    out = np.empty(len(order), dtype=np.float32)
+    out[order] = advantage[hand, step]
+    return out, out + values
 
 
 class SnapshotCallback(BaseCallback):

@@ -23,7 +23,7 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     from .team_play import SnapshotCallback, TeamPlayPPO
 
     learners = "all" if config.opponents == ("self",) else "team"
-    pool = tuple(_batched_opponent(name) for name in config.opponents)
+    pool = tuple(_batched_opponent(name, config.game) for name in config.opponents)
     model = TeamPlayPPO(
         MaskablePolicy, num_deals=config.team_play, learners=learners,
         opponent="heuristic" if learners == "all" else pool, dense_reward=config.dense_reward,
@@ -35,14 +35,16 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     )  # fmt: skip
     rows = model.rows.num_rows
     rollout = config.n_steps * rows
-    target = whole_rollouts(config.total_timesteps, 0, rollout)
+    whole_hands = model.rows.decisions_per_hand is None  # a rollout is whole hands: at least `rollout` samples
+    target = config.total_timesteps if whole_hands else whole_rollouts(config.total_timesteps, 0, rollout)
     who = (
         "every seat learning"
         if learners == "all"
         else f"one team of each learning against {', '.join(config.opponents)}"
     )
     print(
-        f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of {rollout} samples"
+        f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of "
+        + (f"whole hands, at least {rollout} samples" if whole_hands else f"{rollout} samples")
         + (
             f"; total_timesteps={config.total_timesteps} rounded up to {target}"
             if target != config.total_timesteps
@@ -64,14 +66,17 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     return finish_run(model, model_path, evaluator, config, eval_rules, run)
 
 
-def _batched_opponent(name: str) -> Any:
-    """A team-play opponent: a built-in batched player's name, ``"self"`` as it is, or ``ppo``'s batched policy."""
+def _batched_opponent(name: str, game: str) -> Any:
+    """A team-play opponent: a built-in batched player's name, ``"self"`` as it is, or ``ppo``'s batched policy.
+
+    ``ppo`` is the model shipped for ``game`` (a ``ValueError`` naming the games with one where it has none).
+    """
     if name != "ppo":
         return name
     from ..learned.loading import shipped_model_path
     from ..learned.mlp import MLPPolicy
 
-    shipped = MLPPolicy.load(shipped_model_path())
+    shipped = MLPPolicy.load(shipped_model_path(game))
     if shipped.observation != "default":
         raise ValueError(
             f"the shipped model reads the {shipped.observation} observation; team play's ppo needs the default"

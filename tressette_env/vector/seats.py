@@ -25,6 +25,13 @@ times a hand, and a hand is forty card plays in every deal: the deals stay in st
 every row (no value to bootstrap at the end of a rollout). That needs ``episode="hand"``
 and no ``calling_out`` (a claim ends a hand early); other switches are free.
 
+Where the seats of a hand decide unequally often (the batch's ``decisions_per_hand`` is None:
+an auction, a call, a discard, in due's packets), the rows are the learning players and
+``collect_hands(act, samples)`` plays whole hands of every deal until the rows have made at
+least ``samples`` decisions, returning the samples in the order played with their rows
+(``HandsRollout``; it plays the other games too, the same cards as ``collect``). In a game
+without fixed partners, ``learners="team"`` is the players (seats) of one parity, as above.
+
 ``act(obs, masks)`` is called once per card play for the deals whose seat on turn learns,
 with their observations (M, 790) int8 and masks (M, 161) bool, and returns (M,) actions and
 any per-sample arrays to keep (values, log-probabilities). ``training.team_play`` feeds
@@ -75,6 +82,33 @@ class SeatRollout(NamedTuple):
     """(H, R) float32: each row's reward of each hand that ended (its team's points difference)."""
 
 
+class HandsRollout(NamedTuple):
+    """What ``SeatRows.collect_hands`` played: S samples in the order they were played, whole hands of every row."""
+
+    observations: np.ndarray
+    """(S, size) int8: the observation of the deciding row's player."""
+    action_masks: np.ndarray
+    """(S, actions) bool."""
+    actions: np.ndarray
+    """(S,) int64."""
+    rows: np.ndarray
+    """(S,) int64: the row that decided."""
+    rewards: np.ndarray
+    """(S,) float32: the row's reward for the hand at its last decision of the hand (``hand_ends``), 0 before;
+    with ``dense_reward`` the thirds its side took until its next decision, the last one settling the rest."""
+    hand_ends: np.ndarray
+    """(S,) bool: the row's last decision of a hand."""
+    extras: tuple[np.ndarray, ...]
+    """What ``act`` returned after the actions, stacked the same way: (S, ...) each."""
+    hand_rewards: np.ndarray
+    """(H,) float32: the reward of each (row, hand) that ended, in the order the hands ended; a player with no
+    decision in a hand (a dealer sitting out) has its reward here and no sample to carry it."""
+    hand_decisions: np.ndarray
+    """(H,) int64: the decisions of that row in that hand (0 for a player with no decision in it)."""
+    hand_rows: np.ndarray
+    """(H,) int64: the row of each of them."""
+
+
 class SeatRows:
     """N deals of the four-seat game whose learning seats are rows (see the module docstring).
 
@@ -120,15 +154,12 @@ class SeatRows:
                 f"every hand and the deals stay in step; got episode={r.episode!r}, calling_out={calling_out!r}"
             )
         per_hand = self.batch.decisions_per_hand
-        if per_hand is None:
-            raise ValueError(
-                f"team play rows need every seat to decide as often every hand; {game} under these rules does not "
-                "(e.g. in due's packet form: choosing and turning packets up)"
-            )
-        self.seats = self.batch.seats
-        """Seats at the table: 4, or 2 (in due: one row a seat)."""
+        self.seats = self.batch.seats if per_hand is not None else self.batch.num_agents
+        """The places of a deal that are rows: its seats (4; 2 in in due; col morto's dummies too), or its players
+        where the decisions of a hand vary (``decisions_per_hand`` None: ``collect_hands``)."""
         self.decisions_per_hand = per_hand
-        """Decisions of each seat in a hand (10 in the four-seat game, 20 in in due's stock form)."""
+        """Decisions of each seat in a hand (10 in the four-seat game, 20 in in due's stock form); None where they
+        vary (an auction, a call, a discard: Calabresella, a chiamare, in due's packets, a perdere's dealer discards)."""
         self.learners = learners
         self.dense_reward = dense_reward
         self.history = history
@@ -230,6 +261,11 @@ class SeatRows:
         previous ``collect``): they are when every collect ends.
         """
         per_hand = self.decisions_per_hand
+        if per_hand is None:
+            raise ValueError(
+                f"{self.game} under these rules gives the seats of a hand different numbers of decisions: "
+                "collect_hands plays it"
+            )
         if decisions < per_hand or decisions % per_hand:
             raise ValueError(f"decisions must be a positive multiple of {per_hand} (whole hands); got {decisions}")
         batch = self.batch
@@ -296,6 +332,110 @@ class SeatRows:
         if not (position == t_max).all():
             raise RuntimeError("a row made another number of decisions (this should not happen)")
         return SeatRollout(obs, masks, actions, rewards, starts, tuple(extras or ()), np.array(hand_rewards))
+
+    def collect_hands(self, act: Callable, samples: int) -> HandsRollout:
+        """Play whole hands until the rows have made at least ``samples`` decisions; every game, any rules.
+
+        Each deal plays hand after hand while the rows' decisions are fewer than ``samples``;
+        then the hands under way are played to their end, so every row's samples are whole
+        hands (nothing to bootstrap), and the deals are dealt anew for the next call. The rows
+        are the learning players where a hand's decisions vary, the learning seats elsewhere
+        (``seats``); ``act`` is called as in ``collect``. A hand's reward is the batch's reward
+        of the row's player when the hand ends (``Game.returns``: the game's own sides, as the
+        auction or the called card set them); with ``dense_reward``, the thirds the row's side
+        took since its previous decision in the hand are paid to that decision (``lead``, as
+        ``collect``), the last one settling the rest.
+        """
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+            raise ValueError(f"samples is a number of decisions, at least 1; got {samples!r}")
+        batch = self.batch
+        n = batch.n
+        observations: list[np.ndarray] = []
+        action_masks: list[np.ndarray] = []
+        actions: list[np.ndarray] = []
+        rows_played: list[np.ndarray] = []
+        extras: list[list[np.ndarray]] = []
+        reward_at: list[np.ndarray] = []
+        reward_of: list[np.ndarray] = []
+        end_at: list[np.ndarray] = []
+        hand_rewards: list[np.ndarray] = []
+        hand_decisions: list[np.ndarray] = []
+        hand_rows: list[np.ndarray] = []
+        last = np.full(self.num_rows, -1, dtype=np.int64)  # each row's last sample in the hand under way
+        made = np.zeros(self.num_rows, dtype=np.int64)  # each row's decisions in the hand under way
+        paid = np.zeros(self.num_rows, dtype=np.float32)  # dense rewards paid in the hand under way
+        count = 0
+        by_seat = self.decisions_per_hand is not None  # rows are seats; else players
+        while True:
+            live = batch.turn >= 0  # the deals whose hand goes on
+            if not live.any():
+                break
+            on_turn = batch.turn if by_seat else batch.agent  # the row's place on turn, -1 in a finished deal
+            row = np.where(live, self.row_of[np.arange(n), np.maximum(on_turn, 0)], -1)
+            mine = np.flatnonzero(row >= 0)
+            legal = batch.legal_masks(bool)
+            every = np.full(n, -1, dtype=np.int64)
+            if mine.size:
+                step_obs = batch.observe(deals=mine)
+                step_masks = legal[mine]
+                out = act(step_obs, step_masks)
+                chosen = np.asarray(out[0], dtype=np.int64)
+                if not step_masks[np.arange(mine.size), chosen].all():
+                    raise ValueError(
+                        "act returned an illegal action: mask the policy's logits with the masks it is given"
+                    )
+                r = row[mine]
+                if self.dense_reward:  # the thirds since the row's previous decision in the hand, paid to that one
+                    who = np.zeros(n, dtype=np.int64)
+                    who[mine] = on_turn[mine] if not by_seat else self._agent_of_seat()[mine, on_turn[mine]]
+                    lead = batch.lead(who)[mine].astype(np.float32)
+                    had = last[r] >= 0
+                    reward_at.append(last[r][had])
+                    reward_of.append(lead[had] - paid[r[had]])
+                    paid[r[had]] = lead[had]
+                last[r] = count + np.arange(mine.size)
+                made[r] += 1
+                count += mine.size
+                observations.append(step_obs)
+                action_masks.append(step_masks)
+                actions.append(chosen)
+                rows_played.append(r)
+                extras.append([np.asarray(x) for x in out[1:]])
+                every[mine] = chosen
+            others = np.flatnonzero(live & (row < 0))
+            if others.size:
+                every[others] = self._opponent_actions(others, legal[others])
+            result = batch.step(every, active=live, autoreset=False)
+            ended = np.flatnonzero(result.terminated & live)
+            if ended.size:
+                ended_rows = self.row_of[ended]
+                learning = ended_rows >= 0
+                r = ended_rows[learning]
+                players = self._agent_of_seat()[ended] if by_seat else np.arange(self.seats)[None, :]
+                reward = np.asarray(result.rewards, dtype=np.float32)[ended[:, None], players][learning]
+                hand_rewards.append(reward)
+                hand_decisions.append(made[r].copy())
+                hand_rows.append(r)
+                decided = made[r] > 0  # a player with no decision in the hand (a dealer sitting out) has no sample
+                end_at.append(last[r][decided])
+                reward_at.append(last[r][decided])
+                reward_of.append(reward[decided] - paid[r[decided]])  # what the dense rewards have not paid
+                last[r], made[r], paid[r] = -1, 0, 0.0
+                if count < samples:
+                    batch.reset(deals=ended)
+        batch.reset()  # the next call starts at the start of a hand
+        if not count:
+            raise RuntimeError("no row decided (this should not happen)")
+        rewards = np.zeros(count, dtype=np.float32)
+        np.add.at(rewards, np.concatenate(reward_at), np.concatenate(reward_of))
+        hand_ends = np.zeros(count, dtype=bool)
+        hand_ends[np.concatenate(end_at)] = True
+        kept = tuple(np.concatenate(column) for column in zip(*extras, strict=True)) if extras else ()
+        return HandsRollout(
+            np.concatenate(observations), np.concatenate(action_masks), np.concatenate(actions),
+            np.concatenate(rows_played), rewards, hand_ends, kept,
+            np.concatenate(hand_rewards), np.concatenate(hand_decisions), np.concatenate(hand_rows),
+        )  # fmt: skip
 
 
 def _check_opponent(opponent: Any) -> None:

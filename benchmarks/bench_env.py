@@ -1,6 +1,6 @@
 """Steps per second on random legal play, side by side in one run: every tressette loop and the references.
 
-Rows: the bare engine; the AEC environment raw and in PettingZoo's default wrappers
+Rows: the bare engine; the AEC environment raw and in ``env()``'s one wrapper
 (observation and mask read every step), and raw with ``history=True``; the other games' raw AEC environments (in due, col
 morto, a perdere for four and eight players); the single-seat Gymnasium environment (one
 learner step = the learner's action and the other three seats' plays, random players;
@@ -21,6 +21,27 @@ wrapper (``envs.aec.LeanWrapper``) and inside PettingZoo's two wrappers that ``e
 before: what the loop and the wrappers cost alone.
 
     python benchmarks/bench_env.py --seconds 5 --json benchmarks/results/env.json
+
+**Every game, CPU time, interleaved rounds** (``--cpu-rounds K``, instead of the table above),
+for ratios that hold on a loaded machine. Rows: OpenSpiel's hearts where pyspiel is installed,
+then for every game of the package (``catalog.PACKAGE_GAMES``) three: ``raw_env`` and ``env()``
+(the package's one wrapper), both the AEC loop above and counting decisions (AEC steps: card
+plays, and bids and calls where the game has them), and the single-learner Gymnasium
+environment ``gym.make(entry.gym_id)`` with ``gym.make``'s defaults (its ``OrderEnforcing`` and
+``PassiveEnvChecker`` wrappers, the learner's seat drawn at each reset, every other seat
+``others="heuristic"``: ``HeuristicPlayer``, which plays the game's own heuristic), counting
+learner steps (the others' plays inside a step are not counted), the learner's action a
+uniformly random legal one from ``action_masks()``. The random choice (``random.Random``) is
+timed in every row. After an untimed warm-up, each of ``K`` rounds measures every row once,
+in turn; a measurement lasts ``--seconds`` of wall time (to a deal's end in the AEC rows and
+hearts) and its rate is steps per CPU second of this process (``time.process_time()``). Per row: the median rate, and the
+median over rounds of the row's rate over the reference's in the same round (hearts where
+installed, else the four-seat raw_env row, as the output says); per game, the median of the
+per-round ratios env() / raw_env (issue 34's target: 0.8x or more). Prints two Markdown
+tables; ``--json`` gets every round's figures under ``"every_game"``.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_env.py --cpu-rounds 5 --seconds 3 \
+        --json benchmarks/results/env_every_game/env_every_game.json
 
 **Against an older commit** (``--baseline REF``). The script checks REF out in a
 temporary ``git worktree`` (removed at the end) and times the engine, raw AEC, wrapped
@@ -109,18 +130,19 @@ class Timing:
 
 
 class _Clock:
-    """The loop's budget: ``seconds`` of wall time, or exactly ``deals`` deals."""
+    """The loop's budget: ``seconds`` of wall time (of ``budget``, ``time.process_time`` for CPU time), or exactly ``deals`` deals."""
 
-    def __init__(self, seconds: float | None, deals: int | None):
+    def __init__(self, seconds: float | None, deals: int | None, budget: Callable[[], float] = time.perf_counter):
         if (seconds is None) == (deals is None):
             raise ValueError("give seconds or deals")
-        self.seconds, self.deals = seconds, deals
+        self.seconds, self.deals, self.budget = seconds, deals, budget
         self.wall0, self.cpu0 = time.perf_counter(), time.process_time()
+        self.budget0 = budget()
 
     def more(self, deals_done: int) -> bool:
         if self.deals is not None:
             return deals_done < self.deals
-        return time.perf_counter() - self.wall0 < self.seconds
+        return self.budget() - self.budget0 < self.seconds
 
     def stop(self, steps: int, deals_done: int) -> Timing:
         return Timing(steps, deals_done, time.perf_counter() - self.wall0, time.process_time() - self.cpu0)
@@ -207,23 +229,35 @@ class DoNothingEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._steps % 4]
 
 
-def bench_single_seat(seconds: float | None = None, deals: int | None = None, others: str = "random") -> Timing:
-    """The Gymnasium single-seat environment: learner steps, random legal learner actions."""
-    from tressette_env.wrappers import SingleSeatEnv
+def bench_single_learner(make_env: Callable, seconds: float | None = None, deals: int | None = None) -> Timing:
+    """A single-learner Gymnasium environment: learner steps, a uniformly random legal learner action each step.
 
-    env = SingleSeatEnv(partner=others, opponents=others)
+    The legal actions are read from ``action_masks()`` (the method MaskablePPO finds through
+    any wrapper; the observation and the info carry no mask) of the unwrapped environment, so
+    ``make_env`` may return ``gym.make``'s wrapped one. The other seats' plays between two
+    learner steps are inside the step, not counted; a terminated or truncated episode resets.
+    """
+    env = make_env()
     env.reset(seed=0)
+    action_masks = env.unwrapped.action_masks
     rng = random.Random(0)
     steps = done = 0
     clock = _Clock(seconds, deals)
     while clock.more(done):
-        legal = env.action_masks().nonzero()[0]
-        _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+        legal = action_masks().nonzero()[0]
+        _, _, terminated, truncated, _ = env.step(int(legal[int(rng.random() * len(legal))]))
         steps += 1
-        if terminated:
+        if terminated or truncated:
             env.reset()
             done += 1
     return clock.stop(steps, done)
+
+
+def bench_single_seat(seconds: float | None = None, deals: int | None = None, others: str = "random") -> Timing:
+    """The four-seat game's Gymnasium single-seat environment: learner steps, random legal learner actions."""
+    from tressette_env.wrappers import SingleSeatEnv
+
+    return bench_single_learner(lambda: SingleSeatEnv(partner=others, opponents=others), seconds, deals)
 
 
 def _single_seat_plays(seconds: float | None = None, deals: int | None = None) -> Timing:
@@ -247,14 +281,17 @@ ROWS: dict[str, tuple[str, Callable[..., Timing]]] = {
 }
 
 
-def _family_row(module: str, **rules) -> Callable[..., Timing]:
-    """The raw AEC loop of a family game's module (``tressette_env.<module>``), imported when the row runs."""
+def _family_row(module: str, function: str = "raw_env", **rules) -> Callable[..., Timing]:
+    """The AEC loop of a game's module (``tressette_env.<module>``), imported when the row runs.
+
+    ``function`` is the module's ``raw_env`` (the default) or ``env`` (its one wrapper).
+    """
 
     def loop(seconds: float | None = None, deals: int | None = None) -> Timing:
         import importlib
 
-        raw_env = importlib.import_module(f"tressette_env.{module}").raw_env
-        return bench_aec(lambda: raw_env(**rules), seconds, deals)
+        make = getattr(importlib.import_module(f"tressette_env.{module}"), function)
+        return bench_aec(lambda: make(**rules), seconds, deals)
 
     return loop
 
@@ -323,10 +360,12 @@ def bench_bridge(seconds: float) -> float | None:
     return steps / (time.perf_counter() - start)
 
 
-def bench_hearts(seconds: float, clock: Callable[[], float] = time.perf_counter) -> float | None:
-    """OpenSpiel's hearts from Python, the information-state tensor read into NumPy each step.
+def hearts_timing(
+    seconds: float | None = None, deals: int | None = None, budget: Callable[[], float] = time.perf_counter
+) -> Timing | None:
+    """OpenSpiel's hearts from Python, the information-state tensor read into NumPy each step (None: not installed).
 
-    Plays per second of ``clock`` (wall time; ``time.process_time`` for CPU time).
+    Plays (not chance outcomes) for ``seconds`` of ``budget`` (wall time by default), or ``deals`` deals.
     """
     try:
         import pyspiel
@@ -336,9 +375,9 @@ def bench_hearts(seconds: float, clock: Callable[[], float] = time.perf_counter)
     game = pyspiel.load_game("hearts")
     observation = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     rng = random.Random(0)
-    steps = 0
-    start = clock()
-    while clock() - start < seconds:
+    steps = done = 0
+    clock = _Clock(seconds, deals, budget)
+    while clock.more(done):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -350,7 +389,19 @@ def bench_hearts(seconds: float, clock: Callable[[], float] = time.perf_counter)
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.random() * len(legal))])
             steps += 1
-    return steps / (clock() - start)
+        done += 1
+    return clock.stop(steps, done)
+
+
+def bench_hearts(seconds: float, clock: Callable[[], float] = time.perf_counter) -> float | None:
+    """OpenSpiel's hearts (``hearts_timing``): plays per second of ``clock``, for ``seconds`` of it.
+
+    ``clock`` is ``time.perf_counter`` (wall time) or ``time.process_time`` (CPU time).
+    """
+    timing = hearts_timing(seconds, budget=clock)
+    if timing is None:
+        return None
+    return timing.cpu_rate if clock is time.process_time else timing.rate
 
 
 def run_row(key: str, tree: Path, seconds: float | None, deals: int | None) -> None:
@@ -430,7 +481,9 @@ def describe_tree(tree: Path) -> dict:
     """The commit a tree is at, and whether its package has changes not committed."""
     commit = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
     status = subprocess.run(
-        ["git", "-C", str(tree), "status", "--porcelain", "--", "tressette_env"], capture_output=True, text=True
+        ["git", "--no-optional-locks", "-C", str(tree), "status", "--porcelain", "--", "tressette_env"],
+        capture_output=True,
+        text=True,
     ).stdout
     return {"path": str(tree), "commit": commit.strip(), "uncommitted_changes_in_package": bool(status.strip())}
 
@@ -553,6 +606,161 @@ def print_instructions(rows: dict, ref: str | None) -> None:
         print(f"| {name} | {base:,.0f} | {new:,.0f} | {row['ratio']:.3f}x | {row['speed_ratio']:.3f}x |")
 
 
+HEARTS = "OpenSpiel hearts (pyspiel, numpy observation)"
+FOUR_SEAT_RAW = "tressette/raw_env"
+"""The reference of ``--cpu-rounds`` when pyspiel is not installed: the four-seat game's raw_env row."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRow:
+    """One row of ``--cpu-rounds``: its key (``game/kind``), its name in the table, what a step is, and its loop."""
+
+    key: str
+    game: str
+    kind: str
+    name: str
+    counts: str
+    loop: Callable[..., Timing | None]
+
+
+def every_game_rows() -> list[GameRow]:
+    """OpenSpiel hearts (where installed), then raw_env, env() and the single-learner Gymnasium env of every game.
+
+    The single-learner rows are ``gym.make(entry.gym_id)`` with its defaults: the wrappers
+    ``gym.make`` adds (``OrderEnforcing``, ``PassiveEnvChecker``), the learner's seat drawn at
+    every reset (``agent="random"``), the other seats ``others="heuristic"``
+    (``HeuristicPlayer``, which plays each game's own heuristic: the catalog's ``heuristic``),
+    a hand an episode; they count learner steps.
+    """
+    import gymnasium as gym
+
+    from tressette_env import catalog
+
+    rows = []
+    if hearts_timing(deals=1) is not None:
+        rows.append(
+            GameRow("hearts", "hearts", "reference", HEARTS, "decisions (passes and card plays)", hearts_timing)
+        )
+    decisions = "decisions (AEC steps: card plays, and bids and calls where the game has them)"
+    for name in catalog.PACKAGE_GAMES:
+        entry = catalog.entry(name)
+        if entry.env_module != f"tressette_env.{entry.env_name}":
+            raise RuntimeError(f"{name}: its environments are not tressette_env.{entry.env_name}")
+        rules = entry.make_rules()
+        others = rules.game.agents(rules) - 1
+        heuristic = entry.heuristic.rpartition(":")[2] if entry.heuristic else "GenericHeuristic"
+        rows += [
+            GameRow(
+                f"{name}/raw_env",
+                name,
+                "raw_env",
+                f"{entry.title} AEC raw_env (observation + mask)",
+                decisions,
+                _family_row(entry.env_name, "raw_env"),
+            ),
+            GameRow(
+                f"{name}/env",
+                name,
+                "env",
+                f"{entry.title} AEC env() (its one wrapper)",
+                decisions,
+                _family_row(entry.env_name, "env"),
+            ),
+            GameRow(
+                f"{name}/single_learner",
+                name,
+                "single_learner",
+                f"{entry.title} gym.make({entry.gym_id!r}), {others} other seat{'s' * (others > 1)}: {heuristic}",
+                "learner steps (the others' plays inside the step, not counted)",
+                lambda seconds=None, deals=None, gym_id=entry.gym_id: bench_single_learner(
+                    lambda: gym.make(gym_id), seconds, deals
+                ),
+            ),
+        ]
+    return rows
+
+
+def cpu_rounds(seconds: float, rounds: int) -> dict:
+    """Every row of ``every_game_rows`` ``rounds`` times, rows taking turns; rates in CPU time, ratios per round.
+
+    Each measurement runs for ``seconds`` of wall time (to a deal's end in the AEC rows) and records steps per CPU
+    second of this process. After an untimed warm-up of every row, each round measures every
+    row once, in the same order. Per row: the median rate, and the median over rounds of its
+    rate over the reference's rate in the same round (OpenSpiel hearts where installed, else the
+    four-seat raw_env row); for env() rows also the median per-round ratio env() / raw_env of
+    the same game.
+    """
+    rows = every_game_rows()
+    reference = "hearts" if rows[0].key == "hearts" else FOUR_SEAT_RAW
+    for row in rows:  # warm-up: lazy imports, caches, first allocations
+        row.loop(seconds=min(0.2, seconds / 10))
+    timings: dict[str, list[Timing]] = {row.key: [] for row in rows}
+    for r in range(rounds):
+        for row in rows:
+            timings[row.key].append(row.loop(seconds=seconds))
+        print(f"round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
+    cpu = {key: [t.cpu_rate for t in runs] for key, runs in timings.items()}
+    result: dict[str, dict] = {}
+    for row in rows:
+        runs = timings[row.key]
+        figures = {
+            "game": row.game,
+            "kind": row.kind,
+            "name": row.name,
+            "counts": row.counts,
+            "steps_per_cpu_second": cpu[row.key],
+            "steps_per_wall_second": [t.rate for t in runs],
+            "cpu_share": [t.cpu_s / t.wall_s for t in runs],
+            "deals": [t.deals for t in runs],
+            "median_steps_per_cpu_second": statistics.median(cpu[row.key]),
+            "median_steps_per_wall_second": statistics.median(t.rate for t in runs),
+            "vs_reference": _ratios(cpu[row.key], cpu[reference]),
+        }
+        if row.kind == "env":
+            figures["env_over_raw"] = _ratios(cpu[row.key], cpu[f"{row.game}/raw_env"])
+        result[row.key] = figures
+    return {
+        "seconds_per_measurement": seconds,
+        "rounds": rounds,
+        "reference": reference,
+        "reference_name": HEARTS if reference == "hearts" else "tressette AEC raw_env (pyspiel not installed)",
+        "rate": "steps per CPU second of this process (time.process_time), each measurement seconds of wall time",
+        "rows": result,
+    }
+
+
+def _times(ratio: float) -> str:
+    """A ratio as ``0.29x``, with a third decimal below 0.1x."""
+    return f"{ratio:.2f}x" if ratio >= 0.1 else f"{ratio:.3f}x"
+
+
+def print_cpu_rounds(every: dict) -> None:
+    """``cpu_rounds``'s figures as two Markdown tables: every row, then env() / raw_env per game."""
+    ref = "hearts" if every["reference"] == "hearts" else "tressette raw_env (no pyspiel)"
+    print(
+        f"Steps per CPU second, median of {every['rounds']} interleaved rounds of {every['seconds_per_measurement']:g} s"
+        f" (wall) each; ratios: median of the per-round ratios to {every['reference_name']}.\n"
+    )
+    print(f"| loop (random legal choice timed, one core) | counts | steps/CPU-s | vs {ref} | env() / raw_env |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for row in every["rows"].values():
+        over_raw = f"{row['env_over_raw']['median']:.2f}x" if "env_over_raw" in row else ""
+        counts = row["counts"].split(" (")[0]
+        print(
+            f"| {row['name']} | {counts} | {row['median_steps_per_cpu_second']:,.0f} "
+            f"| {_times(row['vs_reference']['median'])} | {over_raw} |"
+        )
+    print("\n| game | env() / raw_env (CPU, median) | per round | issue 34's target, >= 0.8x |")
+    print("| --- | ---: | --- | --- |")
+    for row in every["rows"].values():
+        if "env_over_raw" in row:
+            ratio = row["env_over_raw"]
+            rounds = " ".join(f"{x:.3f}" for x in ratio["rounds"])
+            print(
+                f"| {row['game']} | {ratio['median']:.3f}x | {rounds} | {'met' if ratio['median'] >= 0.8 else 'not met'} |"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="wall time per row (per measurement)")
@@ -567,6 +775,14 @@ def main() -> None:
         help="the 'new' tree of --baseline / --instructions at this commit (default: this working tree)",
     )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the --baseline comparison")
+    parser.add_argument(
+        "--cpu-rounds",
+        type=int,
+        default=None,
+        metavar="K",
+        help="instead of the main table: raw_env, env() and single-learner rows for every game (and hearts), "
+        "K interleaved rounds, CPU time, per-round ratios",
+    )
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions per card play under callgrind, no timing"
     )
@@ -613,7 +829,12 @@ def main() -> None:
             }
         else:
             result = {"seconds_per_row": args.seconds, "python": platform.python_version()}
-            result["steps_per_second"] = table(args.seconds)
+            if args.cpu_rounds:
+                result["commit"] = describe_tree(ROOT)
+                result["every_game"] = cpu_rounds(args.seconds, args.cpu_rounds)
+                print_cpu_rounds(result["every_game"])
+            else:
+                result["steps_per_second"] = table(args.seconds)
             if args.baseline:
                 rows = compare_timings(trees, args.seconds, args.rounds, args.rows)
                 print_comparison(rows, args.baseline)

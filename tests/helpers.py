@@ -108,3 +108,13 @@ def load_script(relative: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def without_model(monkeypatch, game: str = "tressette_a_chiamare") -> str:
+    """Make ``game`` one with no shipped model for this test (every game of the package has one); its name."""
+    from dataclasses import replace
+
+    from tressette_env import catalog
+
+    monkeypatch.setitem(catalog._ENTRIES, game, replace(catalog.entry(game), model=None))
+    return game

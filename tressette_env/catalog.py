@@ -376,6 +376,7 @@ _PACKAGE = (
         rules="tressette_env.games.a_chiamare:AChiamareRules",
         encoders="tressette_env.encoders.a_chiamare",
         batch="tressette_env.vector.a_chiamare:AChiamareBatch",
+        model="ppo_a_chiamare_v0.npz",
         gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.a_chiamare_heuristic:AChiamareHeuristic",
         env_module="tressette_env.tressette_a_chiamare_v0",

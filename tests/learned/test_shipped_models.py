@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.helpers import without_model
 from tressette_env import catalog
 from tressette_env.agents import make_player
 from tressette_env.engine import legal_actions, new_game, view
@@ -36,9 +37,13 @@ def test_more_than_the_four_seat_game_has_a_model():
     assert len(SHIPPED) >= 2
 
 
-def test_ppo_in_a_game_without_a_model_names_the_games_with_one():
-    without = next(e for e in catalog.entries() if e.model is None)
-    having = ", ".join(e.name for e in SHIPPED)
+def test_every_game_of_the_package_has_a_model():
+    assert {e.name for e in SHIPPED} >= set(catalog.PACKAGE_GAMES)
+
+
+def test_ppo_in_a_game_without_a_model_names_the_games_with_one(monkeypatch):
+    without = catalog.entry(without_model(monkeypatch))  # a game with no model: a plugin's
+    having = ", ".join(e.name for e in catalog.entries() if e.model is not None)
     with pytest.raises(ValueError, match=f"no model is shipped for {without.name} yet; the games with one: {having}"):
         make_player("ppo").check_game(without.make_rules())
 

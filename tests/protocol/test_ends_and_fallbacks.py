@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from tests.games.family import RULE_SETS
+from tests.helpers import without_model
 from tressette_env import catalog
 from tressette_env.agents import RandomPlayer
 from tressette_env.agents.base import hand_over
@@ -196,7 +197,8 @@ def test_the_end_message_of_a_bot_that_reads_nothing_is_an_error_or_falls_back()
         bot.close()
 
 
-def test_the_fallback_is_checked_as_the_players_are(capsys):
+def test_the_fallback_is_checked_as_the_players_are(capsys, monkeypatch):
+    without_model(monkeypatch)  # a chiamare as a game with no model (a plugin's)
     for argv, words in [
         (["--bot-fallback", "nonsense"], "--bot-fallback: unknown player"),
         (["--game", "tressette_a_chiamare", "--bot-fallback", "ppo"], "no model is shipped for tressette_a_chiamare"),

@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.helpers import without_model
 from tressette_env.agents import HeuristicPlayer
 from tressette_env.encoders import observation_of
 from tressette_env.engine import PLAYING, Rules, apply, legal_actions, legal_actions_mask, new_game, view
@@ -418,7 +419,7 @@ def test_the_ppo_opponent_plays_the_shipped_players_cards_on_either_observation(
         plain.step(actions), history.step(actions)
 
 
-def test_the_ppo_opponent_is_the_model_shipped_for_the_game_played():
+def test_the_ppo_opponent_is_the_model_shipped_for_the_game_played(monkeypatch):
     from tressette_env.learned.loading import shipped_model_path
     from tressette_env.learned.mlp import MLPPolicy
     from tressette_env.training.train import _batched_opponent
@@ -432,7 +433,7 @@ def test_the_ppo_opponent_is_the_model_shipped_for_the_game_played():
         _batched_opponent("ppo", "calabresella")(batch.observe(), masks) == shipped.best_actions(batch.observe(), masks)
     ).all()
     with pytest.raises(ValueError, match="no model is shipped for tressette_a_chiamare"):
-        _batched_opponent("ppo", "tressette_a_chiamare")
+        _batched_opponent("ppo", without_model(monkeypatch))
 
 
 def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):

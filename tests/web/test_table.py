@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tests.helpers import without_model
 from tressette_env import catalog
 from tressette_env.engine import PLAYING, legal_actions
 from tressette_env.engine.actions import PASS
@@ -111,7 +112,8 @@ def test_the_hint_is_a_legal_action_of_the_seat_on_turn():
             table.act(agent, rng.choice(table.legal(agent))["id"])
 
 
-def test_rules_are_read_as_the_command_line_reads_them():
+def test_rules_are_read_as_the_command_line_reads_them(monkeypatch):
+    without_model(monkeypatch)  # a chiamare as a game with no model (a plugin's)
     table = Table("tressette", {"episode": "match", "target_score": 11, "signals": False}, ["person"] + ["random"] * 3)
     assert table.rules.target_score == 11 and table.rules.signals is False
     assert Table("calabresella", {"players": 4}, ["person"] * 4).agents == 4

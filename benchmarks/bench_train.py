@@ -35,7 +35,9 @@ MaskablePPO row the same network (``--net``) and the same PPO settings (n_steps 
   play (``team_play_n_steps``, 200 deals of seed 0): Calabresella 13.2 (an auction, a discard and
   the tricks; n_steps 39), a chiamare 9.0 (a call and eight tricks; n_steps 27). Those games play
   whole hands (``SeatRows.collect_hands``) and rollouts are rounded up to whole minibatches, so a
-  rollout's samples vary; every rate counts the samples learned (``num_timesteps``).
+  rollout's samples vary; every rate counts the learner decisions played (``num_timesteps``: for
+  those games a few percent more than the buffers keep, the hands under way played to their end
+  and the samples beyond whole minibatches dropped).
 
 ``--team-games`` is a deprecated alias of ``--games`` (it gave only the TeamPlayPPO rows).
 

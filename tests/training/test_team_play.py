@@ -497,7 +497,7 @@ def test_team_play_runs_on_a_game_with_an_auction_against_its_heuristic_and_its_
     config.check()
     result = train(config)
     out = capsys.readouterr().out
-    assert "4 deals, one team of each learning against heuristic, ppo (6 seat rows)" in out
+    assert "4 deals, the players of one parity of each deal learning, heuristic, ppo the others (6 seat rows)" in out
     assert "rollouts of whole hands, at least 90 samples" in out and "rounded" not in out
     from tressette_env.learned.mlp import MLPPolicy
 

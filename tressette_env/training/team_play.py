@@ -11,7 +11,7 @@ own, with that seat's team's rewards. Every card of a self-play deal is a traini
 | keyword | meaning |
 | --- | --- |
 | ``num_deals`` | N deals played at once |
-| ``learners`` | ``"all"``: all four seats learn (team self-play); ``"team"``: one team per deal, the other played by ``opponent`` |
+| ``learners`` | ``"all"``: every seat learns (team self-play); ``"team"``: one team per deal, the other played by ``opponent`` (in a game without fixed partners, the players of one parity: below) |
 | ``opponent`` | with ``"team"``: ``"heuristic"``, ``"random"``, a batched ``policy(obs, mask)``, ``"self"`` (a frozen copy of the learner), or a pool of them (a tuple: ``SeatRows``); ``snapshot_opponent()`` renews the copies (``SnapshotCallback`` every so many samples) |
 | ``dense_reward`` | pay the thirds as they are taken (``SeatRows``) |
 | ``n_steps`` | decisions per row per rollout, a multiple of the game's ``decisions_per_hand`` (10 in the four-seat game: whole hands, nothing to bootstrap); where the decisions per hand vary, at least that many on average (below) |
@@ -29,11 +29,16 @@ hand (``whole_hand_advantages``, SB3's GAE with the hand's end as the episode's)
 takes the largest multiple of ``batch_size`` of them, the few left over dropped at random.
 Each row is paid what the game pays its player (``Game.returns``): Calabresella's stakes, with
 the sides the auction set; a chiamare's, with the partner the called card made; a perdere's
-charges. ``num_timesteps`` counts every learner decision played.
+charges. ``num_timesteps`` counts every learner decision played. ``learners="team"`` makes the
+players of one parity learn (three of a chiamare's five in the even deals, two in the odd):
+the auction or the called card then often puts learners on both sides of a hand, so it is
+self-play with the opponent in the other seats, not one side against the opponent.
 
 Every other keyword is MaskablePPO's (``batch_size``, ``n_epochs``, ``learning_rate``,
 ``policy_kwargs``...). ``learn``, ``save``, ``policy_from_sb3`` and SB3's callbacks work as
-usual; ``num_timesteps`` counts learner decisions.
+usual (a saved model loads with ``MaskablePPO.load``, or plays through ``policy_from_sb3`` and
+``tressette eval``: the deals are the environment and are not saved, so ``TeamPlayPPO.load``
+does not rebuild them); ``num_timesteps`` counts learner decisions.
 
 Example:
     >>> from tressette_env.training.masking import MaskablePolicy
@@ -64,7 +69,7 @@ class SeatRowsVecEnv(VecEnv):
     """The ``VecEnv`` face of a ``SeatRows``: its spaces and its rows, for SB3's bookkeeping.
 
     Its rows are not stepped one step at a time (the seats act in turn): ``TeamPlayPPO``
-    collects them through ``rows.collect``; ``step`` says so.
+    collects them through ``rows.collect`` (``rows.collect_hands`` where a hand's decisions vary); ``step`` says so.
     """
 
     def __init__(self, rows: SeatRows):
@@ -158,7 +163,7 @@ class TeamPlayPPO(MaskablePPO):
             self.rows.set_opponent(frozen, slot=slot)
 
     def collect_rollouts(self, env, callback, rollout_buffer, n_rollout_steps: int, use_masking: bool = True) -> bool:
-        """Fill the rollout buffer with ``n_rollout_steps`` decisions of every seat row (whole hands)."""
+        """Fill the rollout buffer with ``n_rollout_steps`` decisions of every row (on average: ``_fill_from_hands``)."""
         if not use_masking:
             raise ValueError("TeamPlayPPO always masks: an unmasked policy's illegal cards are not played")
         self.policy.set_training_mode(False)

@@ -41,6 +41,8 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
         "every seat learning"
         if learners == "all"
         else f"one team of each learning against {', '.join(config.opponents)}"
+        if model.rows.decisions_per_hand is not None
+        else f"the players of one parity of each deal learning, {', '.join(config.opponents)} the others"
     )
     print(
         f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of "

@@ -110,7 +110,7 @@ class HandsRollout(NamedTuple):
 
 
 class SeatRows:
-    """N deals of the four-seat game whose learning seats are rows (see the module docstring).
+    """N deals of a game (the four-seat one by default) whose learning seats are rows (see the module docstring).
 
     Args:
         num_deals: N.

@@ -162,6 +162,8 @@ def sb3_advantages(values, rewards, starts, gamma, lam):
 
 
 def test_whole_hand_advantages_are_sb3s_gae_row_by_row():
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")  # the train extra
     from tressette_env.training.team_play import whole_hand_advantages
 
     rng = np.random.default_rng(0)
@@ -189,7 +191,8 @@ def test_whole_hand_advantages_are_sb3s_gae_row_by_row():
     [("calabresella", "all", "heuristic"), ("tressette_a_chiamare", "team", ("heuristic", "self"))],
 )
 def test_team_play_ppo_learns_on_every_decision_of_whole_hands(game, learners, opponent):
-    import torch as th
+    th = pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")  # the train extra
 
     from tressette_env.training.masking import MaskablePolicy
     from tressette_env.training.team_play import TeamPlayPPO

@@ -167,7 +167,9 @@ class TeamPlayPPO(MaskablePPO):
         if not use_masking:
             raise ValueError("TeamPlayPPO always masks: an unmasked policy's illegal cards are not played")
         self.policy.set_training_mode(False)
-        rollout_buffer.reset()
+        whole_hands = self.rows.decisions_per_hand is None
+        if not whole_hands:  # whole hands: _fill_from_hands sizes and resets the buffer once their samples are in
+            rollout_buffer.reset()
         callback.on_rollout_start()
         going = True
 
@@ -180,7 +182,7 @@ class TeamPlayPPO(MaskablePPO):
             going = callback.on_step() and going
             return actions.cpu().numpy(), values.cpu().numpy().reshape(-1), log_probs.cpu().numpy()
 
-        if self.rows.decisions_per_hand is None:
+        if whole_hands:
             wanted = -(-n_rollout_steps * self.rows.num_rows // self.batch_size) * self.batch_size  # whole minibatches
             self._fill_from_hands(self.rows.collect_hands(act, wanted), rollout_buffer)
             callback.on_rollout_end()

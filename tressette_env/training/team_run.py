@@ -41,7 +41,7 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
         "every seat learning"
         if learners == "all"
         else f"one team of each learning against {', '.join(config.opponents)}"
-        if model.rows.decisions_per_hand is not None
+        if not whole_hands
         else f"the players of one parity of each deal learning, {', '.join(config.opponents)} the others"
     )
     print(

@@ -144,8 +144,26 @@ class FamilyBatch:
     A subclass sets ``observation`` (the scalar observation: ``layout``, ``slices``, ``size``),
     ``num_agents``, ``num_actions``, ``n``, ``rules``, ``_rng``, ``_ar``, ``_turn``, ``_playing``
     (and the state the accessors copy) and ``_words`` (the legal actions of the seat on turn as
-    (N, 4) uint64, bit a: action a), and calls ``_build_fields`` once.
+    (N, 4) uint64, bit a: action a), and calls ``_build_fields`` once. Readers take the words
+    through ``_legal_words``, which computes them once a state: ``reset`` calls
+    ``_state_changes`` before it changes anything, and ``step`` changes the state only after
+    ``_judge``, which clears them.
     """
+
+    _words_now: np.ndarray | None = None
+    """The seat on turn's legal words of the current state (read-only), or None until asked for."""
+
+    def _legal_words(self) -> np.ndarray:
+        """``_words()`` of the current state, computed once (a step's sample, check and masks share it)."""
+        words = self._words_now
+        if words is None:
+            words = self._words_now = self._words()
+            words.flags.writeable = False
+        return words
+
+    def _state_changes(self) -> None:
+        """Forget what was computed from the state (the legal words): call it before changing the state."""
+        self._words_now = None
 
     def _agents_arg(self, agents: Any) -> np.ndarray:
         return check_agents(agents, self.n, self.num_agents)
@@ -257,13 +275,13 @@ class FamilyBatch:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
         if dtype not in (bool, np.bool_, np.int8):
             raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
-        words = np.ascontiguousarray(self._words().astype("<u8"))
+        words = np.ascontiguousarray(self._legal_words().astype("<u8"))
         bits = np.unpackbits(words.view(np.uint8), axis=1, count=self.num_actions, bitorder="little")
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        words = self._words()
+        words = self._legal_words()
         counts = popcount(words)  # (N, 4)
         upto = np.cumsum(counts, axis=1)
         total = upto[:, 3]
@@ -281,8 +299,9 @@ class FamilyBatch:
         """
         active = check_active(active, self._playing)
         a = check_actions(actions, active, self.n, self.num_actions)
-        words = self._words()
+        words = self._legal_words()
         ok = ((words[self._ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
+        self._state_changes()  # the step changes the state from here on
         bad = active & ~ok
         if bad.any() and self.rules.illegal_action == "raise":
             self._raise_illegal(a, bad)

@@ -251,6 +251,7 @@ class APerdereBatch(FamilyBatch):
             ValueError: a bad argument (nothing changes, the generator included), with the
                 scalar game's message for a chosen deal.
         """
+        self._state_changes()  # the legal words are computed anew
         idx = self._deal_indices(deals)
         m = len(idx)
         dealers = None if dealer is None else self._check_dealers(dealer, m)

@@ -261,6 +261,7 @@ class CalabresellaBatch(FamilyBatch):
             ValueError: a bad argument (nothing changes, the generator included), with the
                 scalar game's message for a chosen deal.
         """
+        self._state_changes()  # the legal words are computed anew
         idx = deal_indices(deals, self.n, self._ar)
         m = len(idx)
         dealers = None if dealer is None else self._check_dealers(dealer, m)

@@ -406,6 +406,19 @@ def open_moves(
     return out
 
 
+USE_COMPILED = True
+"""Whether ``best_open_move`` for two seats runs ``open_solver_two``'s compiled search when numba is there."""
+
+
+def _compiled_two() -> Any:
+    """The ``open_solver_two`` module when its search runs compiled (numba imported on first use), else None."""
+    if not USE_COMPILED:
+        return None
+    from . import open_solver_two
+
+    return open_solver_two if open_solver_two.COMPILED else None
+
+
 def best_open_move(
     hands: Sequence[int],
     leader: int,
@@ -421,18 +434,24 @@ def best_open_move(
     Of cards of equal value the one ``prefer`` ranks first (default: lowest id) is chosen.
     Faster than ``open_moves`` when only the choice is wanted: the first card is valued
     exactly, then each other card is only asked whether it does better (a zero-width probe).
+    Two seats on opposite sides (Tressette in due) run the same search compiled by numba
+    when it is installed (``open_solver_two``; ``USE_COMPILED = False`` turns it off).
     """
     remaining = _position(hands, leader, trick, sides, last_trick)
     n = len(hands)
     seat = (leader + len(trick)) % n
+    hand = hands[seat]
+    legal = hand & SUIT_MASK[trick[0] // 10] if trick else 0
+    legal = legal or hand
+    two = _compiled_two() if n == 2 and sides[0] != sides[1] else None
+    if two is not None:  # two seats on opposite sides: the same search, compiled (``open_solver_two``)
+        cards = sorted(cards_of(legal), key=prefer or (lambda c: c))
+        return two.best_move(hands, leader, trick, cards, side_of_seat0=sides[0], least=least, last_trick=last_trick)
     search = _search(sides, last_trick)
     work = list(hands)
-    hand = work[seat]
     present = 0
     for h in work:
         present |= h
-    legal = hand & SUIT_MASK[trick[0] // 10] if trick else 0
-    legal = legal or hand
     # Side 0's thirds after each card: the seat's side maximises it (side 1 minimises), or the reverse with least.
     maximise = (sides[seat] == 0) != least
 

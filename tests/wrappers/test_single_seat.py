@@ -154,6 +154,21 @@ def test_bad_construction_and_options():
     assert env.game is game and env.np_random.bit_generator.state == state
 
 
+def test_others_names_every_other_seat_as_the_family_environments_take_it():
+    # gym.make(id, others="random") works for every game of the catalog, the four-seat one too.
+    env = gym.make(tressette_env.GYMNASIUM_ID, seat=1, others="random").unwrapped
+    assert all(isinstance(p, RandomPlayer) for p in (env.partner, *env.opponents))
+    three = SingleSeatEnv(seat=0, others=[RandomPlayer(), HeuristicPlayer(), "random"])
+    assert isinstance(three.partner, HeuristicPlayer)  # turn order from the seat after the learner
+    assert [type(p) for p in three.opponents] == [RandomPlayer, RandomPlayer]
+    assert [type(p) for p in three.others] == [RandomPlayer, HeuristicPlayer, RandomPlayer]
+    with pytest.raises(ValueError, match="not both"):
+        SingleSeatEnv(others="random", partner="random")
+    with pytest.raises(ValueError, match="one player or three"):
+        SingleSeatEnv(others=["random", "random"])
+    assert isinstance(SingleSeatEnv().partner, HeuristicPlayer)  # the default: the heuristic everywhere
+
+
 def test_players_can_be_swapped_between_episodes():
     env = SingleSeatEnv(seat=0, partner="random", opponents="random")
     env.set_players(HeuristicPlayer(), [HeuristicPlayer(), RandomPlayer()])

@@ -49,9 +49,12 @@ class SingleSeatEnv(SingleAgentEnv):
     Args:
         seat: the learner's seat 0..3, or ``"random"`` to draw it at every reset.
         partner: the player in the seat opposite the learner (a ``Player`` or a name
-            such as ``"heuristic"``).
+            such as ``"heuristic"``; the heuristic when not given).
         opponents: one player for both opponent seats, or two (the seat after the
-            learner, then the seat before it).
+            learner, then the seat before it); the heuristic when not given.
+        others: instead of ``partner`` and ``opponents``, as the family's environments
+            take it: one player for the three other seats, or three in turn order from the
+            seat after the learner (opponent, partner, opponent).
         render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (a picture of the table).
         dense_reward: pay the thirds as they are taken (see the module docstring).
         **rules: the rule switches (see ``tressette_env.engine.rules``).
@@ -62,12 +65,23 @@ class SingleSeatEnv(SingleAgentEnv):
     def __init__(
         self,
         seat: int | str = "random",
-        partner: PlayerLike = "heuristic",
-        opponents: PlayerLike | Sequence[PlayerLike] = "heuristic",
+        partner: PlayerLike | None = None,
+        opponents: PlayerLike | Sequence[PlayerLike] | None = None,
         render_mode: str | None = None,
         dense_reward: bool = False,
+        *,
+        others: PlayerLike | Sequence[PlayerLike] | None = None,
         **rules: Any,
     ):
+        if others is not None:
+            if partner is not None or opponents is not None:
+                raise ValueError("give others (every other seat), or partner and opponents; not both")
+            three = (others,) * 3 if isinstance(others, (str, Player)) else tuple(others)
+            if len(three) != 3:
+                raise ValueError(f"others is one player or three (the seats after the learner's); got {len(three)}")
+            opponents, partner = (three[0], three[2]), three[1]
+        partner = "heuristic" if partner is None else partner
+        opponents = "heuristic" if opponents is None else opponents
         partner_player, opponent_players = self._players_of(partner, opponents)
         super().__init__("tressette", seat, (opponent_players[0], partner_player, opponent_players[1]),
                          render_mode, dense_reward, **rules)  # fmt: skip

@@ -96,7 +96,7 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
-from ._family import THERMO, FamilyBatch, deal_indices, depth
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, or_columns
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -188,6 +188,8 @@ class AChiamareBatch(FamilyBatch):
         self._volo = bool(kinds & 0b100)
         self._m_chiamo, self._m_sola = r.multiplier("chiamo"), r.multiplier("sola")
         self._build_fields()
+        self._seat = SeatTables.of(P)
+        self._bid_base = U64(3) * np.arange(P, dtype=U64)  # a seat's three bid bits
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -378,42 +380,44 @@ class AChiamareBatch(FamilyBatch):
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
         f = np.zeros((m, len(fields)), dtype="<u8")
-        rel = (me[:, None] + np.arange(P)) % P  # (M, 5): the absolute seat of each relative seat
-        r2 = rows[:, None]
-        shifts = np.arange(P, dtype=U64)
-        f[:, fields[("hand", None, 0)]] = self._hands[rows, me]
-        f[:, self._rows_of("trick", P)] = _bits(self._trick[r2, rel])
+        mod = self._seat.mod
+        at = rows[:, None] * P + self._seat.rel.take(me, axis=0)  # (M, 5): the observer's relative seats, flat
+        mine = rows * P + me
+
+        def by_seat(x: np.ndarray) -> np.ndarray:  # (N, 5) -> (M, 5), the observer's seat first
+            return x.reshape(-1).take(at)
+
+        f[:, fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine)
+        f[:, self._rows_of("trick", P)] = _bits(by_seat(self._trick))
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << ((self._leader.take(rows) - me) % P).astype(U64)
-        played = self._played[r2, rel]
+        f[:, fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + P).astype(U64)
+        played = by_seat(self._played)
         f[:, self._rows_of("played", P)] = played
         if self._signs:
-            sig = self._signals[r2, rel] << (U64(12) * shifts)
-            f[:, fields[("signals", None, 0)]] = np.bitwise_or.reduce(sig, axis=1)
-        voids = self._voids[r2, rel] << (U64(4) * shifts)
-        f[:, fields[("voids", None, 0)]] = np.bitwise_or.reduce(voids, axis=1)
+            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
+        f[:, fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
-        f[:, self._rows_of("thirds", P)] = THERMO.take(self._thirds[r2, rel])
+        f[:, self._rows_of("thirds", P)] = THERMO.take(by_seat(self._thirds))
         if self._match:
-            need = np.clip(self.rules.target_score - self._match_score[r2, rel], 0, 41)
+            need = np.clip(self.rules.target_score - by_seat(self._match_score), 0, 41)
             f[:, self._rows_of("to_target", P)] = THERMO.take(need)
         # The auction and the call.
         phase = self._phase.take(rows)
         f[:, fields[("phase", None, 0)]] = np.where(
             phase > 0, _ONE << np.maximum(phase - AUCTION, 0).astype(U64), _ZERO
         )
-        bids = self._bids[r2, rel]
-        bid_bits = _ONE << (U64(3) * shifts + _BID_INDEX.take(bids).astype(U64))
-        f[:, fields[("bids", None, 0)]] = np.bitwise_or.reduce(np.where(bids > 0, bid_bits, _ZERO), axis=1)
+        bids = by_seat(self._bids)
+        bid_bits = _ONE << (self._bid_base + _BID_INDEX.take(bids).astype(U64))
+        f[:, fields[("bids", None, 0)]] = or_columns(np.where(bids > 0, bid_bits, _ZERO))
         contract = self._contract.take(rows)
         f[:, fields[("contract", None, 0)]] = np.where(contract == CHIAMO, 1, np.where(contract == SOLO, 2, 0))
         declarer = self._declarer.take(rows)
-        rel_declarer = ((declarer - me) % P).astype(U64)
+        rel_declarer = mod.take(np.maximum(declarer, 0) - me + P).astype(U64)
         f[:, fields[("declarer", None, 0)]] = np.where(declarer >= 0, _ONE << rel_declarer, _ZERO)
         called = self._called.take(rows)
         f[:, fields[("called", None, 0)]] = _bits(called)
         chiamo = contract == CHIAMO
-        holds = (called >= 0) & _has(self._dealt[rows, me], called)  # held at the call: in hand or played since
+        holds = (called >= 0) & _has(self._dealt.reshape(-1).take(mine), called)  # held at the call: in hand or played since
         role = np.where(
             declarer < 0,
             0,
@@ -422,7 +426,7 @@ class AChiamareBatch(FamilyBatch):
         f[:, fields[("role", None, 0)]] = role
         partner = self._partner.take(rows)
         known = self._revealed(rows, partner, called)
-        partner_bits = np.where(known, _ONE << ((partner - me) % P).astype(U64), _ZERO)
+        partner_bits = np.where(known, _ONE << mod.take(np.maximum(partner, 0) - me + P).astype(U64), _ZERO)
         partner_bits = np.where((me != declarer) & holds, _ONE, partner_bits)
         f[:, fields[("partner", None, 0)]] = np.where(chiamo & (called >= 0), partner_bits, _ZERO)
         return self._pack(f)

@@ -100,7 +100,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
 from ._family import THERMO as _THERMO
-from ._family import FamilyBatch, deal_indices, depth, popcount
+from ._family import FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import card_bits as _bits
@@ -190,6 +190,14 @@ class APerdereBatch(FamilyBatch):
         self.players_drop_out = self._elimination
         """Players leave the table during an episode (an elimination match): ``FamilyVectorEnv`` refuses it."""
         self._build_fields()
+        p = self.num_agents
+        self._seat = SeatTables.of(p)
+        # Seat arithmetic with L players still at the table, L = 0..P (an int64 % costs ~25 table lookups):
+        # _rel_live[L * P + m, k] = (m + k) % L; _mod_live[L * 3P + x + P] = x % L as a shift; _seated[L, k] = k < L.
+        lives = range(p + 1)
+        self._rel_live = np.array([[(m + k) % max(n_, 1) for k in range(p)] for n_ in lives for m in range(p)])
+        self._mod_live = np.array([(x % max(n_, 1)) for n_ in lives for x in range(-p, 2 * p)], dtype=U64)
+        self._seated = np.arange(p)[None, :] < np.arange(p + 1)[:, None]
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -445,46 +453,50 @@ class APerdereBatch(FamilyBatch):
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
         f = np.zeros((m, len(fields)), dtype="<u8")
-        live = self._live.take(rows)[:, None]
-        seated = np.arange(p)[None, :] < live  # (M, P): relative seats at the table
-        rel = (me[:, None] + np.arange(p)) % live  # (M, P): the absolute seat of each relative seat
-        r2 = rows[:, None]
-        f[:, fields[("hand", None, 0)]] = self._hands[rows, me]
-        f[:, self._rows_of("trick", p)] = np.where(seated, _bits(self._trick[r2, rel]), _ZERO)
+        live = self._live.take(rows)
+        seated = self._seated.take(live, axis=0)  # (M, P): relative seats at the table
+        rel = self._rel_live.take(live * p + me, axis=0)  # (M, P): the absolute seat of each relative seat
+        at = rows[:, None] * p + rel  # ... as flat positions in the (N, P) arrays
+        mine_at = rows * p + me
+
+        def by_seat(x: np.ndarray) -> np.ndarray:  # (N, P) -> (M, P), the observer's seat first
+            return x.reshape(-1).take(at)
+
+        f[:, fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
+        f[:, self._rows_of("trick", p)] = np.where(seated, _bits(by_seat(self._trick)), _ZERO)
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << ((self._leader.take(rows) - me) % live[:, 0]).astype(U64)
-        f[:, self._rows_of("played", p)] = np.where(seated, self._played[r2, rel], _ZERO)
-        shifts = np.arange(p, dtype=U64)
-        voids = np.where(seated, self._voids[r2, rel], _ZERO)
-        f[:, fields[("voids", None, 0)]] = np.bitwise_or.reduce(voids << (U64(4) * shifts), axis=1)
+        f[:, fields[("leader", None, 0)]] = on << self._mod_live.take(live * 3 * p + self._leader.take(rows) - me + p)
+        f[:, self._rows_of("played", p)] = np.where(seated, by_seat(self._played), _ZERO)
+        f[:, fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
         if self._teams:
-            sig = self._signals[r2, rel] << (U64(12) * shifts)
-            f[:, fields[("signals", None, 0)]] = np.bitwise_or.reduce(sig, axis=1)
+            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
         f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
-        mine = self._agent_of[rows, me]  # the observer's player
+        mine = self._agent_of.reshape(-1).take(mine_at)  # the observer's player
         if self._teams:
             side = me % 2
             by_side = by_competitor = np.stack([side, 1 - side], axis=1)
         else:
             by_side = rel
-            by_competitor = (mine[:, None] + np.arange(p)) % p  # every player, the observer first
-        thirds = _THERMO.take(self._thirds[r2, by_side])
+            by_competitor = self._seat.rel.take(mine, axis=0)  # every player, the observer first
+        sides = self._thirds.shape[1]
+        thirds = _THERMO.take(self._thirds.reshape(-1).take(rows[:, None] * sides + by_side))
         if not self._teams:
             thirds = np.where(seated, thirds, _ZERO)
         f[:, self._rows_of("thirds", self._sides)] = thirds
         if self._match:
-            need = np.clip(self.rules.target_score - self._match_score[r2, by_competitor], 0, 41)
+            score = self._match_score.reshape(-1).take(rows[:, None] * self._match_score.shape[1] + by_competitor)
+            need = np.clip(self.rules.target_score - score, 0, 41)
             f[:, self._rows_of("to_target", self._sides)] = _THERMO.take(need)
         f[:, fields[("removed", None, 0)]] = self._removed.take(rows)
         f[:, fields[("set_aside", None, 0)]] = _THERMO.take(self._set_aside_count(rows))
         if self._elimination:
-            out = self._out[r2, by_competitor]  # by player relative to the observer's
-            f[:, fields[("out", None, 0)]] = np.bitwise_or.reduce(np.where(out, _ONE << shifts, _ZERO), axis=1)
+            out = self._out.reshape(-1).take(rows[:, None] * self._out.shape[1] + by_competitor)  # by player
+            f[:, fields[("out", None, 0)]] = or_columns(np.where(out, _ONE, _ZERO), 1)
         if self.rules.reduce == "dealer_discard":
-            mine = me == self._dealer.take(rows)
-            f[:, fields[("face_down_known", None, 0)]] = np.where(mine, self._aside.take(rows), _ZERO)
+            dealer = me == self._dealer.take(rows)
+            f[:, fields[("face_down_known", None, 0)]] = np.where(dealer, self._aside.take(rows), _ZERO)
         if self._elimination:  # a seat beyond the players still in: nothing to see (as the AEC environment)
-            f[me >= live[:, 0]] = 0
+            f[me >= live] = 0
         return self._pack(f)
 
     def _set_aside_count(self, rows: np.ndarray) -> np.ndarray:

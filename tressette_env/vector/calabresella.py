@@ -107,7 +107,7 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
-from ._family import THERMO, FamilyBatch, deal_indices, depth
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, or_columns
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -203,6 +203,8 @@ class CalabresellaBatch(FamilyBatch):
         self._scegliete = SCEGLIETE in r.enabled
         self._redealing = r.all_pass == "solo_only_redeal"
         self._build_fields()
+        self._seat = SeatTables.of(s)
+        self._bid_base = np.arange(s, dtype=np.int64)[None, :] * 6 - PASS  # a bid's bit: 6 a seat, from PASS
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -458,52 +460,59 @@ class CalabresellaBatch(FamilyBatch):
             at = self._agent_of[rows] == agents[:, None]  # (M, S)
             me, seated = at.argmax(axis=1), at.any(axis=1)
         fields = self._fields
+        s = self._s
         f = np.zeros((m, len(fields)), dtype="<u8")
-        rel = (me[:, None] + np.arange(self._s)) % self._s  # (M, S): the absolute seat of each relative seat
-        r2 = rows[:, None]
-        hand = self._hands[rows, me]
+        mod = self._seat.mod
+        at = rows[:, None] * s + self._seat.rel.take(me, axis=0)  # (M, S): the observer's relative seats, flat
+        mine = rows * s + me
+
+        def by_seat(x: np.ndarray) -> np.ndarray:  # (N, S) -> (M, S), the observer's seat first
+            return x.reshape(-1).take(at)
+
+        hand = self._hands.reshape(-1).take(mine)
         f[:, fields[("hand", None, 0)]] = hand
-        f[:, self._rows_of("trick", self._s)] = _bits(self._trick[r2, rel])
+        f[:, self._rows_of("trick", s)] = _bits(by_seat(self._trick))
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << ((self._leader.take(rows) - me) % self._s).astype(U64)
-        f[:, self._rows_of("played", self._s)] = self._played[r2, rel]
-        shifts = np.arange(self._s, dtype=U64)
-        f[:, fields[("voids", None, 0)]] = np.bitwise_or.reduce(self._voids[r2, rel] << (U64(4) * shifts), axis=1)
+        f[:, fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + s).astype(U64)
+        played = by_seat(self._played)
+        f[:, self._rows_of("played", s)] = played
+        f[:, fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         if self._signals_on:
-            sig = self._signals[r2, rel] << (U64(12) * shifts)
-            f[:, fields[("signals", None, 0)]] = np.bitwise_or.reduce(sig, axis=1)
-        f[:, self._rows_of("exposed", self._s)] = self._exposed[r2, rel] & ~self._played[r2, rel]
+            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
+        f[:, self._rows_of("exposed", s)] = by_seat(self._exposed) & ~played
         f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
-        own = np.where(me == self._side0.take(rows), 0, 1)
-        by_side = np.stack([own, 1 - own], axis=1)
-        f[:, self._rows_of("thirds", 2)] = THERMO.take(self._thirds[r2, by_side])
+        own = (me != self._side0.take(rows)).astype(np.int64)
+        thirds = self._thirds.reshape(-1)
+        f[:, self._rows_of("thirds", 2)[0]] = THERMO.take(thirds.take(2 * rows + own))
+        f[:, self._rows_of("thirds", 2)[1]] = THERMO.take(thirds.take(2 * rows + 1 - own))
         if self._match:  # by player, the observer's first
-            mine = self._agent_of[rows, me]
-            by_player = (mine[:, None] + np.arange(self._p)) % self._p
-            need = np.clip(self.rules.target_score - self._match_score[r2, by_player], 0, 41)
-            f[:, self._rows_of("to_target", self._p)] = THERMO.take(need)
+            p = self._p
+            player = self._agent_of.reshape(-1).take(mine)
+            by_player = rows[:, None] * p + (player[:, None] + np.arange(p)) % p
+            need = np.clip(self.rules.target_score - self._match_score.reshape(-1).take(by_player), 0, 41)
+            f[:, self._rows_of("to_target", p)] = THERMO.take(need)
         phase = self._phase.take(rows)
         f[:, fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
-        bids = self._bids[r2, rel]  # (M, S)
-        at = np.arange(self._s)[None, :] * 6 + bids - PASS
-        bid_bits = np.where(bids > 0, _ONE << np.maximum(at, 0).astype(U64), _ZERO)
-        f[:, fields[("bids", None, 0)]] = np.bitwise_or.reduce(bid_bits, axis=1)
+        bids = by_seat(self._bids)  # (M, S)
+        bid_at = self._bid_base + bids
+        bid_bits = np.where(bids > 0, _ONE << np.maximum(bid_at, 0).astype(U64), _ZERO)
+        f[:, fields[("bids", None, 0)]] = or_columns(bid_bits)
         contract = self._contract.take(rows)
         f[:, fields[("contract", None, 0)]] = np.where(
             contract > 0, _ONE << np.maximum(contract - CHIAMO, 0).astype(U64), _ZERO
         )
         soloist = self._soloist.take(rows)
         f[:, fields[("soloist", None, 0)]] = np.where(
-            soloist >= 0, _ONE << ((soloist - me) % self._s).astype(U64), _ZERO
+            soloist >= 0, _ONE << mod.take(np.maximum(soloist, 0) - me + s).astype(U64), _ZERO
         )
         f[:, fields[("called", None, 0)]] = _bits(self._called.take(rows))
         cf = self._called_from.take(rows)
-        where = np.where(cf == IN_MONTE, self._s, (cf - me) % self._s)
+        where = np.where(cf == IN_MONTE, s, mod.take(np.maximum(cf, 0) - me + s))
         f[:, fields[("called_from", None, 0)]] = np.where(cf != -1, _ONE << where.astype(U64), _ZERO)
         f[:, fields[("monte_shown", None, 0)]] = self._monte_shown.take(rows)
         f[:, fields[("returned", None, 0)]] = _bits(self._returned.take(rows))
-        all_played = np.bitwise_or.reduce(self._played[rows], axis=1)
-        f[:, fields[("face_down_known", None, 0)]] = self._known[rows, me] & ~hand & ~all_played
+        all_played = or_columns(played)
+        f[:, fields[("face_down_known", None, 0)]] = self._known.reshape(-1).take(mine) & ~hand & ~all_played
         f[:, fields[("face_down", None, 0)]] = THERMO.take(self._face_down.take(rows))
         f[:, fields[("solo_only", None, 0)]] = self._solo_only.take(rows)
         f[~seated] = 0  # the dealer who sits out: nothing to see

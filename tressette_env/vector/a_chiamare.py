@@ -417,7 +417,8 @@ class AChiamareBatch(FamilyBatch):
         called = self._called.take(rows)
         f[:, fields[("called", None, 0)]] = _bits(called)
         chiamo = contract == CHIAMO
-        holds = (called >= 0) & _has(self._dealt.reshape(-1).take(mine), called)  # held at the call: in hand or played since
+        dealt = self._dealt.reshape(-1).take(mine)
+        holds = (called >= 0) & _has(dealt, called)  # held at the call: in hand or played since
         role = np.where(
             declarer < 0,
             0,

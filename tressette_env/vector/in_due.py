@@ -117,7 +117,16 @@ from ..games.in_due import (
     InDueRules,
 )
 from ._family import THERMO as _THERMO
-from ._family import check_actions, check_active, check_agents, check_deal, deal_indices, popcount, select_low
+from ._family import (
+    check_actions,
+    check_active,
+    check_agents,
+    check_deal,
+    deal_indices,
+    popcount,
+    select_low,
+    unpack_little,
+)
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import card_bits as _bits
@@ -197,8 +206,7 @@ def _pack(f: np.ndarray) -> np.ndarray:
         words[q] |= value << U64(r) if r else value
         if r + width > 64:
             words[q + 1] |= value >> U64(64 - r)
-    bits = np.unpackbits(np.ascontiguousarray(words.T).view(np.uint8), axis=1, bitorder="little")
-    return bits[:, :_SIZE].view(np.int8)
+    return unpack_little(np.ascontiguousarray(words.T).view(np.uint8), _SIZE).view(np.int8)
 
 
 _PHASE_BIT = np.zeros(8, dtype=U64)
@@ -606,7 +614,7 @@ class InDueBatch:
         calls = self._turnable()  # CALL + c: 161..200, bits 33..63 of word 2 and 0..8 of word 3
         words[:, 2] = np.where(self._call_legal(), U64(1 << (CALL_OUT - 128)), _ZERO) | (calls << U64(CALL - 128))
         words[:, 3] = (calls >> U64(192 - CALL)) | (self._selectable() << U64(PACKET - 192))
-        bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
+        bits = unpack_little(words.view(np.uint8), NUM_ACTIONS)
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:

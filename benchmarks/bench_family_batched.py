@@ -25,6 +25,15 @@ the median of the per-round ratios (a slow spell of the machine hits both sides 
 
     OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --seconds 2 --rounds 3 \\
         --json benchmarks/results/family_batched.json
+
+**Against an older commit** (``--baseline REF``): instead of the table, every game's engine
+row at N = 4096 for REF (a temporary ``git worktree``, as ``bench_env.py --baseline`` makes)
+and for this working tree, each measured in a fresh process with that tree's package on
+``PYTHONPATH``, the trees taking turns (in alternating order) over ``--rounds`` rounds; each
+ratio new / baseline is the median of the per-round ratios.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --baseline 968efa9 --seconds 1.5 \\
+        --rounds 5 --json benchmarks/results/family_batched_vs_968efa9.json
 """
 
 from __future__ import annotations
@@ -126,14 +135,87 @@ def memory(game: str, n: int = 4096) -> dict[str, float]:
     return {"kept_bytes_per_deal": kept / n, "step_peak_bytes_per_deal": peak / n}
 
 
+def _child(tree: Path, seconds: float, games: list[str]) -> None:
+    """The child of --baseline: every game's engine row at N = 4096 for the package on PYTHONPATH; one JSON line."""
+    package = Path(catalog.__file__).resolve()
+    if not package.is_relative_to(tree.resolve()):
+        raise SystemExit(f"tressette_env was imported from {package}, not from {tree}")
+    rates = {}
+    for game in games:
+        engine(game, 4096, min(0.2, seconds / 10))  # warm-up: lazy imports, first allocations
+        rates[game] = engine(game, 4096, seconds)
+    print(json.dumps({"package": str(package), "rates": rates}))
+
+
+def against_baseline(ref: str, games: list[str], seconds: float, rounds: int) -> dict:
+    """Engine rows at N = 4096 of ``ref`` and of this tree, fresh processes taking turns; ratios new / baseline."""
+    from bench_env import _child_env, describe_tree, worktree  # the benchmarks' own module
+
+    here = Path(__file__).resolve()
+    root = here.parent.parent
+    per_tree: dict[str, list[dict[str, float]]] = {"baseline": [], "new": []}
+    with worktree(ref) as base:
+        trees = {"baseline": base, "new": root}
+        for r in range(rounds):
+            for label in ("baseline", "new") if r % 2 == 0 else ("new", "baseline"):
+                tree = trees[label]
+                command = [
+                    sys.executable,
+                    str(here),
+                    "--child",
+                    str(tree),
+                    "--seconds",
+                    str(seconds),
+                    "--games",
+                    *games,
+                ]
+                out = subprocess.run(
+                    command, env=_child_env(tree), cwd=tree, capture_output=True, text=True, check=True
+                )
+                per_tree[label].append(json.loads(out.stdout.strip().splitlines()[-1])["rates"])
+        described = {label: describe_tree(tree) for label, tree in trees.items()}
+    rows = {}
+    for game in games:
+        base = [x[game] for x in per_tree["baseline"]]
+        new = [x[game] for x in per_tree["new"]]
+        ratios = [b and n / b for b, n in zip(base, new, strict=True)]
+        rows[game] = {
+            "baseline": statistics.median(base),
+            "new": statistics.median(new),
+            "ratio": statistics.median(ratios),
+            "rounds": {"baseline": base, "new": new, "ratio": ratios},
+        }
+    print(f"| game, N = 4096 (decisions per CPU second) | {ref} | this tree | new / {ref} (median of rounds) |")
+    print("| --- | ---: | ---: | ---: |")
+    for game, row in rows.items():
+        print(f"| {game} | {row['baseline']:,.0f} | {row['new']:,.0f} | {row['ratio']:.2f}x |")
+    return {"trees": described, "rounds": rounds, "seconds": seconds, "rows": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of each row in each round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", nargs="*", default=None, help="games (default: every game with a batched engine)")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--baseline", metavar="REF", default=None, help="engine rows of REF beside this tree's")
+    parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     games = args.games or [e.name for e in catalog.entries() if e.batch is not None]
+    if args.child is not None:
+        _child(args.child, args.seconds, games)
+        return
+    if args.baseline is not None:
+        result = against_baseline(args.baseline, games, args.seconds, args.rounds)
+        result["command"] = (
+            f"OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --baseline {args.baseline} "
+            f"--seconds {args.seconds} --rounds {args.rounds}"
+        )
+        result["machine"] = f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}"
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(result, indent=2) + "\n")
+        return
     rows: dict[str, list[float]] = {}
     ratios: dict[str, list[float]] = {}
     for _ in range(args.rounds):

@@ -9,6 +9,11 @@ chiamare's endings in the search player, with ``last_trick`` counting the cards 
 face down for the last trick's winner) and is the reference the four-seat solver is tested
 against.
 
+Two seats on opposite sides (Tressette in due) run ``best_open_move`` compiled by numba when
+it is installed (``open_solver_two``: the same search, pinned to this one by
+``tests/agents/test_open_solver_two.py``); everything else, and everything without numba,
+runs here.
+
 How it searches (pure Python, standard library only): zero-window alpha-beta probes that
 bisect the range of values, a table of bounds at trick boundaries (the value of the rest of
 the hand does not depend on the thirds taken so far, only on the hands and the leader),

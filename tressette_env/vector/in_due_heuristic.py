@@ -42,11 +42,14 @@ nothing like a fixed set of array operations). So each endgame decision calls
 ``best_open_move(hands, leader, trick, sides=(0, 1), prefer=(thirds, power), least=avoid)``
 as ``InDueHeuristic.endgame`` does: the seat's hand, the opponent's as every card neither
 held nor played, the leader and the card on the table; a decision with a single legal card
-is not searched. Measured (``OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py``,
-CPU time, N = 1024, the stock form, ``benchmarks/results/in_due_heuristic.json``): the rules at
-2,444,406 decisions a second, the endgame at 249; half of a stock-form hand's forty card plays
-are the endgame's, so the search takes nearly all the time (over whole hands of random play,
-``benchmarks/bench_family_batched.py`` measured 571 decisions a second).
+is not searched. With numba (the ``fast`` extra) ``best_open_move`` runs the search compiled
+(``agents.open_solver_two``, the same choices as the pure-Python search). Measured
+(``OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py``, CPU time, N = 1024, the
+stock form, ``benchmarks/results/in_due_heuristic.json``): the rules at 2,422,842 decisions a
+second, the endgame at 5,983 compiled (289 with ``TRESSETTE_NUMBA=0``, the pure-Python search:
+``in_due_heuristic_python.json``); half of a stock-form hand's forty card plays are the
+endgame's, so the search takes most of the time (over whole hands of random play,
+``benchmarks/bench_family_batched.py`` measured 10,407 decisions a second).
 In the packet form the packets usually last to the final tricks, whose decisions
 are mostly forced, so its endgame should cost little (not measured).
 

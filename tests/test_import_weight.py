@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 
@@ -13,10 +15,10 @@ from tressette_env import catalog
 HEAVY = ("numba", "torch", "stable_baselines3", "tressette_env.agents.solver_core", "tressette_env.agents.search")
 
 
-def loaded_after(code: str) -> dict:
+def loaded_after(code: str, env: dict | None = None) -> dict:
     script = f"import json, sys\n{code}\nprint(json.dumps({{m: m in sys.modules for m in {HEAVY!r}}}))"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    return json.loads(out.splitlines()[-1])
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+    return json.loads(run.stdout.splitlines()[-1])
 
 
 @pytest.mark.parametrize(
@@ -32,17 +34,33 @@ def test_importing_an_environment_loads_nothing_heavy(code):
     assert loaded_after(code) == dict.fromkeys(HEAVY, False)
 
 
-def test_stepping_every_single_learner_environment_with_its_default_opponents_loads_nothing_heavy():
-    code = (
+def stepping(games) -> str:
+    """Code that steps ``gym.make(id)`` of each game with its default opponents through whole hands."""
+    return (
         "import gymnasium as gym, tressette_env\n"
         "from tressette_env import catalog\n"
-        "for e in catalog.entries():\n"
+        f"for e in [catalog.entry(g) for g in {list(games)!r}]:\n"
         "    env = gym.make(e.gym_id); env.reset(seed=0)\n"
-        "    for _ in range(40):\n"
+        "    for _ in range(120):\n"
         "        _, _, end, cut, _ = env.step(int(env.unwrapped.action_masks().nonzero()[0][0]))\n"
         "        if end or cut: env.reset()\n"
     )
-    assert loaded_after(code) == dict.fromkeys(HEAVY, False)
+
+
+def test_stepping_every_single_learner_environment_with_its_default_opponents_loads_nothing_heavy():
+    # In due's heuristic searches its endgame with numba when numba is there (below); the others never.
+    games = [e.name for e in catalog.entries() if e.name != "tressette_in_due"]
+    assert loaded_after(stepping(games)) == dict.fromkeys(HEAVY, False)
+    lean = dict(os.environ, TRESSETTE_NUMBA="0")
+    assert loaded_after(stepping(["tressette_in_due"]), lean) == dict.fromkeys(HEAVY, False)
+
+
+def test_in_due_s_heuristic_loads_numba_for_its_endgame_and_nothing_else_heavy():
+    # Its endgame search runs compiled when numba is installed (the fast extra): numba (about 90 MB)
+    # loads at the first endgame, never torch or the four-seat solver; TRESSETTE_NUMBA=0 keeps it out.
+    numba_there = importlib.util.find_spec("numba") is not None and os.environ.get("TRESSETTE_NUMBA", "1") != "0"
+    loaded = loaded_after(stepping(["tressette_in_due"]))
+    assert loaded == {**dict.fromkeys(HEAVY, False), "numba": numba_there}
 
 
 def test_the_search_player_still_comes_from_the_agents_package():

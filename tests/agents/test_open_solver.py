@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tressette_env.agents.open_solver import open_moves, solve_open
+from tressette_env.agents.open_solver import best_open_move, open_moves, solve_open
 from tressette_env.agents.solver import solve, solve_moves
 from tressette_env.engine.cards import STRENGTH, SUIT_MASK, THIRDS, cards_of, mask_of, parse_cards
 
@@ -73,9 +73,12 @@ def test_exact_against_plain_minimax(seed, seats, cards, leader, last):
 
 def test_a_bad_last_trick_bonus_is_refused():
     hands = [parse_cards("3d"), parse_cards("2d")]
-    for bad in (-1, 2.5, True):
+    for bad in (-1, 2.5, True, 1001, 2**22 + 3, 2**64):  # too large: past the searches' integers
         with pytest.raises(ValueError, match="last_trick"):
             solve_open(hands, 0, sides=(0, 1), last_trick=bad)
+        with pytest.raises(ValueError, match=r"an int 0\.\.1000"):
+            best_open_move(hands, 0, sides=(0, 1), last_trick=bad)
+    assert solve_open(hands, 0, sides=(0, 1), last_trick=1000) == (1002, 0)  # the 3 takes the 2: 2 thirds + 1000
 
 
 def test_the_four_seat_game_agrees_with_the_double_dummy_solver():

@@ -45,6 +45,12 @@ from ..engine.tricks import winning_position
 __all__ = ["best_open_move", "open_moves", "solve_open"]
 
 
+LAST_TRICK_LIMIT = 1000
+"""The most ``last_trick`` may be: far above any rule's (the 3 of the rules and the thirds of every
+card lying face down, 38 at most), and low enough for the searches' integers (values stay under
+their 2**20 sentinel; the compiled search's table keys keep it in 22 bits)."""
+
+
 def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Sequence[int], last: int) -> int:
     """Check a position; return the thirds still in play (cards in the hands and on the table, and the last trick's ``last``)."""
     n = len(hands)
@@ -70,8 +76,10 @@ def _position(hands: Sequence[int], leader: int, trick: Sequence[int], sides: Se
         raise ValueError(
             "the hands do not fit the trick: each seat must hold, with its card on the table, as many cards"
         )
-    if isinstance(last, bool) or not isinstance(last, int) or last < 0:
-        raise ValueError(f"last_trick is the thirds the last trick takes besides its cards, an int >= 0; got {last!r}")
+    if isinstance(last, bool) or not isinstance(last, int) or not 0 <= last <= LAST_TRICK_LIMIT:
+        raise ValueError(
+            f"last_trick is the thirds the last trick takes besides its cards, an int 0..{LAST_TRICK_LIMIT}; got {last!r}"
+        )
     return sum(THIRDS[c] for c in cards_of(seen)) + (last if seen else 0)
 
 

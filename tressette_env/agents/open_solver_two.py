@@ -24,15 +24,17 @@ holds the whole position (both hands, the leader, the side of seat 0 and the las
 thirds), so a slot shared by two positions only costs work. The choice does not depend on
 the table or the move order: the first card in ``prefer``'s order is valued exactly, and a
 later card replaces it only if a zero-width probe proves it strictly better, exactly as
-``best_open_move`` does.
+``best_open_move`` does. (One order differs: the replies to the card searched at the root
+come as ``two`` orders replies, not sorted by thirds as ``_Open.inside`` does; that changes
+the work, not a value.)
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
+from .numba_switch import numba_module
 
 __all__ = ["COMPILED", "TABLE_SIZE", "best_move"]
 
@@ -40,18 +42,7 @@ TABLE_SIZE = 1 << 18
 """Slots of the table of bounds: 262,144 (8 MB: two int64 keys and two int64 bounds each)."""
 
 
-def _numba():
-    """The numba module, or None when it is absent or ``TRESSETTE_NUMBA=0`` turns it off."""
-    if os.environ.get("TRESSETTE_NUMBA", "1") == "0":
-        return None
-    try:
-        import numba
-    except ImportError:
-        return None
-    return numba
-
-
-_nb = _numba()
+_nb = numba_module()
 COMPILED = _nb is not None
 """True when numba is there: ``best_move`` runs compiled. Without numba this module is not used."""
 

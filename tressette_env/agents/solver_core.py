@@ -64,28 +64,17 @@ arrays is off (nothing here makes an array) and the small helpers are inlined
 from __future__ import annotations
 
 import math
-import os
 import threading
 from time import perf_counter
 
 from ..engine.cards import STRENGTH, THIRDS
 from ..engine.scoring import LAST_TRICK_THIRDS
+from .numba_switch import numba_module
 
 __all__ = ["COMPILED", "Tables", "tables", "value"]
 
 
-def _numba():
-    """The numba module, or None when it is absent or ``TRESSETTE_NUMBA=0`` turns it off."""
-    if os.environ.get("TRESSETTE_NUMBA", "1") == "0":
-        return None
-    try:
-        import numba
-    except ImportError:
-        return None
-    return numba
-
-
-_nb = _numba()
+_nb = numba_module()
 COMPILED = _nb is not None
 """True when the search runs compiled by numba, False when it runs as plain Python."""
 if COMPILED:

@@ -2,10 +2,15 @@
 
 import random
 
+import gymnasium as gym
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import tressette_env  # noqa: F401 (registers the Gymnasium ids)
 from tests.hidden import random_positions, rejection_deal, replay, sampler_deal
 from tressette_env.agents import HeuristicPlayer, Player, RandomPlayer
+from tressette_env.agents.base import mask_chooser
 from tressette_env.agents.registry import make_player, parse_spec
 from tressette_env.engine import legal_actions, view
 from tressette_env.evaluation import duplicate
@@ -113,3 +118,59 @@ def test_the_shipped_model_plays_without_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "| ppo | random | 4 |" in out.stdout
+
+
+@settings(max_examples=200, deadline=None)
+@given(legal=st.integers(1, (1 << 161) - 1), seed=st.integers(0, 2**32))
+def test_the_random_player_s_mask_choice_is_its_choice(legal, seed):
+    # act_mask(mask) draws as act(view, list) does: the same action, the generator left alike.
+    listed = [a for a in range(161) if legal >> a & 1]
+    a, b = random.Random(seed), random.Random(seed)
+    assert RandomPlayer().act_mask(legal, a) == RandomPlayer().act(None, listed, b)
+    assert a.random() == b.random()
+
+
+def test_a_mask_chooser_only_where_act_and_act_mask_come_from_one_class():
+    class Biased(RandomPlayer):  # overrides act alone: must be asked through act
+        def act(self, view, legal, rng):
+            return legal[0]
+
+    class Both(RandomPlayer):
+        def act(self, view, legal, rng):
+            return legal[0]
+
+        def act_mask(self, legal, rng):
+            return (legal & -legal).bit_length() - 1
+
+    plain = RandomPlayer()
+    assert mask_chooser(plain) == plain.act_mask
+    assert mask_chooser(Biased()) is None
+    assert mask_chooser(Both()) is not None
+    patched = RandomPlayer()
+    patched.act = lambda view, legal, rng: legal[-1]
+    assert mask_chooser(patched) is None
+    assert mask_chooser(HeuristicPlayer()) is None
+
+
+def test_single_learner_episodes_are_the_same_with_or_without_the_mask_choice(monkeypatch):
+    # The fast path changes no play: the same seeds give the same observations and rewards.
+    from tressette_env.wrappers import single_agent
+
+    def episode():
+        env = gym.make("tressette_env/Calabresella-v0", others="random")
+        out, (obs, _) = [], env.reset(seed=5)
+        out.append(sum(c is not None for c in env.unwrapped._mask_chooser_at))  # seats chosen by mask
+        rng = random.Random(5)
+        for _ in range(300):
+            legal = env.unwrapped.action_masks().nonzero()[0]
+            obs, reward, end, cut, _ = env.step(int(legal[rng.randrange(len(legal))]))
+            out.append((obs.tobytes(), reward))
+            if end or cut:
+                obs, _ = env.reset()
+        return out
+
+    fast = episode()
+    monkeypatch.setattr(single_agent, "mask_chooser", lambda player: None)
+    slow = episode()
+    assert fast[0] == 2 and slow[0] == 0  # the two other players of Calabresella by mask, then by view
+    assert slow[1:] == fast[1:]

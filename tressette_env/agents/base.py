@@ -13,6 +13,11 @@ Every player (random, heuristic, search, a trained model) implements ``Player``:
 Players hold no state between calls (the view has perfect recall), so one object can
 play several seats, several games, and be copied to worker processes.
 
+A player that chooses from the legal actions alone (the random player) may also have
+``act_mask(legal, rng)``: the choice ``act`` makes, from the legal actions as an int bit mask
+(bit a: action a), drawing from ``rng`` exactly as ``act`` does. The single-learner
+environments then skip building the view and the list for its seats (``mask_chooser``).
+
 A player may also have ``end(view)``: the duplicate evaluation and ``tressette play`` call
 it (``hand_over``) when a hand ends, once for each agent the player plays, with that agent's
 own seat's view of the finished hand (a dummy's seat gets none: its player hears from his
@@ -33,7 +38,7 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..engine.game import view
@@ -47,6 +52,20 @@ class Player(Protocol):
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         """Choose one of ``legal`` for the seat that ``view`` belongs to."""
         ...
+
+
+def mask_chooser(player: object) -> Callable[[int, random.Random], int] | None:
+    """``player.act_mask`` where the class that defines ``act`` defines it too (so both choose alike), else None.
+
+    A subclass that overrides ``act`` alone, or an ``act`` set on the object, is asked through ``act``.
+    """
+    if "act" in getattr(player, "__dict__", {}):
+        return None
+    for cls in type(player).__mro__:
+        has_act, has_mask = "act" in cls.__dict__, "act_mask" in cls.__dict__
+        if has_act or has_mask:
+            return player.act_mask if has_act and has_mask else None
+    return None
 
 
 def hand_over(players: Sequence[object], state: GameState) -> None:

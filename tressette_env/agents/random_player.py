@@ -14,3 +14,10 @@ class RandomPlayer:
 
     def act(self, view: SeatView, legal: list[int], rng: random.Random) -> int:
         return legal[rng.randrange(len(legal))]
+
+    def act_mask(self, legal: int, rng: random.Random) -> int:
+        """``act`` from the legal actions as a bit mask (bit a: action a): the same draw, the k-th set bit."""
+        k = rng.randrange(legal.bit_count())
+        for _ in range(k):
+            legal &= legal - 1  # drop the lowest legal action
+        return (legal & -legal).bit_length() - 1

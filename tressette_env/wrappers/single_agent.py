@@ -41,7 +41,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..agents.base import Player
+from ..agents.base import Player, mask_chooser
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
@@ -186,6 +186,7 @@ class SingleAgentEnv(gymnasium.Env):
         # By seat: who plays it (None: the learner), from which seat's view, under which name.
         self._player_at = tuple(None if c == self.agent else players[c] for c in table.controllers)
         self._view_seat = tuple(own[c] for c in table.controllers)
+        self._mask_chooser_at = tuple(None if p is None else mask_chooser(p) for p in self._player_at)
         self._agent_of_seat = tuple(self.names[c] for c in table.controllers)
         self.seat = own[self.agent]
 
@@ -245,7 +246,11 @@ class SingleAgentEnv(gymnasium.Env):
             if player is None:
                 break
             legal = legal_actions_mask(game)
-            action = player.act(view(game, self._view_seat[seat]), actions_of(legal), rng)
+            choose = self._mask_chooser_at[seat]
+            if choose is not None:  # a player that needs only the legal actions (the random one)
+                action = choose(legal, rng)
+            else:
+                action = player.act(view(game, self._view_seat[seat]), actions_of(legal), rng)
             self.game, penalty = take_action(game, action, legal, self._agent_of_seat[seat])
             if self._recording is not None:
                 self._recording.recorder.played(seat, action, self.game, penalty is not None)

@@ -1,0 +1,69 @@
+"""The NumPy idioms the family's batched engines pick, timed against the ones they replace, at M = 4096 rows.
+
+Each pair computes the same array (checked) the way the engines did at 968efa9 and the way
+they do now (``vector._family``: ``SeatTables``, ``or_columns``, ``unpack_little``, flat
+``take`` gathers); the median of five repeats of 200 calls each, CPU time, one thread.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+M, S = 4096, 4
+
+
+def per_call_us(function, calls: int = 200, repeats: int = 5) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        for _ in range(calls):
+            function()
+        times.append((time.process_time() - start) / calls * 1e6)
+    return statistics.median(times)
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    cards = rng.integers(0, 1 << 40, (M, S)).astype(np.uint64)
+    rows = np.arange(M)
+    me = rng.integers(0, S, M)
+    rel_table = (np.arange(S)[:, None] + np.arange(S)[None, :]) % S
+    rel = rel_table.take(me, axis=0)
+    flat = rows[:, None] * S + rel
+    shifts = np.uint64(4) * np.arange(S, dtype=np.uint64)
+    packed = rng.integers(0, 256, (M, 104), dtype=np.uint8)  # 832 bits a row: an observation of 830
+
+    def or_loop():
+        out = cards[:, 0].copy()
+        for k in range(1, S):
+            out |= cards[:, k] << shifts[k]
+        return out
+
+    pairs = [
+        ("seat arithmetic: (me + k) % S vs a (S, S) table's take", lambda: (me[:, None] + np.arange(S)) % S,
+         lambda: rel_table.take(me, axis=0)),
+        ("gather by seat: x[rows[:, None], rel] vs x.reshape(-1).take(flat)", lambda: cards[rows[:, None], rel],
+         lambda: cards.reshape(-1).take(flat)),
+        ("OR of S shifted columns: np.bitwise_or.reduce(axis=1) vs a loop", lambda: np.bitwise_or.reduce(
+            cards << shifts, axis=1), or_loop),
+        ("unpack 104 bytes a row: np.unpackbits(axis=1) vs one flat np.unpackbits",
+         lambda: np.unpackbits(packed, axis=1, bitorder="little"),
+         lambda: np.unpackbits(packed.reshape(-1), bitorder="little").reshape(M, -1)),
+    ]  # fmt: skip
+    print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, before, after in pairs:
+        assert np.array_equal(before(), after()), name
+        b, a = per_call_us(before), per_call_us(after)
+        print(f"| {name} | {b:.1f} | {a:.1f} | {b / a:.1f}x |")
+    unpack = per_call_us(pairs[-1][2])
+    print(f"\nthe flat unpack of one {8 * packed.shape[1]}-bit row: {unpack / M * 1e3:.0f} ns")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,7 +2,8 @@
 
 Forty steps of 1024 deals of random play from a fresh batch, stock form; at each step the
 heuristic's actions for the deals in the endgame (every card known, ``phase == PLAY``) and for
-the others are asked for separately, each timed in CPU seconds (``time.process_time``).
+the others are asked for separately, each timed in CPU seconds (``time.process_time``). Eight
+deals played first, untimed, leave numba's compiling (or loading its cache) out of the figures.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py --json benchmarks/results/in_due_heuristic.json
 """
@@ -21,6 +22,17 @@ from tressette_env.vector.in_due import InDueBatch
 from tressette_env.vector.in_due_heuristic import heuristic_actions
 
 
+def _numba() -> str:
+    """Whether the endgame search ran compiled, and numba's version."""
+    from tressette_env.agents.open_solver import _compiled_two
+
+    if _compiled_two() is None:
+        return "off (not installed, or TRESSETTE_NUMBA=0)"
+    import numba
+
+    return f"on (numba {numba.__version__}, the fast extra)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=1024)
@@ -28,6 +40,10 @@ def main() -> None:
     parser.add_argument("--objective", default="take", choices=["take", "avoid"])
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    warm = InDueBatch(8, seed=1, objective=args.objective)  # untimed: numba compiles or loads its cache here
+    for _ in range(40):
+        heuristic_actions(warm)
+        warm.step(warm.sample_actions(np.random.default_rng(1)))
     batch = InDueBatch(args.deals, seed=0, objective=args.objective)
     rng = np.random.default_rng(0)
     spent = {"rules": 0.0, "endgame": 0.0}
@@ -46,7 +62,7 @@ def main() -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         result = {"command": "OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py", "args": vars(args) | {"json": str(args.json)},
-                  "decisions": decisions, "cpu_seconds": spent, "per_cpu_second": rates}  # fmt: skip
+                  "decisions": decisions, "cpu_seconds": spent, "per_cpu_second": rates, "numba": _numba()}  # fmt: skip
         args.json.write_text(json.dumps(result, indent=2) + "\n")
 
 

@@ -114,6 +114,26 @@ def test_same_card_at_every_endgame_decision_of_played_hands(monkeypatch):
     assert [a[3] for a in asked] == [a[4] for a in asked]
 
 
+@pytest.mark.parametrize("least", [False, True])
+def test_many_positions_in_one_call_give_each_position_s_card(least):
+    # ``best_moves`` (in due's batched heuristic, one compiled call for every deal) against the
+    # pure-Python search position by position: seat 0 is side 0, the cards ranked cheapest first.
+    import numpy as np
+
+    from tressette_env.agents import open_solver_two
+
+    rng = random.Random(55 + least)
+    positions = [random_position(rng, rng.randint(1, 9)) for _ in range(150)]
+    rank = np.empty(40, dtype=np.int64)
+    rank[sorted(range(40), key=lambda c: (CHEAPEST(c), c))] = np.arange(40)
+    got = open_solver_two.best_moves(
+        [h[0] for h, _, _ in positions], [h[1] for h, _, _ in positions], [leader for _, leader, _ in positions],
+        [trick[0] if trick else -1 for _, _, trick in positions], rank, least=least, last_trick=3,
+    )  # fmt: skip
+    wanted = [both(h, leader, trick, sides=(0, 1), prefer=CHEAPEST, least=least)[0] for h, leader, trick in positions]
+    assert got.tolist() == wanted
+
+
 def test_a_bad_position_is_refused_before_the_compiled_search():
     with pytest.raises(ValueError, match="hands and sides"):
         open_solver.best_open_move([1, 2, 4], 0, [], sides=(0, 1))

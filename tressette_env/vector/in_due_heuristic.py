@@ -35,21 +35,21 @@ deal and the first that applies is kept (``np.copyto`` in reverse order of prior
 The state is read from the batch's private arrays, the rows of the chosen deals only
 (``_read``; the tests check it against the public readers and the observation).
 
-**The endgame is not batched.** Once the stock is empty (or every face-up packet is gone) the
-scalar player searches the perfect-information game exactly (``agents.open_solver``'s
-alpha-beta: a tree of up to 10 + 10 cards, a search whose size depends on the cards and is
-nothing like a fixed set of array operations). So each endgame decision calls
-``best_open_move(hands, leader, trick, sides=(0, 1), prefer=(thirds, power), least=avoid)``
-as ``InDueHeuristic.endgame`` does: the seat's hand, the opponent's as every card neither
-held nor played, the leader and the card on the table; a decision with a single legal card
-is not searched. With numba (the ``fast`` extra) ``best_open_move`` runs the search compiled
-(``agents.open_solver_two``, the same choices as the pure-Python search). Measured
-(``OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py``, CPU time, N = 1024, the
-stock form, ``benchmarks/results/in_due_heuristic.json``): the rules at 2,422,842 decisions a
-second, the endgame at 5,983 compiled (289 with ``TRESSETTE_NUMBA=0``, the pure-Python search:
-``in_due_heuristic_python.json``); half of a stock-form hand's forty card plays are the
-endgame's, so the search takes most of the time (over whole hands of random play,
-``benchmarks/bench_family_batched.py`` measured 10,407 decisions a second).
+**The endgame is a search, not array operations.** Once the stock is empty (or every face-up
+packet is gone) the scalar player searches the perfect-information game exactly
+(``agents.open_solver``'s alpha-beta: a tree of up to 10 + 10 cards, a search whose size
+depends on the cards and is nothing like a fixed set of array operations). So each endgame
+decision is ``best_open_move(hands, leader, trick, sides=(0, 1), prefer=(thirds, power),
+least=avoid)``, as ``InDueHeuristic.endgame`` asks it: the seat's hand, the opponent's as every
+card neither held nor played, the leader and the card on the table; a decision with a single
+legal card is not searched. With numba (the ``fast`` extra) every deal's search runs in one
+compiled call (``agents.open_solver_two.best_moves``, the same choices as the pure-Python
+search); without it, ``best_open_move`` deal by deal. Measured (``OMP_NUM_THREADS=1 python
+benchmarks/bench_in_due_heuristic.py``, CPU time, N = 1024, the stock form,
+``benchmarks/results/in_due_heuristic.json``): the rules at 2,794,753 decisions a second, the
+endgame at 11,200 compiled (289 with ``TRESSETTE_NUMBA=0``, the pure-Python search, unchanged
+since it was measured: ``in_due_heuristic_python.json``); half of a stock-form hand's forty card plays are
+the endgame's, so the search takes most of the time.
 In the packet form the packets usually last to the final tricks, whose decisions
 are mostly forced, so its endgame should cost little (not measured).
 
@@ -68,9 +68,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..agents.open_solver import best_open_move
+from ..agents.open_solver import _compiled_two, best_open_move
 from ..engine.actions import CALL, CALL_OUT, PACKET
 from ..engine.cards import STRENGTH, THIRDS
+from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games.in_due import PLAY_PACKETS, PLAY_STOCK, SELECT_PACKETS, TURN_PACKETS
 from .in_due import InDueBatch
@@ -313,10 +314,22 @@ def _prefer(card: int) -> tuple[int, int]:
     return THIRDS[card], STRENGTH[card]
 
 
+_RANK = np.empty(40, dtype=np.int64)
+_RANK[sorted(range(40), key=lambda c: (_prefer(c), c))] = np.arange(40)
+"""Each card's place in ``_prefer``'s order, ties by card id: the order ``best_open_move`` sorts the legal cards in."""
+
+
 def _endgame(batch: InDueBatch, t: _Table) -> np.ndarray:
-    """``InDueHeuristic.endgame`` deal by deal: the exact perfect-information search."""
+    """``InDueHeuristic.endgame`` deal by deal: the exact perfect-information search (compiled: one call for all)."""
     least = batch.rules.objective == "avoid"
     other = _FULL & ~(t.hand | t.played)
+    two = _compiled_two()
+    if two is not None:  # numba: every deal's search in one compiled call, the same choices
+        first = t.turn == 0
+        return two.best_moves(
+            np.where(first, t.hand, other).view(np.int64), np.where(first, other, t.hand).view(np.int64),
+            t.leader, t.led, _RANK, least=least, last_trick=LAST_TRICK_THIRDS,
+        )  # fmt: skip
     out = np.empty(len(t.turn), dtype=np.int64)
     for j, (me, hand, theirs, leader, led) in enumerate(
         zip(t.turn.tolist(), t.hand.tolist(), other.tolist(), t.leader.tolist(), t.led.tolist(), strict=True)

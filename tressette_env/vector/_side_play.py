@@ -11,6 +11,7 @@ and hand them to these functions, which know no batch: card sets are (M,) uint64
 | ``hand_strength6(hand)`` | (M,) ``side_play.hand_strength`` times 6, exact integers |
 | ``call_card(hand, options)`` | (M,) ``side_play.call_card``: the strongest rank, then the longest and richest suit of the hand |
 | ``side_card(legal, unseen, trick, led, count, me, friends, seats)`` | (M,) ``side_play.side_card``'s card, the friends as seat masks (it reads no foes) |
+| ``master_cards(unseen)`` | (M,) uint64 the cards ``masters`` marks, by a table of each suit's unseen cards |
 | ``masters(unseen)`` | (M, 40) bool ``side_play.is_master`` of every card |
 | ``on_turn(batch, deals, kind)`` | the rows asked for and the seat on turn's state in them (a TypeError for another game's batch) |
 | ``cards_at(words, at)`` / ``only(words)`` | the 40 cards of 256-bit legal words from action ``at`` on; the lowest legal action |
@@ -172,6 +173,48 @@ def call_card(hand: np.ndarray, options: np.ndarray) -> np.ndarray:
     return best(top, key(suit_lengths(hand), suit_thirds[:, SUIT]), highest=True)
 
 
+def _master_fields() -> np.ndarray:
+    """(4, 1024) uint64: for a suit and the 10-bit field of its unseen cards, the suit's cards no unseen card beats."""
+    out = np.zeros((4, 1024), dtype=U64)
+    for suit in range(4):
+        ranks = [STRENGTH[10 * suit + r] for r in range(10)]
+        for field in range(1024):
+            top = max((ranks[r] for r in range(10) if field >> r & 1), default=-1)
+            out[suit, field] = sum(1 << (10 * suit + r) for r in range(10) if ranks[r] >= top)
+    return out
+
+
+_MASTER_FIELDS = _master_fields()
+_FIELD = U64(1023)
+
+
+def master_cards(unseen: np.ndarray) -> np.ndarray:
+    """(M,) uint64: ``masters(unseen)`` as card masks, one table lookup a suit."""
+    out = _MASTER_FIELDS[0].take((unseen & _FIELD).astype(np.intp))
+    for suit in range(1, 4):
+        out = out | _MASTER_FIELDS[suit].take(((unseen >> U64(10 * suit)) & _FIELD).astype(np.intp))
+    return out
+
+
+_ZERO_KEY = np.zeros_like(TH)
+_RULE_KEYS = np.array(
+    [
+        -key(TH, STR),  # 1. cash a master: the most (thirds, power)
+        key(_ZERO_KEY, STR, TH),  # 2. lead low: (-length, power, thirds), the length added by the row
+        -key(TH, -STR),  # 3. load the friend's trick, 6. throw it points: the most (thirds, -power)
+        key(STR, -TH),  # 4. take it, nobody after: the cheapest winner, (power, -thirds)
+        key(STR),  # 4. take it with the weakest master
+        -key(STR),  # 4. take it with the strongest, the trick worth a point
+        key(TH, STR),  # 5. the lowest card, (thirds, power)
+        key(TH, STR, _ZERO_KEY),  # 6. void, no safe friend: (thirds, power, -length), the length added by the row
+    ],
+    dtype=np.int64,
+)
+"""(8, 40): each rule's key of every card, lowest chosen (a highest-first key negated)."""
+_RULE_LENGTH = np.array([0, -(_K**2), 0, 0, 0, 0, 0, -1], dtype=np.int64)
+"""What each rule's key adds per card of the card's suit in the legal cards (``key``'s place of the length)."""
+
+
 def side_card(
     legal: np.ndarray,
     unseen: np.ndarray,
@@ -184,6 +227,9 @@ def side_card(
 ) -> np.ndarray:
     """(M,) ``side_play.side_card``'s card for the seat ``me`` on turn.
 
+    Each row's rule is found first, on card masks ((M,) uint64), then one ``best`` over the
+    rule's candidates and key: eight rules' choices in one pass, not eight passes over (M, 40).
+
     Args:
         legal: (M,) uint64 the legal cards (the plain plays).
         unseen: (M,) uint64 ``SeatView.unseen`` of the seat on turn.
@@ -195,57 +241,43 @@ def side_card(
         seats: S, the seats at the table.
     """
     m = len(legal)
-    ar = np.arange(m)
-    cards = columns(legal)
-    master = masters(unseen)  # (M, 40)
-    lengths = suit_lengths(legal)
-    th, st = TH[None, :], STR[None, :]
-    # On lead: 1. cash a master (most points, then strongest); 2. the lowest card of the longest suit.
-    cashable = cards & master
-    cash = best(cashable, key(th, st), highest=True)
-    low = best(cards, key(-lengths, st, th), highest=False)
-    lead = np.where(cashable.any(axis=1), cash, low)
-    # Following: the trick so far.
+    master = master_cards(unseen)
+    # The trick so far: its best card of the led suit, whose seat wins it now.
     on_table = np.where((trick >= 0) & (trick // 10 == led[:, None]), STR.take(np.maximum(trick, 0)), -1)
     winner = on_table.argmax(axis=1)
-    top_card = trick[ar, winner]
-    top_strength = on_table.max(axis=1)
+    top_card = np.maximum(trick[np.arange(m), winner], 0)
     in_trick = np.where(trick >= 0, TH.take(np.maximum(trick, 0)), 0).sum(axis=1)
     k = np.arange(1, seats)[None, :]
     after = (me[:, None] + k) % seats
     later = k < (seats - count)[:, None]  # the seats after this one in the trick
     danger = (later & (((friends[:, None] >> after) & 1) == 0)).any(axis=1)
-    top_master = (unseen & STRONGER.take(np.maximum(top_card, 0))) == ZERO
+    top_master = (unseen & STRONGER.take(top_card)) == ZERO
     friend_wins = ((friends >> winner) & 1) != 0
     safe = friend_wins & (~danger | top_master)
-    following = cards & (SUIT[None, :] == led[:, None])
-    plain_f = following & ~master
-    plain_f = np.where(plain_f.any(axis=1)[:, None], plain_f, following)
-    load = best(plain_f, key(th, -st), highest=True)
-    beaters = following & (st > top_strength[:, None])
-    take = beaters.any(axis=1) & ~friend_wins
-    cheapest_beater = best(beaters, key(st, -th), highest=False)
+    following = legal & np.where(led >= 0, SUITS.take(np.maximum(led, 0)), ZERO)
+    beaters = following & STRONGER.take(top_card)
+    take = (beaters != ZERO) & ~friend_wins
     master_beaters = beaters & master
-    weakest_master = best(master_beaters, key(st), highest=False)
-    strongest = best(beaters, key(st), highest=True)
-    lowest = best(following, key(th, st), highest=False)
-    follow_card = np.where(
-        safe,
-        load,
-        np.where(
-            take & ~danger,
-            cheapest_beater,
-            np.where(
-                take & master_beaters.any(axis=1),
-                weakest_master,
-                np.where(take & (in_trick >= 3), strongest, lowest),
-            ),
-        ),
-    )
-    # Void in the led suit: 6. throw points to a safe friend, else the cheapest card, from the longest suit.
-    plain = cards & ~master
-    plain = np.where(plain.any(axis=1)[:, None], plain, cards)
-    throw = best(plain, key(th, -st), highest=True)
-    cheap = best(cards, key(th, st, -lengths), highest=False)
-    void_card = np.where(safe, throw, cheap)
-    return np.where(count == 0, lead, np.where(following.any(axis=1), follow_card, void_card))
+    cashable = legal & master
+    plain_following = following & ~master
+    plain_following = np.where(plain_following != ZERO, plain_following, following)
+    plain = legal & ~master
+    plain = np.where(plain != ZERO, plain, legal)
+    lead = count == 0
+    follows = following != ZERO
+    rules = [  # the first that applies, as side_play.side_card tries them
+        (lead & (cashable != ZERO), 0, cashable),
+        (lead, 1, legal),
+        (follows & safe, 2, plain_following),
+        (follows & take & ~danger, 3, beaters),
+        (follows & take & (master_beaters != ZERO), 4, master_beaters),
+        (follows & take & (in_trick >= 3), 5, beaters),
+        (follows, 6, following),
+        (safe, 2, plain),
+    ]
+    conditions = [c for c, _, _ in rules]
+    rule = np.select(conditions, [r for _, r, _ in rules], 7)
+    candidates = np.select(conditions, [cards for _, _, cards in rules], legal)
+    lengths = suit_lengths(legal)
+    score = (_RULE_KEYS[rule] + _RULE_LENGTH[rule][:, None] * lengths) * _K + IDS
+    return np.where(columns(candidates), score, _BIG).argmin(axis=1)

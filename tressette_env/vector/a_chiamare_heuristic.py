@@ -52,29 +52,30 @@ def heuristic_actions(batch: AChiamareBatch, deals: np.ndarray | Sequence[int] |
         return out
     b = batch
 
+    # Each decision is computed on the rows of its phase only (``j``: their places in ``out``).
     # --- the auction: its count against the thresholds, the highest bid the auction allows
-    count6 = hand_strength6(hand)  # the count times 6: exact
-    standing = b._bids[rows].max(axis=1)  # noqa: SLF001
-    bid = np.where(
-        (count6 >= 6 * SOLA_AT) & (standing < SOLO),
-        SOLO,
-        np.where((count6 >= 6 * CHIAMO_AT) & (standing < CHIAMO), CHIAMO, PASS),
-    )
-    out = np.where(phase == AUCTION, bid, out)
+    j = np.flatnonzero(phase == AUCTION)
+    if len(j):
+        count6 = hand_strength6(hand[j])  # the count times 6: exact
+        standing = b._bids[rows[j]].max(axis=1)  # noqa: SLF001
+        out[j] = np.where(
+            (count6 >= 6 * SOLA_AT) & (standing < SOLO),
+            SOLO,
+            np.where((count6 >= 6 * CHIAMO_AT) & (standing < CHIAMO), CHIAMO, PASS),
+        )
 
     # --- the call: never its own card when it may help it; the strongest rank, then the longest and richest suit
-    calling = phase == CALL_PHASE
-    if calling.any():
-        callable_ = cards_at(words, CALL)
-        lacking = callable_ & ~hand
+    j = np.flatnonzero(phase == CALL_PHASE)
+    if len(j):
+        callable_ = cards_at(words[j], CALL)
+        lacking = callable_ & ~hand[j]
         options = np.where(lacking != ZERO, lacking, callable_)
-        card = call_card(hand, options)
-        out = np.where(calling, CALL + card, out)
+        out[j] = CALL + call_card(hand[j], options)
 
     # --- the card play
-    playing_cards = phase == PLAY
-    if playing_cards.any():
-        out = np.where(playing_cards, _play(b, rows, me, hand, words[:, 0] & FULL), out)
+    j = np.flatnonzero(phase == PLAY)
+    if len(j):
+        out[j] = _play(b, rows[j], me[j], hand[j], words[j, 0] & FULL)
     out = np.where(legal_count == 1, only(words), out)  # the only legal action, as the player takes it
     return np.where(playing, out, -1)
 

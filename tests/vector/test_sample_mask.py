@@ -1,0 +1,55 @@
+"""``vector.sample_mask``: the k-th legal action of each row, k = floor(u * legal) for one uniform a row.
+
+The random players of the vector environments and of team play draw with it, so its
+actions are pinned here to the definition, row by row in plain Python, for masks of every
+width the games use and widths around the 64-bit words it packs them into.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tressette_env.vector import sample_mask
+
+
+def by_definition(mask: np.ndarray, seed: int) -> list[int]:
+    """Row by row: the legal ids in order, and the one at floor(u * count) for the row's uniform."""
+    uniforms = np.random.default_rng(seed).random(len(mask))
+    out = []
+    for row, u in zip(mask, uniforms, strict=True):
+        legal = [a for a, x in enumerate(row) if x != 0]
+        out.append(legal[int(u * len(legal))] if legal else -1)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    width=st.sampled_from([1, 7, 40, 63, 64, 65, 128, 161, 255, 256, 300]),
+    rows=st.integers(1, 40),
+    density=st.floats(0.0, 1.0),
+    dtype=st.sampled_from([np.int8, np.bool_, np.uint8, np.int64, np.float32]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_k_th_legal_action_of_each_row(width, rows, density, dtype, seed):
+    rng = np.random.default_rng(seed)
+    mask = (rng.random((rows, width)) < density).astype(dtype)
+    mask[rng.random(rows) < 0.2] = 0  # some rows with no legal action: -1
+    got = sample_mask(mask, np.random.default_rng(seed + 1))
+    assert got.tolist() == by_definition(mask, seed + 1)
+
+
+def test_every_legal_action_is_drawn_and_no_other():
+    mask = np.zeros((20000, 255), dtype=np.int8)
+    legal = [3, 64, 127, 128, 200, 254]
+    mask[:, legal] = 1
+    drawn = np.bincount(sample_mask(mask, np.random.default_rng(0)), minlength=255)
+    assert set(np.flatnonzero(drawn)) == set(legal)
+    assert drawn[legal].min() > 20000 / len(legal) * 0.9
+
+
+@pytest.mark.parametrize("value", [2, -1])
+def test_any_nonzero_entry_is_legal(value):
+    mask = np.zeros((3, 70), dtype=np.int8)
+    mask[:, 66] = value
+    assert sample_mask(mask, np.random.default_rng(0)).tolist() == [66, 66, 66]

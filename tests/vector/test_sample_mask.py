@@ -26,7 +26,7 @@ def by_definition(mask: np.ndarray, seed: int) -> list[int]:
 @settings(max_examples=150, deadline=None)
 @given(
     width=st.sampled_from([1, 7, 40, 63, 64, 65, 128, 161, 255, 256, 300]),
-    rows=st.integers(1, 40),
+    rows=st.sampled_from([1, 2, 5, 63, 64, 65, 200]),  # both sides of _PACKED_FROM
     density=st.floats(0.0, 1.0),
     dtype=st.sampled_from([np.int8, np.bool_, np.uint8, np.int64, np.float32]),
     seed=st.integers(0, 2**32 - 1),

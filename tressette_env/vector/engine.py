@@ -1147,16 +1147,26 @@ def select_bit(words: np.ndarray, k: np.ndarray) -> np.ndarray:
     return pos
 
 
+_PACKED_FROM = 64
+"""``sample_mask`` packs masks of this many rows or more (both ways took 46 µs at 64 x 255)."""
+
+
 def sample_mask(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of an (M, A) 0/1 mask; -1 for a row with none.
 
     Row j's action is its k-th legal one (k from 0, lowest id first), ``k = floor(u * legal)``
     for ``u`` the row's number of one ``rng.random(M)`` draw. The mask is packed into 64-bit
     words and the k-th set bit found by counting bits, 4.4 times as fast as a running count
-    over the mask's entries at 1024 x 255 (the same actions from the same draws).
+    over the mask's entries at 1024 x 255 (the same actions from the same draws); under
+    ``_PACKED_FROM`` rows the running count is the faster, and is used.
     """
     mask = np.asarray(mask)
     m, a = mask.shape
+    if m < _PACKED_FROM:  # few rows: a running count has less fixed cost (7.9 against 39 µs for one row)
+        running = np.cumsum(mask != 0, axis=1, dtype=np.int16)
+        total = running[:, -1]
+        k = (rng.random(m) * total).astype(np.int16)
+        return np.where(total > 0, (running <= k[:, None]).sum(axis=1), -1)
     width = -(-a // 64)
     packed = np.zeros((m, 8 * width), dtype=np.uint8)
     packed[:, : -(-a // 8)] = np.packbits(mask if mask.dtype == np.bool_ else mask != 0, axis=1, bitorder="little")

@@ -548,28 +548,30 @@ class AChiamareBatch(FamilyBatch):
             np.zeros(n, dtype=np.int64), np.zeros((n, P), dtype=np.int64),
         )  # fmt: skip
 
-    def _stakes(self, team: np.ndarray, won: np.ndarray, cappotto: np.ndarray) -> np.ndarray:
-        """(N, 5) ``TressetteAChiamare._stakes``: each opponent pays ``m * c``; a caller takes 2 of 3 units, his partner 1."""
+    def _stakes(self, team: np.ndarray, won: np.ndarray, cappotto: np.ndarray, declarer: np.ndarray) -> np.ndarray:
+        """(M, 5) ``TressetteAChiamare._stakes``: each opponent pays ``m * c``; a caller takes 2 of 3 units, his partner 1."""
         alone = team.sum(axis=1) == 1  # a sola, or a call of one's own card (scored as a sola)
         unit = np.where(alone, self._m_sola, self._m_chiamo) * np.where(cappotto, 2, 1) * np.where(won, 1, -1)
         unit = unit[:, None]
-        is_declarer = np.arange(P)[None, :] == self._declarer[:, None]
+        is_declarer = np.arange(P)[None, :] == declarer[:, None]
         share = np.where(alone[:, None], (P - 1) * unit, np.where(is_declarer, 2 * unit, unit))
         return np.where(team, share, -unit)
 
     def _end_hands(
         self, ended: np.ndarray, renuncio: np.ndarray, acting: np.ndarray, autoreset: bool
     ) -> AChiamareStepResult:
-        """Score the hands that ended, close episodes, deal next hands and new episodes."""
-        n = self.n
+        """Score the hands that ended (computed on their deals only), close episodes, deal next hands and new episodes."""
         rules = self.rules
+        e = np.flatnonzero(ended)
+        m = len(e)
         seat = np.arange(P)[None, :]
-        team = (seat == self._declarer[:, None]) | (seat == self._partner[:, None])
-        team &= (self._declarer >= 0)[:, None]
-        ours = (self._thirds * team).sum(axis=1)
+        declarer = self._declarer[e]
+        team = (seat == declarer[:, None]) | (seat == self._partner[e][:, None])
+        team &= (declarer >= 0)[:, None]
+        ours = (self._thirds[e] * team).sum(axis=1)
         theirs = HAND_THIRDS - ours
         won = ours >= WIN_THIRDS
-        our_tricks = (self._won * team).sum(axis=1)
+        our_tricks = (self._won[e] * team).sum(axis=1)
         loser_thirds = np.where(won, theirs, ours)
         loser_tricks = np.where(won, HAND - our_tricks, our_tricks)
         if rules.cappotto_rule == "zero_points":
@@ -578,55 +580,49 @@ class AChiamareBatch(FamilyBatch):
             cappotto = loser_thirds == 0
         else:
             cappotto = loser_tricks == 0
-        played = ended & ~renuncio & (self._declarer >= 0) & (self._phase == PLAY)
-        stakes = self._stakes(team, won, cappotto)
+        bad, actor = renuncio[e], acting[e]
+        played = ~bad & (declarer >= 0) & (self._phase[e] == PLAY)
+        stakes = self._stakes(team, won, cappotto, declarer)
         # Renuncio: before any card is called the offender pays each other 2; in the play his side loses as on cappotto.
-        early = (self._called < 0) & (self._contract != SOLO)
-        offender = seat == acting[:, None]
-        penalty = self._stakes(team, ~team[self._ar, acting], np.ones(n, dtype=bool))  # the declarer's side wins?
+        early = (self._called[e] < 0) & (self._contract[e] != SOLO)
+        offender = seat == actor[:, None]
+        penalty = self._stakes(team, ~team[np.arange(m), actor], np.ones(m, dtype=bool), declarer)
         early_stakes = np.where(offender, -2 * (P - 1), 2)
         renuncio_stakes = np.where(early[:, None], early_stakes, penalty)
-        stakes = np.where(renuncio[:, None], renuncio_stakes, np.where(played[:, None], stakes, 0))
-        stakes = stakes * ended[:, None]
-        points = np.where(played[:, None], np.stack([ours // 3, theirs // 3], axis=1), 0)
-        card_thirds = np.where(played[:, None], np.stack([ours, theirs], axis=1), 0)
-        cappotto_side = np.where(played & cappotto, np.where(won, 0, 1), -1)
-        seat_renuncio = np.where(renuncio, acting, -1).astype(np.int8)
-        score = self._match_score + stakes
-        winner = np.full(n, -1, dtype=np.int64)
+        stakes = np.where(bad[:, None], renuncio_stakes, np.where(played[:, None], stakes, 0))
+        score = self._match_score[e] + stakes
+        winner = np.full(m, -1, dtype=np.int64)
         if self._match:
             best = score.max(axis=1)
             unique = (score == best[:, None]).sum(axis=1) == 1
             if rules.match_end == "rounds":
-                over = self._hand_number + 1 >= rules.rounds * P
+                over = self._hand_number[e] + 1 >= rules.rounds * P
             else:
                 over = (best >= rules.target_score) & unique
-            terminated = ended & over
+            terminated = over
             winner = np.where(terminated & unique, score.argmax(axis=1), -1)
             rewards = score.astype(np.float64)
         else:
-            terminated = ended.copy()
+            terminated = np.ones(m, dtype=bool)
             rewards = stakes.astype(np.float64)
-        rewards = (rewards * terminated[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
-        self._match_score = np.where(ended[:, None], score, self._match_score)
-        result = AChiamareStepResult(
-            rewards,
-            terminated,
-            ended.copy(),
-            points,
-            card_thirds,
-            cappotto_side.astype(np.int8),
-            seat_renuncio,
-            score * ended[:, None],
-            winner.astype(np.int8),
-            np.where(ended, self._hand_number, 0),
-            stakes,
-        )
-        go_on = np.flatnonzero(ended & ~terminated)
+        self._match_score[e] = score
+        result = self._quiet_result()  # the deals whose hand went on keep its zeros and -1
+        result.rewards[e] = (rewards * terminated[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
+        result.terminated[e] = terminated
+        result.hand_over[e] = True
+        result.hand_points[e] = np.where(played[:, None], np.stack([ours // 3, theirs // 3], axis=1), 0)
+        result.card_thirds[e] = np.where(played[:, None], np.stack([ours, theirs], axis=1), 0)
+        result.cappotto[e] = np.where(played & cappotto, np.where(won, 0, 1), -1)
+        result.renuncio[e] = np.where(bad, actor, -1)
+        result.match_score[e] = score
+        result.winner[e] = winner
+        result.hand_number[e] = self._hand_number[e]
+        result.stakes[e] = stakes
+        go_on = e[~terminated]
+        over_idx = e[terminated]
         if len(go_on):  # the next hand of an unfinished match, dealt by the next player
             self._hand_number[go_on] += 1
             self._deal(go_on, (self._dealer[go_on] + 1) % P)
-        over_idx = np.flatnonzero(terminated)
         if len(over_idx):
             if autoreset:
                 self._match_score[over_idx] = 0

@@ -767,93 +767,91 @@ class CalabresellaBatch(FamilyBatch):
             none.copy(), np.zeros(n, dtype=np.int64), z3.copy(), np.zeros(n, dtype=np.int64),
         )  # fmt: skip
 
-    def _stakes(self, unit: np.ndarray) -> np.ndarray:
-        """(N, P) by player: each opponent (every player but the soloist, one who sits out included) pays the soloist ``unit``."""
-        soloist = np.arange(self._p)[None, :] == self._agent_of[self._ar, np.maximum(self._soloist, 0)][:, None]
+    def _stakes(self, unit: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(M, P) by player in the deals ``rows``: each opponent (every player but the soloist, one who sits out included) pays the soloist ``unit``."""
+        soloist = np.arange(self._p)[None, :] == self._agent_of[rows, np.maximum(self._soloist[rows], 0)][:, None]
         return np.where(soloist, (self._p - 1) * unit[:, None], -unit[:, None])
 
     def _end_hands(
         self, ended: np.ndarray, renuncio: np.ndarray, all_passed: np.ndarray, acting: np.ndarray, autoreset: bool
     ) -> CalabresellaStepResult:
-        """Score the hands that ended, close episodes, deal next hands and new episodes."""
-        n = self.n
-        ar = self._ar
+        """Score the hands that ended (computed on their deals only), close episodes, deal next hands and new episodes."""
         rules = self.rules
+        e = np.flatnonzero(ended)
+        m = len(e)
+        am = np.arange(m)
+        bad, passed, actor = renuncio[e], all_passed[e], acting[e]
         # The hands played out: the face-down cards go to the side that took the last trick.
-        thirds = self._thirds.copy()
-        last = np.where(self._leader == self._side0, 0, 1)
-        thirds[ar, last] += _thirds_of(self._down)
+        held = self._thirds[e]
+        thirds = held.copy()
+        last = np.where(self._leader[e] == self._side0[e], 0, 1)
+        thirds[am, last] += _thirds_of(self._down[e])
         solo, other = thirds[:, 0], thirds[:, 1]
         won = solo >= auction.WIN_THIRDS
         loser = np.where(won, 1, 0)
-        loser_thirds = thirds[ar, loser]
+        loser_thirds = thirds[am, loser]
         if rules.cappotto_rule == "zero_points":
             cappotto = loser_thirds < 3
         elif rules.cappotto_rule == "zero_thirds":
             cappotto = loser_thirds == 0
         else:
-            cappotto = self._side_tricks[ar, loser] == 0
-        mult = self._mult.take(np.clip(self._contract - CHIAMO, 0, 7))
+            cappotto = self._side_tricks[e, loser] == 0
+        contract = self._contract[e]
+        mult = self._mult.take(np.clip(contract - CHIAMO, 0, 7))
         if rules.scoring == "difference":
             unit = (solo - other) * np.where(thirds.max(axis=1) == auction.HAND_THIRDS, 2, 1)
-            lost_unit = np.full(n, 2 * auction.HAND_THIRDS)
+            lost_unit = np.full(m, 2 * auction.HAND_THIRDS)
         else:
             unit = mult * np.where(cappotto, 2, 1) * np.where(won, 1, -1)
             lost_unit = 2 * mult
-        stakes = self._stakes(unit)
+        stakes = self._stakes(unit, e)
         points = np.stack([solo // 3, other // 3], axis=1)
         capp_side = np.where(cappotto, 1 - loser, -1)
         # A renuncio: before a contract the offender pays each other player 2; after, his side loses as on cappotto.
-        offender_lost = acting == self._soloist
-        r_stakes = self._stakes(np.where(offender_lost, -lost_unit, lost_unit))
-        is_offender = np.arange(self._p)[None, :] == self._agent_of[ar, acting][:, None]
+        soloist = self._soloist[e]
+        offender_lost = actor == soloist
+        r_stakes = self._stakes(np.where(offender_lost, -lost_unit, lost_unit), e)
+        is_offender = np.arange(self._p)[None, :] == self._agent_of[e, actor][:, None]
         auction_stakes = np.where(is_offender, -2 * (self._p - 1), 2)
-        r_stakes = np.where((self._soloist < 0)[:, None], auction_stakes, r_stakes)
-        stakes = np.where(renuncio[:, None], r_stakes, stakes)
-        void = renuncio | all_passed
-        stakes = np.where(all_passed[:, None], 0, stakes) * ended[:, None]
-        points = np.where(void[:, None], 0, points) * ended[:, None]
-        card_thirds = np.where(renuncio[:, None], self._thirds, np.where(all_passed[:, None], 0, thirds))
-        card_thirds = card_thirds * ended[:, None]
-        capp_side = np.where(ended & ~void, capp_side, -1)
-        score = self._match_score + stakes
-        winner = np.full(n, -1, dtype=np.int64)
+        r_stakes = np.where((soloist < 0)[:, None], auction_stakes, r_stakes)
+        stakes = np.where(bad[:, None], r_stakes, stakes)
+        void = bad | passed
+        stakes = np.where(passed[:, None], 0, stakes)
+        score = self._match_score[e] + stakes
+        winner = np.full(m, -1, dtype=np.int64)
         if self._match:
             if rules.match_end == "rounds":
-                over = self._hand_number + 1 >= rules.rounds * self._p
+                over = self._hand_number[e] + 1 >= rules.rounds * self._p
             else:
                 top = score.max(axis=1)
                 over = (top >= rules.target_score) & ((score == top[:, None]).sum(axis=1) == 1)
             best = score.max(axis=1)
             unique = (score == best[:, None]).sum(axis=1) == 1
+            terminated = over
             winner = np.where(over & unique, score.argmax(axis=1), -1)
-            terminated = ended & over
-            winner = np.where(terminated, winner, -1)
             rewards = score.astype(np.float64)
         else:
-            terminated = ended.copy()
+            terminated = np.ones(m, dtype=bool)
             rewards = stakes.astype(np.float64)
-        rewards = (rewards * terminated[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
-        self._match_score = np.where(ended[:, None], score, self._match_score)
-        result = CalabresellaStepResult(
-            rewards,
-            terminated,
-            ended.copy(),
-            points,
-            card_thirds,
-            capp_side.astype(np.int8),
-            np.where(renuncio, acting, -1).astype(np.int8),
-            score * ended[:, None],
-            winner.astype(np.int8),
-            np.where(ended, self._hand_number, 0),
-            stakes,
-            np.where(ended, self._contract, 0),
-        )
-        go_on = np.flatnonzero(ended & ~terminated)
+        self._match_score[e] = score
+        result = self._quiet_result()  # the deals whose hand went on keep its zeros and -1
+        result.rewards[e] = (rewards * terminated[:, None]).astype(np.float32) + np.float32(0.0)  # no -0.0
+        result.terminated[e] = terminated
+        result.hand_over[e] = True
+        result.hand_points[e] = np.where(void[:, None], 0, points)
+        result.card_thirds[e] = np.where(bad[:, None], held, np.where(passed[:, None], 0, thirds))
+        result.cappotto[e] = np.where(void, -1, capp_side)
+        result.renuncio[e] = np.where(bad, actor, -1)
+        result.match_score[e] = score
+        result.winner[e] = winner
+        result.hand_number[e] = self._hand_number[e]
+        result.stakes[e] = stakes
+        result.contract[e] = contract
+        go_on = e[~terminated]
+        over_idx = e[terminated]
         if len(go_on):
             self._hand_number[go_on] += 1
             self._deal(go_on, (self._dealer[go_on] + 1) % self._p)
-        over_idx = np.flatnonzero(terminated)
         if len(over_idx):
             if autoreset:
                 self._match_score[over_idx] = 0

@@ -2,7 +2,8 @@
 
 Each pair computes the same array (checked) the way the engines did at 968efa9 and the way
 they do now (``vector._family``: ``SeatTables``, ``or_columns``, ``unpack_little``, flat
-``take`` gathers); the median of five repeats of 200 calls each, CPU time, one thread.
+``take`` gathers, ``max_columns``; ``vector._side_play.side_card``'s choice); the median of
+five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
 """
@@ -13,6 +14,8 @@ import statistics
 import time
 
 import numpy as np
+
+from tressette_env.vector._family import max_columns
 
 M, S = 4096, 4
 
@@ -37,6 +40,10 @@ def main() -> None:
     flat = rows[:, None] * S + rel
     shifts = np.uint64(4) * np.arange(S, dtype=np.uint64)
     packed = rng.integers(0, 256, (M, 104), dtype=np.uint8)  # 832 bits a row: an observation of 830
+    bids = rng.integers(0, 200, (M, S))
+    scores = (rng.integers(0, 1 << 18, (M, 40)) * 64 + np.arange(40)).astype(np.int32)  # a card in the low 6 bits
+    held = rng.random((M, 40)) < 0.3
+    held[:, 0] = True  # every row has a candidate
 
     def or_loop():
         out = cards[:, 0].copy()
@@ -54,6 +61,11 @@ def main() -> None:
         ("unpack 104 bytes a row: np.unpackbits(axis=1) vs one flat np.unpackbits",
          lambda: np.unpackbits(packed, axis=1, bitorder="little"),
          lambda: np.unpackbits(packed.reshape(-1), bitorder="little").reshape(M, -1)),
+        ("largest of S columns: x.max(axis=1) vs a loop of np.maximum", lambda: bids.max(axis=1),
+         lambda: max_columns(bids)),
+        ("the least candidate's card: np.where + argmin vs OR bit 30 + min, the card in the low bits",
+         lambda: np.where(held, scores, np.int32(2**31 - 1)).argmin(axis=1),
+         lambda: ((scores | ((~held).astype(np.int32) << 30)).min(axis=1) & 63).astype(np.int64)),
     ]  # fmt: skip
     print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
     print("| --- | ---: | ---: | ---: |")

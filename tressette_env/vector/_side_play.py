@@ -8,7 +8,7 @@ and hand them to these functions, which know no batch: card sets are (M,) uint64
 
 | function | what it gives |
 | --- | --- |
-| ``hand_strength6(hand)`` | (M,) ``side_play.hand_strength`` times 6, exact integers |
+| ``hand_strength6(hand)`` | (M,) ``side_play.hand_strength`` times 6, exact integers: a lookup a suit in a table made by ``hand_strength`` itself |
 | ``call_card(hand, options)`` | (M,) ``side_play.call_card``: the strongest rank, then the longest and richest suit of the hand |
 | ``side_card(legal, unseen, trick, led, count, me, friends, seats)`` | (M,) ``side_play.side_card``'s card, the friends as seat masks (it reads no foes) |
 | ``master_cards(unseen)`` | (M,) uint64 the cards ``masters`` marks, by a table of each suit's unseen cards |
@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..agents.side_play import hand_strength
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
 from ._family import deal_indices, popcount
 
@@ -51,11 +52,9 @@ STRONGER = np.array(
     [sum(1 << o for o in range(40) if o // 10 == c // 10 and STRENGTH[o] > STRENGTH[c]) for c in range(40)], dtype=U64
 )
 """The cards of each card's suit that beat it."""
-_THIRD_MASKS = np.array(
-    [sum(1 << c for c in range(40) if THIRDS[c] == 1), sum(1 << c for c in range(40) if THIRDS[c] == 3)], dtype=U64
-)
-"""The cards worth one third, and those worth three (the assi)."""
 FULL = U64((1 << 40) - 1)
+_FIELD = U64(1023)
+"""A suit's 10 bits of a card mask, after shifting it down by 10 * suit."""
 _BIG = np.int64(1) << 40
 _K = 64
 """The base of the composite keys (every part lies in -16..47 after its offset)."""
@@ -151,17 +150,22 @@ def only(words: np.ndarray) -> np.ndarray:
     return 64 * w + np.log2(np.maximum(low, ONE).astype(np.float64)).astype(np.int64)
 
 
+def _strength6_fields() -> np.ndarray:
+    """(4, 1024) int64: ``side_play.hand_strength`` times 6 of each suit's 10-bit field (it adds up suit by suit)."""
+    return np.array(
+        [[round(6 * hand_strength(field << (10 * suit))) for field in range(1024)] for suit in range(4)], dtype=np.int64
+    )
+
+
+_STRENGTH6 = _strength6_fields()
+
+
 def hand_strength6(hand: np.ndarray) -> np.ndarray:
-    """(M,) ``side_play.hand_strength`` of each hand times 6: exact integers (the thirds over 3 are sixths)."""
-    thirds = popcount(hand[:, None] & _THIRD_MASKS[None, :]) @ np.array([1, 3])  # the hand's thirds
-    sure6 = np.zeros(len(hand), dtype=np.int64)  # sure tricks and long suits, in sixths
-    for suit in range(4):
-        held = hand & SUITS[suit]
-        length = popcount(held)
-        three, two, ace = (((held >> U64(10 * suit + r)) & ONE) != ZERO for r in (2, 1, 0))
-        sure = three.astype(np.int64) + (two & (three | (length >= 3))) + (ace & three & two)
-        sure6 += 6 * sure + 3 * np.maximum(0, length - 4)
-    return 2 * thirds + sure6
+    """(M,) ``side_play.hand_strength`` of each hand times 6: exact integers (the thirds over 3 are sixths), a lookup a suit."""
+    out = _STRENGTH6[0].take((hand & _FIELD).astype(np.intp))
+    for suit in range(1, 4):
+        out = out + _STRENGTH6[suit].take(((hand >> U64(10 * suit)) & _FIELD).astype(np.intp))
+    return out
 
 
 def call_card(hand: np.ndarray, options: np.ndarray) -> np.ndarray:
@@ -185,7 +189,6 @@ def _master_fields() -> np.ndarray:
 
 
 _MASTER_FIELDS = _master_fields()
-_FIELD = U64(1023)
 
 
 def master_cards(unseen: np.ndarray) -> np.ndarray:
@@ -288,7 +291,7 @@ def side_card(
     score = _RULE_SCORES[rule] + (_RULE_LENGTH_SCORES[rule][:, None] * by_suit).take(SUIT, axis=1)
     held = np.unpackbits(candidates.astype("<u8").view(np.uint8).reshape(m, 8), axis=1, bitorder="little")[:, :40]
     # A card not a candidate gets bit 30 (scores are 0 .. 2**24); a score's low six bits are its card, so
-    # the least score names the card (an OR and a min: a third of np.where's and argmin's time).
+    # the least score names the card (an OR and a min: np.where and argmin cost 3.6 times as much, bench_numpy_idioms.py).
     score |= (held ^ 1).astype(np.int32) << 30
     card = (score.min(axis=1) & (_K - 1)).astype(np.int64)
     return np.where(candidates != ZERO, card, 0)  # no candidate (no legal card): 0, as an argmin gives

@@ -96,7 +96,7 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, or_columns
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -342,7 +342,7 @@ class AChiamareBatch(FamilyBatch):
             words[:, 2] |= cards << U64(CALL - 128)
             words[:, 3] |= cards >> U64(192 - CALL)
         bidding = phase == AUCTION
-        standing = self._bids.max(axis=1)
+        standing = max_columns(self._bids)
         bids = (
             (_ONE << U64(PASS - 192))
             | np.where(standing < CHIAMO, _ONE << U64(CHIAMO - 192), _ZERO)

@@ -38,6 +38,7 @@ from ..agents.a_chiamare_heuristic import CHIAMO_AT, SOLA_AT
 from ..engine.actions import CALL, CHIAMO, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import AUCTION, CALL_PHASE, PLAYERS
+from ._family import max_columns
 from ._side_play import FULL, ZERO, call_card, cards_at, hand_strength6, on_turn, only, side_card
 from .a_chiamare import AChiamareBatch
 
@@ -57,7 +58,7 @@ def heuristic_actions(batch: AChiamareBatch, deals: np.ndarray | Sequence[int] |
     j = np.flatnonzero(phase == AUCTION)
     if len(j):
         count6 = hand_strength6(hand[j])  # the count times 6: exact
-        standing = b._bids[rows[j]].max(axis=1)  # noqa: SLF001
+        standing = max_columns(b._bids[rows[j]])  # noqa: SLF001
         out[j] = np.where(
             (count6 >= 6 * SOLA_AT) & (standing < SOLO),
             SOLO,

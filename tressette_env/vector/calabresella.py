@@ -107,7 +107,7 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, or_columns
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -398,7 +398,7 @@ class CalabresellaBatch(FamilyBatch):
             signal_words(words, hand, lead, volo=bool(self._kinds & 0b100))
         # The auction: pass, or an enabled contract above the standing bid.
         bidding = phase == AUCTION
-        standing = self._bids.max(axis=1)
+        standing = max_columns(self._bids)
         bid_bits = np.where(bidding, _ONE << U64(PASS - 192), _ZERO)
         for c in self._enabled:
             allowed = bidding & (standing < c) & (~self._solo_only if c < SOLO else True)

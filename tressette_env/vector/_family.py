@@ -160,6 +160,14 @@ def max_columns(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def sum_columns(x: np.ndarray) -> np.ndarray:
+    """(M,) the sum of the K columns of ``x`` (M, K), by a loop over the columns (as ``max_columns``)."""
+    out = x[:, 0].copy()
+    for k in range(1, x.shape[1]):
+        out += x[:, k]
+    return out
+
+
 class SeatTables(NamedTuple):
     """Seat arithmetic of S seats as lookups (an int64 ``%`` cost 28 times a table's ``take``: ``bench_numpy_idioms.py``).
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..agents.side_play import hand_strength
 from ..engine.cards import STRENGTH, SUIT_MASK, THIRDS
-from ._family import deal_indices, popcount
+from ._family import deal_indices, popcount, sum_columns
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -46,6 +46,8 @@ IDS = np.arange(40, dtype=np.int64)
 _SHIFT = IDS.astype(U64)
 STR = np.array(STRENGTH, dtype=np.int64)
 TH = np.array(THIRDS, dtype=np.int64)
+_TH_OR_NONE = np.append(TH, 0)
+"""Each card's thirds, and 0 at index -1 (no card)."""
 SUIT = IDS // 10
 SUITS = np.array(SUIT_MASK, dtype=U64)
 STRONGER = np.array(
@@ -95,7 +97,7 @@ def on_turn(batch: Any, deals: Any, kind: type) -> OnTurn:
         phase=np.where(playing, b._phase[rows], -1),  # noqa: SLF001
         hand=b._hands[rows, me],  # noqa: SLF001
         words=words,
-        legal_count=popcount(words).sum(axis=1),
+        legal_count=sum_columns(popcount(words)),
     )
 
 
@@ -253,7 +255,7 @@ def side_card(
     on_table = np.where((trick >= 0) & (trick // 10 == led[:, None]), STR.take(np.maximum(trick, 0)), -1)
     winner = on_table.argmax(axis=1)
     top_card = np.maximum(trick[np.arange(m), winner], 0)
-    in_trick = np.where(trick >= 0, TH.take(np.maximum(trick, 0)), 0).sum(axis=1)
+    in_trick = sum_columns(_TH_OR_NONE.take(trick))  # the thirds on the table (a -1 takes the 0 at the end)
     k = np.arange(1, seats)[None, :]
     after = (me[:, None] + k) % seats
     later = k < (seats - count)[:, None]  # the seats after this one in the trick

@@ -38,7 +38,7 @@ from ..agents.a_chiamare_heuristic import CHIAMO_AT, SOLA_AT
 from ..engine.actions import CALL, CHIAMO, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import AUCTION, CALL_PHASE, PLAYERS
-from ._family import max_columns
+from ._family import max_columns, or_columns
 from ._side_play import FULL, ZERO, call_card, cards_at, hand_strength6, on_turn, only, side_card
 from .a_chiamare import AChiamareBatch
 
@@ -113,7 +113,7 @@ def _friends(b: AChiamareBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
 def _play(b: AChiamareBatch, rows: np.ndarray, me: np.ndarray, hand: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """(M,) ``side_card``'s card (a plain card play id) for the seat on turn."""
     friends = _friends(b, rows, me)
-    played = np.bitwise_or.reduce(b._played[rows], axis=1)  # noqa: SLF001
+    played = or_columns(b._played[rows])  # noqa: SLF001
     unseen = FULL & ~(hand | played)
     trick, led, count = b._trick[rows], b._led[rows], b._count[rows]  # noqa: SLF001
     return side_card(legal, unseen, trick, led, count, me, friends, P)

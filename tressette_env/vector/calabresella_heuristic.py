@@ -59,7 +59,7 @@ from ..agents.calabresella_heuristic import ASSO, CHIAMO_AT, SOLISSIMO_AT, SOLO_
 from ..engine.actions import CALL, CHIAMO, GIVE, PASS, SOLISSIMO, SOLO
 from ..engine.state import PLAY
 from ..games.calabresella import AUCTION, CALL_PHASE, CHOOSE, DISCARD, RETURN, SPLIT, TAKE
-from ._family import popcount
+from ._family import or_columns, popcount
 from ._side_play import (
     FULL,
     ONE,
@@ -92,8 +92,8 @@ def unseen(batch: CalabresellaBatch, rows: np.ndarray, me: np.ndarray) -> np.nda
     """(M,) uint64: ``SeatView.unseen`` of the seat ``me`` in the deals ``rows`` (see the module docstring)."""
     b = batch
     hand = b._hands[rows, me]  # noqa: SLF001
-    played = np.bitwise_or.reduce(b._played[rows], axis=1)  # noqa: SLF001
-    exposed = np.bitwise_or.reduce(b._exposed[rows], axis=1)  # noqa: SLF001
+    played = or_columns(b._played[rows])  # noqa: SLF001
+    exposed = or_columns(b._exposed[rows])  # noqa: SLF001
     return FULL & ~(hand | played | b._known[rows, me] | exposed)  # noqa: SLF001
 
 

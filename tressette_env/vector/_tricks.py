@@ -238,6 +238,13 @@ def put_bits(words: np.ndarray, cards: np.ndarray, at: int) -> None:
         words[:, q + 1] |= cards >> U64(64 - r)
 
 
+def _flat(x: np.ndarray) -> np.ndarray:
+    """The state array ``x`` (deals x seats) as one flat view, to write by flat index; it must be C-contiguous."""
+    if not x.flags.c_contiguous:
+        raise ValueError("a state array of the trick is not C-contiguous: it cannot be written through a flat view")
+    return x.reshape(-1)
+
+
 def play_cards(
     t: Any,
     play: np.ndarray,
@@ -255,19 +262,25 @@ def play_cards(
     recorded; the next seat of ``seats`` (an int or (N,)) is on turn. Returns (N,) bool: the
     trick is complete (every seat played).
     """
-    ar = t._ar
-    t._played[ar, seat] |= bit
+    playing = np.flatnonzero(play)
+    # (deal, seat) of the deals that play, in the state arrays seen flat (a 2-D fancy index cost 5.6 times a
+    # flat one to gather: bench_numpy_idioms.py)
+    at = np.zeros_like(seat)
+    at[playing] = playing * t._played.shape[1] + seat[playing]
+    _flat(t._played)[at[playing]] |= bit[playing]
     led = t._led
     leading = play & (led < 0)
     following = play & (led >= 0)
     suit = card // 10
-    fail = following & (suit != led)  # a legal card off the led suit: the seat has none of it
-    t._voids[ar, seat] |= np.where(fail, _ONE << np.maximum(led, 0).astype(U64), _ZERO)
+    fail = np.flatnonzero(following & (suit != led))  # a legal card off the led suit: the seat has none of it
+    if len(fail):
+        _flat(t._voids)[at[fail]] |= _ONE << led[fail].astype(U64)
     if signals:
         signal = a // 40
-        given = leading & (signal > 0)
-        t._signals[ar, seat] |= np.where(given, _ONE << np.maximum(3 * suit + signal - 1, 0).astype(U64), _ZERO)
-    t._trick[ar, seat] = np.where(play, card, t._trick[ar, seat])
+        given = np.flatnonzero(leading & (signal > 0))
+        if len(given):
+            _flat(t._signals)[at[given]] |= _ONE << (3 * suit[given] + signal[given] - 1).astype(U64)
+    _flat(t._trick)[at[playing]] = card[playing]
     t._led = np.where(leading, suit, led)
     t._count += play
     complete = play & (t._count == seats)

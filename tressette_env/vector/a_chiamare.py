@@ -471,8 +471,10 @@ class AChiamareBatch(FamilyBatch):
         if bid.any():
             self._bids[ar, seat] = np.where(bid, a, self._bids[ar, seat])
             bids = self._bids
-            best = bids.max(axis=1)
-            over = (bids != 0).all(axis=1)
+            best = max_columns(bids)
+            over = bids[:, 0] != 0
+            for k in range(1, P):
+                over &= bids[:, k] != 0
             if self._first_taker:
                 over |= best > PASS
             over &= bid
@@ -520,7 +522,7 @@ class AChiamareBatch(FamilyBatch):
             suit = card // 10
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.
             on_table = np.where(self._trick // 10 == led[:, None], _STRENGTH.take(np.maximum(self._trick, 0)), -1)
-            top = on_table.max(axis=1)
+            top = max_columns(on_table)
             his = play & (led >= 0) & (on_table.argmax(axis=1) == self._declarer) & (seat != self._declarer)
             beats = his & (suit == led) & (_STRENGTH.take(card) > top)
             loads = his & ~beats & (_THIRDS.take(card) > 0)

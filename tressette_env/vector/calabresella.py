@@ -559,7 +559,7 @@ class CalabresellaBatch(FamilyBatch):
                 over |= (bids > PASS).any(axis=1)
             over &= bidding
             self._turn = np.where(bidding & ~over, (seat + 1) % self._s, self._turn)
-            best = bids.max(axis=1)
+            best = max_columns(bids)
             all_passed = over & (best <= PASS)
             if self._redealing:  # the hands are dealt again around the monte: solo or higher only
                 again = all_passed & ~self._solo_only

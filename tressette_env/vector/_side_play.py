@@ -31,6 +31,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -224,6 +225,16 @@ plus 2**22, so that with the length's part every score lies in 0 .. 2**24."""
 _RULE_LENGTH_SCORES = (_RULE_LENGTH * _K).astype(np.int32)
 
 
+@functools.cache
+def _later_seats(seats: int) -> np.ndarray:
+    """(S, S + 1) int64 seat masks: [me, count] the seats still to play after ``me`` in a trick holding ``count`` cards."""
+    out = np.zeros((seats, seats + 1), dtype=np.int64)
+    for me in range(seats):
+        for count in range(seats + 1):
+            out[me, count] = sum(1 << (me + k) % seats for k in range(1, seats - count))
+    return out
+
+
 def side_card(
     legal: np.ndarray,
     unseen: np.ndarray,
@@ -256,10 +267,8 @@ def side_card(
     winner = on_table.argmax(axis=1)
     top_card = np.maximum(trick[np.arange(m), winner], 0)
     in_trick = sum_columns(_TH_OR_NONE.take(trick))  # the thirds on the table (a -1 takes the 0 at the end)
-    k = np.arange(1, seats)[None, :]
-    after = (me[:, None] + k) % seats
-    later = k < (seats - count)[:, None]  # the seats after this one in the trick
-    danger = (later & (((friends[:, None] >> after) & 1) == 0)).any(axis=1)
+    later = _later_seats(seats).reshape(-1).take(me * (seats + 1) + count)  # the seats after this one in the trick
+    danger = (later & ~friends) != 0  # a foe plays after it
     top_master = (unseen & STRONGER.take(top_card)) == ZERO
     friend_wins = ((friends >> winner) & 1) != 0
     safe = friend_wins & (~danger | top_master)

@@ -168,6 +168,17 @@ def sum_columns(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _whole(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+def rows_reader(rows: np.ndarray | None) -> Any:
+    """A reader of (N, ...) state arrays: the whole array (``rows`` None), or the rows ``rows`` of it."""
+    if rows is None:
+        return _whole
+    return lambda x: x[rows]
+
+
 class SeatTables(NamedTuple):
     """Seat arithmetic of S seats as lookups (an int64 ``%`` cost 28 times a table's ``take``: ``bench_numpy_idioms.py``).
 
@@ -200,8 +211,9 @@ class FamilyBatch:
 
     A subclass sets ``observation`` (the scalar observation: ``layout``, ``slices``, ``size``),
     ``num_agents``, ``num_actions``, ``n``, ``rules``, ``_rng``, ``_ar``, ``_turn``, ``_playing``
-    (and the state the accessors copy) and ``_words`` (the legal actions of the seat on turn as
-    (N, 4) uint64, bit a: action a), and calls ``_build_fields`` once. Readers take the words
+    (and the state the accessors copy) and ``_words(rows=None)`` (the legal actions of the seat
+    on turn as (N, 4) uint64, bit a: action a; of the deals ``rows`` only, in their order, when
+    given), and calls ``_build_fields`` once. Readers take the words
     through ``_legal_words``, which computes them once a state: ``reset`` calls
     ``_state_changes`` before it changes anything, and ``step`` changes the state only after
     ``_judge``, which clears them.
@@ -209,18 +221,34 @@ class FamilyBatch:
 
     _words_now: np.ndarray | None = None
     """The seat on turn's legal words of the current state (read-only), or None until asked for."""
+    _rows_words: tuple[np.ndarray, np.ndarray] | None = None
+    """(rows, their legal words) of the current state, when only a few deals' were asked for."""
 
-    def _legal_words(self) -> np.ndarray:
-        """``_words()`` of the current state, computed once (a step's sample, check and masks share it)."""
+    def _legal_words(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """``_words()`` of the current state (of the deals ``rows`` only when given), computed once.
+
+        A step's sample, check and masks share them. For a few deals of a large batch (under a
+        quarter: the other players' last decisions before the learner's turn) only theirs are
+        computed, and kept for the same deals: the heuristic asks for them, then the step's check.
+        """
         words = self._words_now
+        if words is None and rows is not None and 4 * len(rows) < self.n:
+            kept = self._rows_words
+            if kept is not None and len(kept[0]) == len(rows) and np.array_equal(kept[0], rows):
+                return kept[1]
+            few = self._words(rows)
+            few.flags.writeable = False
+            self._rows_words = (np.array(rows), few)
+            return few
         if words is None:
             words = self._words_now = self._words()
             words.flags.writeable = False
-        return words
+        return words if rows is None else words[rows]
 
     def _state_changes(self) -> None:
         """Forget what was computed from the state (the legal words): call it before changing the state."""
         self._words_now = None
+        self._rows_words = None
 
     def _agents_arg(self, agents: Any) -> np.ndarray:
         return check_agents(agents, self.n, self.num_agents)
@@ -360,8 +388,15 @@ class FamilyBatch:
         """
         active = check_active(active, self._playing)
         a = check_actions(actions, active, self.n, self.num_actions)
-        words = self._legal_words()
-        ok = ((words[self._ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
+        rows = np.flatnonzero(active)
+        if 4 * len(rows) < self.n:  # a few deals: their words only, and ``ok`` False in the others
+            mine = a.take(rows)
+            ok = np.zeros(self.n, dtype=bool)
+            words = self._legal_words(rows)
+            ok[rows] = ((words[np.arange(len(rows)), mine >> 6] >> (mine & 63).astype(U64)) & _ONE) != _ZERO
+        else:
+            words = self._legal_words()
+            ok = ((words[self._ar, a >> 6] >> (a & 63).astype(U64)) & _ONE) != _ZERO
         self._state_changes()  # the step changes the state from here on
         bad = active & ~ok
         if bad.any() and self.rules.illegal_action == "raise":

@@ -89,7 +89,7 @@ def on_turn(batch: Any, deals: Any, kind: type) -> OnTurn:
     rows = deal_indices(deals, b.n, b._ar)  # noqa: SLF001
     playing = b._playing[rows]  # noqa: SLF001
     me = b._turn[rows]  # noqa: SLF001
-    words = b._legal_words()[rows]  # noqa: SLF001
+    words = b._legal_words(rows)  # noqa: SLF001
     return OnTurn(
         rows=rows,
         out=np.full(len(rows), -1, dtype=np.int64),

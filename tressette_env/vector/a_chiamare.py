@@ -96,7 +96,7 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns, rows_reader
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -324,17 +324,18 @@ class AChiamareBatch(FamilyBatch):
             cards = cards | hand
         return cards
 
-    def _words(self) -> np.ndarray:
-        """(N, 4) uint64: the legal actions of the seat on turn as 256 bits (bit a: action a)."""
-        n = self.n
-        hand = self._hands[self._ar, self._turn]
-        phase = np.where(self._playing, self._phase, -1)
-        led = self._led
+    def _words(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(N, 4) uint64 (of ``rows`` only, when given): the legal actions of the seat on turn as 256 bits (bit a: action a)."""
+        at = rows_reader(rows)
+        turn = at(self._turn)
+        hand = self._hands[self._ar if rows is None else rows, turn]
+        phase = np.where(at(self._playing), at(self._phase), -1)
+        led = at(self._led)
         play = phase == PLAY
-        words = np.zeros((n, 4), dtype=U64)
+        words = np.zeros((len(turn), 4), dtype=U64)
         words[:, 0] = np.where(play, playable(hand, led), _ZERO)
         if self._signs:  # the leader may signal, truthfully: busso and striscio keep the suit, volo is the last card
-            lead = play & (led < 0) & (self._tricks >= self._signals_from)
+            lead = play & (led < 0) & (at(self._tricks) >= self._signals_from)
             signal_words(words, hand, lead, volo=self._volo)
         calling = phase == CALL_PHASE
         if calling.any():
@@ -342,7 +343,7 @@ class AChiamareBatch(FamilyBatch):
             words[:, 2] |= cards << U64(CALL - 128)
             words[:, 3] |= cards >> U64(192 - CALL)
         bidding = phase == AUCTION
-        standing = max_columns(self._bids)
+        standing = max_columns(at(self._bids))
         bids = (
             (_ONE << U64(PASS - 192))
             | np.where(standing < CHIAMO, _ONE << U64(CHIAMO - 192), _ZERO)

@@ -100,7 +100,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
 from ._family import THERMO as _THERMO
-from ._family import FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount
+from ._family import FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import card_bits as _bits
@@ -402,18 +402,20 @@ class APerdereBatch(FamilyBatch):
 
     # ------------------------------------------------------------------ masks
 
-    def _words(self) -> np.ndarray:
-        """(N, 4) uint64: the legal actions of the seat on turn as 256 bits (bit a: action a)."""
-        n = self.n
-        hand = self._hands[self._ar, self._turn]
-        led = self._led
-        play = self._playing & (self._phase == PLAY)
-        words = np.zeros((n, 4), dtype=U64)
+    def _words(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(N, 4) uint64 (of ``rows`` only, when given): the legal actions of the seat on turn as 256 bits (bit a: action a)."""
+        at = rows_reader(rows)
+        turn = at(self._turn)
+        hand = self._hands[self._ar if rows is None else rows, turn]
+        led = at(self._led)
+        playing, phase = at(self._playing), at(self._phase)
+        play = playing & (phase == PLAY)
+        words = np.zeros((len(turn), 4), dtype=U64)
         words[:, 0] = np.where(play, playable(hand, led), _ZERO)
         if self._teams:  # the leader may signal, truthfully: busso and striscio keep the suit, volo is the last card
             signal_words(words, hand, play & (led < 0), volo=True)
         if self.rules.reduce == "dealer_discard":
-            give = np.where(self._playing & (self._phase == DISCARD), hand, _ZERO)
+            give = np.where(playing & (phase == DISCARD), hand, _ZERO)
             words[:, 3] = give << U64(GIVE - 192)
         return words
 

@@ -107,7 +107,7 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns
+from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns, rows_reader
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -382,26 +382,27 @@ class CalabresellaBatch(FamilyBatch):
 
     # ------------------------------------------------------------------ masks
 
-    def _words(self) -> np.ndarray:
-        """(N, 4) uint64: the legal actions of the seat on turn as 256 bits (bit a: action a)."""
-        n = self.n
-        ar = self._ar
-        hand = self._hands[ar, self._turn]
-        phase = np.where(self._playing, self._phase, -1)
+    def _words(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """(N, 4) uint64 (of ``rows`` only, when given): the legal actions of the seat on turn as 256 bits (bit a: action a)."""
+        at = rows_reader(rows)
+        turn = at(self._turn)
+        n = len(turn)
+        hand = self._hands[self._ar if rows is None else rows, turn]
+        phase = np.where(at(self._playing), at(self._phase), -1)
         words = np.zeros((n, 4), dtype=U64)
         # The card play: follow the led suit; the leader may signal, truthfully.
-        led = self._led
+        led = at(self._led)
         play = phase == PLAY
         words[:, 0] = np.where(play, playable(hand, led), _ZERO)
         if self._signals_on:  # busso and striscio always, volo unless the seed signals
-            lead = play & (led < 0) & (self._tricks >= self._signals_from)
+            lead = play & (led < 0) & (at(self._tricks) >= self._signals_from)
             signal_words(words, hand, lead, volo=bool(self._kinds & 0b100))
         # The auction: pass, or an enabled contract above the standing bid.
         bidding = phase == AUCTION
-        standing = max_columns(self._bids)
+        standing = max_columns(at(self._bids))
         bid_bits = np.where(bidding, _ONE << U64(PASS - 192), _ZERO)
         for c in self._enabled:
-            allowed = bidding & (standing < c) & (~self._solo_only if c < SOLO else True)
+            allowed = bidding & (standing < c) & (~at(self._solo_only) if c < SOLO else True)
             bid_bits |= np.where(allowed, _ONE << U64(int(c) - 192), _ZERO)
         words[:, 3] |= bid_bits
         # The call: a card he lacks (of the highest rank he lacks one of, with "highest_missing").
@@ -416,13 +417,14 @@ class CalabresellaBatch(FamilyBatch):
             put_bits(words, np.where(calling, lacking, _ZERO), CALL)
         # Giving a card: back to the giver (not the called one), or a discard.
         give = np.where(phase == DISCARD, hand, _ZERO)
-        give |= np.where(phase == RETURN, hand & ~_bits(self._called), _ZERO)
+        give |= np.where(phase == RETURN, hand & ~_bits(at(self._called)), _ZERO)
         if self._dividete or self._scegliete:  # an opponent discards (dividete), or puts a card into the monte
-            give |= np.where((phase == SPLIT) | ((phase == CHOOSE) & (self._owed > 0)), hand, _ZERO)
+            owed = at(self._owed)
+            give |= np.where((phase == SPLIT) | ((phase == CHOOSE) & (owed > 0)), hand, _ZERO)
         put_bits(words, give, GIVE)
         if self._partial or self._scegliete:  # a card taken from the monte (CALL + y), or PASS to stop
-            taking = (phase == TAKE) | ((phase == CHOOSE) & (self._owed == 0))
-            put_bits(words, np.where(taking, self._down & ~self._given, _ZERO), CALL)
+            taking = (phase == TAKE) | ((phase == CHOOSE) & (at(self._owed) == 0))
+            put_bits(words, np.where(taking, at(self._down) & ~at(self._given), _ZERO), CALL)
             words[:, 3] |= np.where(taking, _ONE << U64(PASS - 192), _ZERO)
         return words
 

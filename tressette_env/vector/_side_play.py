@@ -247,8 +247,9 @@ def side_card(
 ) -> np.ndarray:
     """(M,) ``side_play.side_card``'s card for the seat ``me`` on turn.
 
-    Each row's rule is found first, on card masks ((M,) uint64), then one ``best`` over the
-    rule's candidates and key: eight rules' choices in one pass, not eight passes over (M, 40).
+    Each row's rule is found first, on card masks ((M,) uint64), then the least score of the
+    rule's candidates (its key, then the card id): one pass over (M, 40) for the eight rules,
+    not one each (the batched heuristics' tests pin its cards to the scalar player's).
 
     Args:
         legal: (M,) uint64 the legal cards (the plain plays).

@@ -1,9 +1,10 @@
 """The NumPy idioms the family's batched engines pick, timed against the ones they replace, at M = 4096 rows.
 
-Each pair computes the same array (checked) the way the engines did at 968efa9 and the way
-they do now (``vector._family``: ``SeatTables``, ``or_columns``, ``unpack_little``, flat
-``take`` gathers, ``max_columns``; ``vector._side_play.side_card``'s choice); the median of
-five repeats of 200 calls each, CPU time, one thread.
+Each pair computes the same array (checked) the way the engines did before and the way they do
+now: at 968efa9 before ``vector._family``'s ``SeatTables``, ``or_columns``, ``unpack_little``
+and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_play.side_card``'s
+choice and ``sample_mask``'s packed words. The median of five repeats of 200 calls each, CPU
+time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
 """
@@ -15,6 +16,7 @@ import time
 
 import numpy as np
 
+from tressette_env.vector import sample_mask
 from tressette_env.vector._family import max_columns
 
 M, S = 4096, 4
@@ -44,6 +46,13 @@ def main() -> None:
     scores = (rng.integers(0, 1 << 18, (M, 40)) * 64 + np.arange(40)).astype(np.int32)  # a card in the low 6 bits
     held = rng.random((M, 40)) < 0.3
     held[:, 0] = True  # every row has a candidate
+    mask = (rng.random((M, 255)) < 0.05).astype(np.int8)  # a family game's legal actions, a dozen a row
+
+    def running_count(generator):  # sample_mask before it packed the mask into words
+        running = np.cumsum(mask != 0, axis=1, dtype=np.int16)
+        total = running[:, -1]
+        k = (generator.random(M) * total).astype(np.int16)
+        return np.where(total > 0, (running <= k[:, None]).sum(axis=1), -1)
 
     def or_loop():
         out = cards[:, 0].copy()
@@ -66,6 +75,8 @@ def main() -> None:
         ("the least candidate's card: np.where + argmin vs OR bit 30 + min, the card in the low bits",
          lambda: np.where(held, scores, np.int32(2**31 - 1)).argmin(axis=1),
          lambda: ((scores | ((~held).astype(np.int32) << 30)).min(axis=1) & 63).astype(np.int64)),
+        ("a random legal action a row of (M, 255): sample_mask's running count vs its packed words (a new rng each)",
+         lambda: running_count(np.random.default_rng(0)), lambda: sample_mask(mask, np.random.default_rng(0))),
     ]  # fmt: skip
     print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
     print("| --- | ---: | ---: | ---: |")
@@ -73,7 +84,7 @@ def main() -> None:
         assert np.array_equal(before(), after()), name
         b, a = per_call_us(before), per_call_us(after)
         print(f"| {name} | {b:.1f} | {a:.1f} | {b / a:.1f}x |")
-    unpack = per_call_us(pairs[-1][2])
+    unpack = per_call_us(pairs[3][2])
     print(f"\nthe flat unpack of one {8 * packed.shape[1]}-bit row: {unpack / M * 1e3:.0f} ns")
 
 

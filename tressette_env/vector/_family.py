@@ -144,7 +144,7 @@ def or_columns(x: np.ndarray, shift: int = 0) -> np.ndarray:
     """(M,) uint64: the OR of the K columns of ``x`` (M, K) uint64, column k shifted left by ``shift * k`` bits.
 
     A loop over the columns: ``np.bitwise_or.reduce(x, axis=1)`` over a few columns cost
-    6.6 times as much at M = 4096 (``benchmarks/bench_numpy_idioms.py``).
+    6.3 times as much at M = 4096 (``benchmarks/bench_numpy_idioms.py``).
     """
     out = x[:, 0].copy()
     for k in range(1, x.shape[1]):
@@ -180,7 +180,7 @@ def rows_reader(rows: np.ndarray | None) -> Any:
 
 
 class SeatTables(NamedTuple):
-    """Seat arithmetic of S seats as lookups (an int64 ``%`` cost 28 times a table's ``take``: ``bench_numpy_idioms.py``).
+    """Seat arithmetic of S seats as lookups (an int64 ``%`` cost 29 times a table's ``take``: ``bench_numpy_idioms.py``).
 
     ``rel[m, k]``: the absolute seat of the seat k places after m, ``(m + k) % S``;
     ``mod[x + S]``: ``x % S`` for x in -S .. 2S - 1.

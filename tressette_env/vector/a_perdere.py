@@ -192,7 +192,7 @@ class APerdereBatch(FamilyBatch):
         self._build_fields()
         p = self.num_agents
         self._seat = SeatTables.of(p)
-        # Seat arithmetic with L players still at the table, L = 0..P (an int64 % cost 28 times a table lookup):
+        # Seat arithmetic with L players still at the table, L = 0..P (an int64 % cost 29 times a table lookup):
         # _rel_live[L * P + m, k] = (m + k) % L; _mod_live[L * 3P + x + P] = x % L as a shift; _seated[L, k] = k < L.
         lives = range(p + 1)
         self._rel_live = np.array([[(m + k) % max(n_, 1) for k in range(p)] for n_ in lives for m in range(p)])

@@ -134,6 +134,25 @@ def test_many_positions_in_one_call_give_each_position_s_card(least):
     assert got.tolist() == wanted
 
 
+def test_a_seat_without_cards_is_refused_by_both_searches_and_is_minus_one_in_many():
+    import numpy as np
+
+    from tressette_env.agents import open_solver_two
+
+    for compiled in (False, True):
+        try:
+            open_solver.USE_COMPILED = compiled
+            with pytest.raises(ValueError, match="holds no card"):
+                open_solver.best_open_move([0, 0], 0, [], sides=(0, 1))
+        finally:
+            open_solver.USE_COMPILED = True
+    rank = np.arange(40, dtype=np.int64)
+    assert open_solver_two.best_moves([0, 1], [0, 2], [0, 0], [-1, -1], rank, least=False, last_trick=3).tolist() == [
+        -1,
+        0,
+    ]
+
+
 def test_a_bad_position_is_refused_before_the_compiled_search():
     with pytest.raises(ValueError, match="hands and sides"):
         open_solver.best_open_move([1, 2, 4], 0, [], sides=(0, 1))

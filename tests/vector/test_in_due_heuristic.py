@@ -277,3 +277,28 @@ def test_the_heuristic_beats_random_play_and_ducks_with_avoid():
             hands += int(over.sum())
         assert hands >= 54
         assert sign * total / hands > 2, (rules, total / hands)
+
+
+@pytest.mark.parametrize("objective", ["take", "avoid"])
+def test_the_endgame_deal_by_deal_chooses_what_the_one_compiled_call_chooses(objective):
+    # Without numba (or with open_solver.USE_COMPILED off) ``_endgame`` asks ``best_open_move`` deal
+    # by deal in pure Python; with it, ``open_solver_two.best_moves`` for every deal at once. Both
+    # must give each deal's card. (Where numba is absent both sides run the pure-Python search.)
+    from tressette_env.agents import open_solver
+
+    batch = InDueBatch(24, seed=9, objective=objective)
+    rng = np.random.default_rng(9)
+    asked = 0
+    for _ in range(40):
+        endgame = np.flatnonzero(batch.phase == PLAY)
+        if len(endgame):
+            compiled = heuristic_actions(batch, endgame)
+            try:
+                open_solver.USE_COMPILED = False
+                python = heuristic_actions(batch, endgame)
+            finally:
+                open_solver.USE_COMPILED = True
+            assert compiled.tolist() == python.tolist()
+            asked += len(endgame)
+        batch.step(batch.sample_actions(rng))
+    assert asked > 100

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tressette_env import catalog
+from tressette_env.vector import sample_mask
 
 
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare", "tressette_a_perdere"])
@@ -24,24 +25,32 @@ def test_served_words_are_the_current_states(game):
         batch._legal_words()[0, 0] = 0
 
 
+def masks_of(words):
+    """(M, 4) uint64 legal words -> (M, 255) 0/1 masks."""
+    return np.unpackbits(words.astype("<u8").view(np.uint8), axis=1, count=255, bitorder="little")
+
+
 @pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare", "tressette_a_perdere"])
 def test_a_few_deals_words_are_theirs_of_the_whole_batch(game):
     # Under a quarter of the batch (the other players' last decisions) only those deals' words are
-    # computed: they must be the rows of the whole batch's, and a step of those deals alone must
-    # judge each action as the whole batch's words do.
+    # computed and kept: they must be the rows of the whole batch's; the step of those deals alone
+    # must judge its actions by them; and after the step the same deals must be served anew.
     batch = catalog.entry(game).batch_type()(64, seed=5)
     rng = np.random.default_rng(5)
     for _ in range(150):
         rows = np.sort(rng.choice(64, size=int(rng.integers(1, 16)), replace=False))
-        whole = batch._words()
-        np.testing.assert_array_equal(batch._words(rows), whole[rows])
-        np.testing.assert_array_equal(batch._legal_words(rows), whole[rows])
-        np.testing.assert_array_equal(batch._legal_words(rows), whole[rows])  # served again, kept
-        actions = batch.sample_actions(rng)
+        whole = batch._words()  # computed afresh, nothing kept
+        served = batch._legal_words(rows)  # only these deals': kept for the step's check
+        np.testing.assert_array_equal(served, whole[rows])
+        masks = masks_of(whole[rows])
+        actions = np.zeros(64, dtype=np.int64)
+        actions[rows] = sample_mask(masks, rng)
         if rng.random() < 0.3:  # an illegal action in one of the deals: a renuncio, judged from its words
-            actions[rows[0]] = int(np.flatnonzero(batch.legal_masks()[rows[0]] == 0)[0])
+            actions[rows[0]] = int(np.flatnonzero(masks[0] == 0)[0])
         active = np.zeros(64, dtype=bool)
         active[rows] = True
-        illegal = ~batch.legal_masks()[np.arange(64), actions].astype(bool) & active
+        illegal = np.zeros(64, dtype=bool)
+        illegal[rows] = masks[np.arange(len(rows)), actions[rows]] == 0
         result = batch.step(actions, active=active)
         assert np.array_equal(result.renuncio >= 0, illegal)
+        np.testing.assert_array_equal(batch._legal_words(rows), batch._words()[rows])  # the new state's

@@ -449,6 +449,9 @@ def best_open_move(
     exactly, then each other card is only asked whether it does better (a zero-width probe).
     Two seats on opposite sides (Tressette in due) run the same search compiled by numba
     when it is installed (``open_solver_two``; ``USE_COMPILED = False`` turns it off).
+
+    Raises:
+        ValueError: a bad position (``_position``'s errors), or the seat on turn holds no card.
     """
     remaining = _position(hands, leader, trick, sides, last_trick)
     n = len(hands)
@@ -456,6 +459,8 @@ def best_open_move(
     hand = hands[seat]
     legal = hand & SUIT_MASK[trick[0] // 10] if trick else 0
     legal = legal or hand
+    if not legal:
+        raise ValueError("the seat on turn holds no card: the hand is over, nothing to choose")
     two = _compiled_two() if n == 2 and sides[0] != sides[1] else None
     if two is not None:  # two seats on opposite sides: the same search, compiled (``open_solver_two``)
         cards = sorted(cards_of(legal), key=prefer or (lambda c: c))

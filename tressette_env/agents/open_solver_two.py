@@ -35,7 +35,8 @@ ones, as the cheapest card often is. Measured: below.)
 (``vector.in_due_heuristic``) gives it every deal in its endgame at once.
 
 ``OMP_NUM_THREADS=1 python benchmarks/bench_in_due_heuristic.py`` (1024 deals of the stock form,
-the endgame's decisions a CPU second; three trees taking turns, the median of three runs each):
+the endgame's decisions a CPU second; three trees taking turns, the median of three runs each,
+``benchmarks/results/in_due_endgame_root.md``):
 
 | the compiled search | decisions a second |
 | --- | ---: |
@@ -463,7 +464,8 @@ def best_moves(
         last_trick: thirds the last trick takes besides its cards (0..``open_solver.LAST_TRICK_LIMIT``).
 
     Returns:
-        (M,) int64: each position's card, the one ``best_move`` chooses.
+        (M,) int64: each position's card, the one ``best_move`` chooses; -1 where the seat on
+        turn holds no card (``best_open_move`` refuses such a position).
     """
     keys, bounds, buf, root, cards = _state()
     out = np.empty(len(seat0), dtype=np.int64)

@@ -6,7 +6,8 @@
 scalar state, under every rule set of ``InDueRules`` (both forms, ``objective="avoid"``,
 ``calling_out``, matches); ``tests/vector/test_in_due_heuristic.py`` pins it to the scalar
 player step by step. The rules are a fixed number of NumPy calls per batch, whatever its
-size; the endgame is the scalar player's own exact search, one call per deal (below).
+size; the endgame is the scalar player's own exact search, deal by deal (with numba, every deal in
+one compiled call; below).
 
 How: every rule of the scalar player picks a card by a key of its rank (points, then taking
 power, ...), ties going to the lowest card id, which is the lowest suit (Python's ``min`` and
@@ -23,7 +24,7 @@ deal and the first that applies is kept (``np.copyto`` in reverse order of prior
 | picking packets (``SELECT_PACKETS``): ``legal[0]`` | ``PACKET`` + the lowest bit not set in the picked packets' byte |
 | turning packets up: the bottom card of least (thirds, power) | the cheapest-card table over the fields of the not-yet-turned bottoms, ``CALL`` + card |
 | calling out when the claim is true | ``calling_out`` and on lead in the card play, and match score + ``team_points`` (thirds // 3 + declared, 0 without a card point) >= target |
-| the endgame (phase ``PLAY``: the stock or the packets gone) | ``best_open_move`` per deal, from the batch's arrays (see below) |
+| the endgame (phase ``PLAY``: the stock or the packets gone) | ``best_open_move``'s search for each deal, from the batch's arrays: with numba ``open_solver_two.best_moves`` for them all in one call, else ``best_open_move`` deal by deal (see below) |
 | ``objective="avoid"``, leading: least (power, thirds) | per suit the weakest rank; min of power * 4 + suit |
 | ``objective="avoid"``, following: the highest (thirds, power) card that loses, else least (power, thirds) | the losers' fields (other suits whole, the led suit below the led card); the "most (thirds, power)" table; else as leading |
 | 1. lead a master card with a point while the opponent may follow | per suit: legal & point ranks & the ranks above every card the opponent may hold (cards neither held nor played), the suit not empty there; the "most (thirds, power)" table |
@@ -320,7 +321,7 @@ _RANK[sorted(range(40), key=lambda c: (_prefer(c), c))] = np.arange(40)
 
 
 def _endgame(batch: InDueBatch, t: _Table) -> np.ndarray:
-    """``InDueHeuristic.endgame`` deal by deal: the exact perfect-information search (compiled: one call for all)."""
+    """``InDueHeuristic.endgame`` for each deal: the exact perfect-information search (with numba one compiled call for all)."""
     least = batch.rules.objective == "avoid"
     other = _FULL & ~(t.hand | t.played)
     two = _compiled_two()

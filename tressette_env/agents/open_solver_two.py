@@ -134,6 +134,25 @@ if COMPILED:
         return end
 
     @_jit
+    def _leads(lead_hand, others, buf, at):
+        """(end, k): the leader's cards to search at ``buf[end:k]``, masters first (``_bound``'s order).
+
+        One card of each run of equivalent cards, the masters the strongest-placed first
+        (``_ordered``'s masters[::-1]), then the rest; ``buf[at:end]`` is scratch.
+        """
+        end = _moves(lead_hand, others, buf, at)
+        k = end
+        for i in range(end - 1, at - 1, -1):
+            if not others & _HIGHER[buf[i]]:
+                buf[k] = buf[i]
+                k += 1
+        for i in range(at, end):
+            if others & _HIGHER[buf[i]]:
+                buf[k] = buf[i]
+                k += 1
+        return end, k
+
+    @_jit
     def _bound(h0, h1, leader, alpha, beta, present, rem, s0, last, keys, bounds, buf, at):
         """Side 0's thirds from a trick boundary, ``leader`` to lead (``open_solver._Open.boundary`` and ``two``).
 
@@ -194,17 +213,7 @@ if COMPILED:
         leader_max = leader == s0
         value = -1 if leader_max else _NONE
         others = present & ~lead_hand
-        end = _moves(lead_hand, others, buf, at)
-        # Masters first, the strongest-placed first (``_ordered``'s masters[::-1]), then the rest.
-        k = end
-        for i in range(end - 1, at - 1, -1):
-            if not others & _HIGHER[buf[i]]:
-                buf[k] = buf[i]
-                k += 1
-        for i in range(at, end):
-            if others & _HIGHER[buf[i]]:
-                buf[k] = buf[i]
-                k += 1
+        end, k = _leads(lead_hand, others, buf, at)
         for li in range(end, k):
             lead = buf[li]
             lead_bit = 1 << lead
@@ -338,25 +347,14 @@ if COMPILED:
         seat = leader if led < 0 else 1 - leader
         hand = h0 if seat == 0 else h1
         others = present & ~hand
+        start = 0
         if led >= 0:
             k = _replies(hand, led, others | (1 << led), root, 0)
-        else:  # masters first, the strongest-placed first, then the rest (``_bound``'s order)
-            end = _moves(hand, others, root, 0)
-            k = end
-            for i in range(end - 1, -1, -1):
-                if not others & _HIGHER[root[i]]:
-                    root[k] = root[i]
-                    k += 1
-            for i in range(end):
-                if others & _HIGHER[root[i]]:
-                    root[k] = root[i]
-                    k += 1
-            for i in range(k - end):
-                root[i] = root[end + i]
-            k = k - end
+        else:  # masters first (``_bound``'s order of leads)
+            start, k = _leads(hand, others, root, 0)
         value = -1 if maximise else _NONE
         chosen = -1
-        for i in range(k):
+        for i in range(start, k):
             card = root[i]
             alpha = max(value, -1) if maximise else -1
             beta = rem + 1 if maximise else min(value, rem + 1)

@@ -13,10 +13,12 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``check_actions(actions, active, n, num_actions)`` | the actions as int64 ids; a clear ValueError for a bad one |
 | ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
 | ``popcount(x)``, ``select_low(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit |
+| ``random_set_bits(words, rng)`` | a uniformly random set bit of each row of words: ``sample_actions`` and ``engine.sample_mask`` |
 | ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
 | ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
 | ``unpack_little(packed, count)`` | the rows' first ``count`` bits, least significant first, by one flat ``np.unpackbits`` |
-| ``or_columns(x, shift)``, ``SeatTables`` | the OR of a few uint64 columns, shifted; seat arithmetic as table lookups (the observations' hot path) |
+| ``or_columns(x, shift)``, ``max_columns(x)``, ``sum_columns(x)``, ``SeatTables`` | the OR (shifted), largest and sum of a few columns by a loop; seat arithmetic as table lookups (the observations' hot path) |
+| ``rows_reader(rows)`` | a reader of state arrays, whole or at the chosen rows (the engines' ``_words(rows)``) |
 | ``FamilyBatch`` | ``legal_masks`` and ``sample_actions`` (from the subclass's ``_words``), the fields and their packing (``_build_fields``, ``_pack``, ``_rows_of``), a step's checks (``_judge``), the dealers' check, the shuffle, the error of ``illegal_action="raise"``, and ``num_deals``, ``turn``, ``playing``, ``dealer``, ``tricks_done``, ``hand_number`` |
 """
 
@@ -138,6 +140,24 @@ def unpack_little(packed: np.ndarray, count: int) -> np.ndarray:
     """
     m, width = packed.shape
     return np.unpackbits(packed.reshape(-1), bitorder="little").reshape(m, 8 * width)[:, :count]
+
+
+def random_set_bits(words: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(M,) a uniformly random set bit of each row of (M, W) uint64 words (bit 64 w + b: word w's bit b); -1 for none.
+
+    Row j's is its k-th set bit (k from 0, lowest first), ``k = floor(u * set bits)`` for ``u``
+    the row's number of one ``rng.random(M)`` draw: the batches' ``sample_actions`` and
+    ``sample_mask`` over legal words.
+    """
+    m, width = words.shape
+    upto = np.cumsum(popcount(words), axis=1)
+    total = upto[:, -1]
+    k = (rng.random(m) * total).astype(np.int64)
+    w = np.minimum((upto <= k[:, None]).sum(axis=1), width - 1)  # the word holding the k-th set bit
+    rows = np.arange(m)
+    before = np.where(w > 0, upto[rows, np.maximum(w - 1, 0)], 0)
+    bit = select_low(words[rows, w], np.maximum(k - before, 0))
+    return np.where(total > 0, 64 * w + bit, -1)
 
 
 def or_columns(x: np.ndarray, shift: int = 0) -> np.ndarray:
@@ -370,15 +390,7 @@ class FamilyBatch:
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(N,) a uniformly random legal action in each deal (``RandomPlayer``'s distribution); -1 where none."""
-        words = self._legal_words()
-        counts = popcount(words)  # (N, 4)
-        upto = np.cumsum(counts, axis=1)
-        total = upto[:, 3]
-        k = (rng.random(self.n) * total).astype(np.int64)  # the k-th legal action
-        w = np.minimum((upto <= k[:, None]).sum(axis=1), 3)
-        before = np.where(w > 0, upto[self._ar, np.maximum(w - 1, 0)], 0)
-        bit = select_low(words[self._ar, w], np.clip(k - before, 0, 63))
-        return np.where(total > 0, 64 * w + bit, -1)
+        return random_set_bits(self._legal_words(), rng)
 
     def _judge(self, actions: Any, active: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """A step's checks: (active, the actions as ids, legal, illegal in an active deal), by deal.

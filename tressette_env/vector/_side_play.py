@@ -11,8 +11,7 @@ and hand them to these functions, which know no batch: card sets are (M,) uint64
 | ``hand_strength6(hand)`` | (M,) ``side_play.hand_strength`` times 6, exact integers: a lookup a suit in a table made by ``hand_strength`` itself |
 | ``call_card(hand, options)`` | (M,) ``side_play.call_card``: the strongest rank, then the longest and richest suit of the hand |
 | ``side_card(legal, unseen, trick, led, count, me, friends, seats)`` | (M,) ``side_play.side_card``'s card, the friends as seat masks (it reads no foes) |
-| ``master_cards(unseen)`` | (M,) uint64 the cards ``masters`` marks, by a table of each suit's unseen cards |
-| ``masters(unseen)`` | (M, 40) bool ``side_play.is_master`` of every card |
+| ``master_cards(unseen)`` | (M,) uint64 the cards ``side_play.is_master`` marks, by a table of each suit's unseen cards |
 | ``on_turn(batch, deals, kind)`` | the rows asked for and the seat on turn's state in them (a TypeError for another game's batch) |
 | ``cards_at(words, at)`` / ``only(words)`` | the 40 cards of 256-bit legal words from action ``at`` on; the lowest legal action |
 | ``columns``, ``best``, ``key``, ``suit_lengths`` | masks as (M, 40) columns; the first card of the best composite key; suit lengths by card |
@@ -130,11 +129,6 @@ def suit_lengths(cards: np.ndarray) -> np.ndarray:
     return by_suit[:, SUIT]
 
 
-def masters(unseen: np.ndarray) -> np.ndarray:
-    """(M, 40) bool: ``side_play.is_master`` of every card: no card of ``unseen`` ((M,) masks) of its suit beats it."""
-    return (unseen[:, None] & STRONGER[None, :]) == ZERO
-
-
 def cards_at(words: np.ndarray, at: int) -> np.ndarray:
     """(M,) uint64: the 40 actions ``at .. at + 39`` of 256-bit legal words (M, 4) as a card mask."""
     q, r = divmod(at, 64)
@@ -195,7 +189,7 @@ _MASTER_FIELDS = _master_fields()
 
 
 def master_cards(unseen: np.ndarray) -> np.ndarray:
-    """(M,) uint64: ``masters(unseen)`` as card masks, one table lookup a suit."""
+    """(M,) uint64: the cards ``side_play.is_master`` marks (no card of ``unseen`` of its suit beats it), one lookup a suit."""
     out = _MASTER_FIELDS[0].take((unseen & _FIELD).astype(np.intp))
     for suit in range(1, 4):
         out = out | _MASTER_FIELDS[suit].take(((unseen >> U64(10 * suit)) & _FIELD).astype(np.intp))

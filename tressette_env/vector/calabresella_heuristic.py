@@ -74,7 +74,7 @@ from ._side_play import (
     columns,
     hand_strength6,
     key,
-    masters,
+    master_cards,
     on_turn,
     only,
     side_card,
@@ -136,7 +136,7 @@ def heuristic_actions(batch: CalabresellaBatch, deals: np.ndarray | Sequence[int
         shortest = np.where(has, by_suit, _BIG).argmin(axis=1)
         returned = best(cols & (_SUIT_OF[None, :] == shortest[:, None]), key(th, st), highest=False)
         # discard: not a master, from its shortest suit, the weakest
-        master = masters(unseen(b, rows[j], me[j]))
+        master = columns(master_cards(unseen(b, rows[j], me[j])))
         discarded = best(cols, key(master.astype(np.int64), suit_lengths(h), st, th), highest=False)
         out[j] = GIVE + np.where(ph == RETURN, returned, np.where(ph == DISCARD, discarded, cheapest))
 

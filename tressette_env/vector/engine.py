@@ -72,7 +72,7 @@ from ..engine.rules import make_rules
 from ..engine.scoring import RENUNCIO_POINTS
 from ..envs.playing import check_seed
 from . import _tables as tb
-from ._family import select_low
+from ._family import random_set_bits
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
 from ._tricks import REVERSED, playable_of, signal_cards, trick_thirds, winning_card
 
@@ -1171,12 +1171,4 @@ def sample_mask(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     width = -(-a // 64)
     packed = np.zeros((m, 8 * width), dtype=np.uint8)
     packed[:, : -(-a // 8)] = np.packbits(mask if mask.dtype == np.bool_ else mask != 0, axis=1, bitorder="little")
-    words = packed.view("<u8")
-    upto = np.cumsum(np.bitwise_count(words), axis=1, dtype=np.int64)
-    total = upto[:, -1]
-    k = (rng.random(m) * total).astype(np.int64)
-    w = np.minimum((upto <= k[:, None]).sum(axis=1), width - 1)  # the word holding the k-th legal action
-    rows = np.arange(m)
-    before = np.where(w > 0, upto[rows, np.maximum(w - 1, 0)], 0)
-    bit = select_low(words[rows, w], np.maximum(k - before, 0))
-    return np.where(total > 0, 64 * w + bit, -1)
+    return random_set_bits(packed.view("<u8"), rng)

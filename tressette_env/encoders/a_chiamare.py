@@ -81,11 +81,11 @@ def _partner(p: PublicState, me: int, hand: int) -> int:
 
 
 EXTRAS = (
-    ExtraPiece(Piece("phase", (2,), "one-hot: the phase before the play (auction, call); all 0 in the card play"), _phase),
-    ExtraPiece(Piece("bids", (N, 3), "relative seat x (pass, chiamo, sola): its bid"), _bids),
-    ExtraPiece(Piece("contract", (2,), "one-hot: the contract won (chiamo, sola)"), _contract),
-    ExtraPiece(Piece("declarer", (N,), "one-hot: the caller's or the soloist's relative seat"), _declarer),
-    ExtraPiece(Piece("called", (40,), "the called card"), _called),
+    ExtraPiece(Piece("phase", (2,), "one-hot: the phase before the play (auction, call); all 0 in the card play"), _phase, of_table=True),
+    ExtraPiece(Piece("bids", (N, 3), "relative seat x (pass, chiamo, sola): its bid"), _bids, of_table=True),
+    ExtraPiece(Piece("contract", (2,), "one-hot: the contract won (chiamo, sola)"), _contract, of_table=True),
+    ExtraPiece(Piece("declarer", (N,), "one-hot: the caller's or the soloist's relative seat"), _declarer, of_table=True),
+    ExtraPiece(Piece("called", (40,), "the called card"), _called, of_table=True),
     ExtraPiece(Piece("role", (3,), "one-hot: what you know you are: the declarer, the partner, an opponent"), _role),
     ExtraPiece(
         Piece("partner", (N,), "one-hot: the partner's relative seat, once you know it (you; or the card was played)"),

@@ -53,7 +53,11 @@ class APerdereObservation(Encoded):
         tricks = hand_size(smallest)
         width = 35 + 3 * (rules.asso_bastoni_value - 1)
         extras = (
-            ExtraPiece(Piece("removed", (40,), "the cards removed from the deck this hand (announced)"), _removed),
+            ExtraPiece(
+                Piece("removed", (40,), "the cards removed from the deck this hand (announced)"),
+                _removed,
+                of_table=True,
+            ),
             ExtraPiece(
                 Piece(
                     "set_aside",
@@ -61,13 +65,16 @@ class APerdereObservation(Encoded):
                     "cards face down for the last trick's winner (monte or discards), as a thermometer",
                 ),
                 _set_aside,
+                of_table=True,
             ),
             ExtraPiece(
                 Piece("face_down_known", (40,), "the face-down cards you know: your own discards as the dealer"),
                 _face_down_known,
                 private=True,
             ),
-            ExtraPiece(Piece("out", (n,), "the players out of the match, by player relative to you"), _out),
+            ExtraPiece(
+                Piece("out", (n,), "the players out of the match, by player relative to you"), _out, of_table=True
+            ),
         )
         competitors = 2 if rules.teams else n
         by_seats = {}
@@ -77,6 +84,8 @@ class APerdereObservation(Encoded):
                 extras=extras, competitor_of=None if rules.teams else _agent, side_word="team" if rules.teams else "player",
                 layout=(n, sides, tricks), thirds_width=width,
             )  # fmt: skip
+        self.by_seats = by_seats
+        """Players still in -> the ``Observation`` that encodes a table of them (every one has this layout)."""
         full = by_seats[n]
         self.layout, self.slices, self.size = full.layout, full.slices, full.size
         encoders = {live: o.bits for live, o in by_seats.items()}

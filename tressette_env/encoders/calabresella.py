@@ -96,20 +96,22 @@ def extras(seats: int) -> tuple[ExtraPiece, ...]:
     n = seats
     return (
         ExtraPiece(Piece("phase", (PHASES,), "one-hot: the phase before the play (auction, call, return, take, "
-                         "discard, split, choose); all 0 in the card play"), _phase),  # fmt: skip
+                         "discard, split, choose); all 0 in the card play"), _phase, of_table=True),  # fmt: skip
         ExtraPiece(
             Piece("bids", (n, BIDS), "relative seat x (pass, chiamo, solo, solissimo, dividete, scegliete): its bid"),
             _bids(n),
+            of_table=True,
         ),
-        ExtraPiece(Piece("contract", (5,), "one-hot: the contract won (chiamo ... scegliete)"), _contract),
-        ExtraPiece(Piece("soloist", (n,), "one-hot: the soloist's relative seat"), _soloist(n)),
-        ExtraPiece(Piece("called", (40,), "the called card (chiamo)"), _called),
+        ExtraPiece(Piece("contract", (5,), "one-hot: the contract won (chiamo ... scegliete)"), _contract, of_table=True),
+        ExtraPiece(Piece("soloist", (n,), "one-hot: the soloist's relative seat"), _soloist(n), of_table=True),
+        ExtraPiece(Piece("called", (40,), "the called card (chiamo)"), _called, of_table=True),
         ExtraPiece(
             Piece("called_from", (n + 1,), "one-hot: the relative seat that handed the called card over; last: it lay in the monte"),
             _called_from(n),
+            of_table=True,
         ),  # fmt: skip
-        ExtraPiece(Piece("monte_shown", (40,), "the monte's cards, turned up for all (chiamo)"), _monte_shown),
-        ExtraPiece(Piece("returned", (40,), "the card the soloist returned face up to the giver"), _returned),
+        ExtraPiece(Piece("monte_shown", (40,), "the monte's cards, turned up for all (chiamo)"), _monte_shown, of_table=True),
+        ExtraPiece(Piece("returned", (40,), "the card the soloist returned face up to the giver"), _returned, of_table=True),
         ExtraPiece(
             Piece("face_down_known", (40,), "the face-down cards you know: your discards, the monte as you saw it"),
             _face_down_known,
@@ -118,8 +120,9 @@ def extras(seats: int) -> tuple[ExtraPiece, ...]:
         ExtraPiece(
             Piece("face_down", (5,), "cards face down for the side that takes the last trick, as a thermometer"),
             _face_down,
+            of_table=True,
         ),
-        ExtraPiece(Piece("solo_only", (1,), "the hands were dealt again after all passed: solo or higher only"), _solo_only),
+        ExtraPiece(Piece("solo_only", (1,), "the hands were dealt again after all passed: solo or higher only"), _solo_only, of_table=True),
     )  # fmt: skip
 
 

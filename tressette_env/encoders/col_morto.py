@@ -33,7 +33,9 @@ def _player(p: PublicState, me: int) -> int:
 
 
 EXTRAS = (
-    ExtraPiece(Piece("dummies", (4,), "the relative seats that are dummies (their hands are face up)"), _dummies),
+    ExtraPiece(
+        Piece("dummies", (4,), "the relative seats that are dummies (their hands are face up)"), _dummies, of_table=True
+    ),
     ExtraPiece(
         Piece(
             "acting_for",

@@ -64,7 +64,7 @@ def _packet_sizes(p: PublicState, me: int, hand: int) -> int:
 
 
 EXTRAS = (
-    ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock),
+    ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock, of_table=True),
     ExtraPiece(
         Piece(
             "opponent_hand", (40,), "the opponent's cards you know: face up, and all of them once the stock is empty"
@@ -85,6 +85,7 @@ EXTRAS = (
     ExtraPiece(
         Piece("packet_sizes", (2, 2, 5), "cards left in each relative seat's two face-up packets, as thermometers"),
         _packet_sizes,
+        of_table=True,
     ),
 )
 

@@ -70,11 +70,17 @@ class ExtraPiece(NamedTuple):
     ``fill(public, seat, hand)`` returns the piece's bits (bit i = entry i of the piece),
     from what the seat may know only; with ``private=True``, ``fill(public, seat, hand,
     private)``, where ``private`` is the seat's ``SeatView.private`` (``Game.private_of``).
+    With ``of_table=True`` the fill reads ``public.table`` and ``seat`` and nothing else (the
+    auction, the contract, the call: what stays the same through a hand's card play): the
+    encoder keeps each seat's bits of those pieces while ``public.table`` (an immutable
+    record) is the same object, and calls the fills again when it changes.
+    ``tests/encoders/test_of_table.py`` checks every such fill on a stand-in that has only a table.
     """
 
     piece: Piece
     fill: Callable[..., int]
     private: bool = False
+    of_table: bool = False
 
 
 class Encoded:
@@ -245,6 +251,10 @@ class Observation(Encoded):
                  "trick_last": off["trick"] + 40 * (n - 1), "nc": n_comp}  # fmt: skip
         names.update({f"{name}_at": at for name, at in off.items()})
         names["declared_at2"] = off.get("declared_points", 0) + w_declared
+        # Declared points (a few dozen at most) as a thermometer: ``(1 << d) - 1`` cut to its width,
+        # ``thermometer`` without its ``min`` call. (``to_target`` keeps ``min``: a match's target
+        # may be any int, and ``1 << target`` would be as long.)
+        names["mwd"] = hex((1 << w_declared) - 1)
         names["thirds_at2"] = off["thirds"] + w_thirds
         names["target_at2"] = off["to_target"] + w_target
 
@@ -280,15 +290,15 @@ class Observation(Encoded):
             if accusi:
                 lines += [
                     "    d = p.accusi.points\n",
-                    "    bits |= ((1 << min(d[side], {wd})) - 1) << {declared_points_at}\n",
-                    "    bits |= ((1 << min(d[other], {wd})) - 1) << {declared_at2}\n",
+                    "    bits |= ((1 << d[side]) - 1 & {mwd}) << {declared_points_at}\n",
+                    "    bits |= ((1 << d[other]) - 1 & {mwd}) << {declared_at2}\n",
                 ]
             lines.append("    bits |= ((1 << t[side]) - 1) << {thirds_at} | ((1 << t[other]) - 1) << {thirds_at2}\n")
         else:
             lines += ["    order = side_order(p, me)\n", "    side = order[0]\n", "    for k, s in enumerate(order):\n"]
             if accusi:
                 lines.append(
-                    "        bits |= ((1 << min(p.accusi.points[s], {wd})) - 1) << ({declared_points_at} + {wd} * k)\n"
+                    "        bits |= ((1 << p.accusi.points[s]) - 1 & {mwd}) << ({declared_points_at} + {wd} * k)\n"
                 )
             lines.append("        bits |= ((1 << t[s]) - 1) << ({thirds_at} + {wt} * k)\n")
         lines += [
@@ -309,12 +319,27 @@ class Observation(Encoded):
                 "            need = max(target - score[(mine + k) % {nc}], 0)\n",
                 "            bits |= ((1 << min(need, {wm})) - 1) << ({to_target_at} + {wm} * k)\n",
             ]
+        of_table = [k for k, extra in enumerate(self.extras) if extra.of_table]
+        if of_table:  # kept per seat as (table, bits): one tuple, replaced whole (safe across threads)
+            joined = " | ".join(f"extra_{k}(p, me, hand) << {{{self.extras[k].piece.name}_at}}" for k in of_table)
+            lines += [
+                "    kept = table_bits[me]\n",
+                "    if kept[0] is p.table:\n",
+                "        bits |= kept[1]\n",
+                "    else:\n",
+                f"        x = {joined}\n",
+                "        table_bits[me] = (p.table, x)\n",
+                "        bits |= x\n",
+            ]
         for k, extra in enumerate(self.extras):
+            if extra.of_table:
+                continue
             args = "p, me, hand, private" if extra.private else "p, me, hand"
             lines.append(f"    bits |= extra_{k}({args}) << {{{extra.piece.name}_at}}\n")
         lines.append("    return bits\n")
         self.source = "".join(lines).format(**names)
         namespace: dict = {"side_order": _side_order(n), "competitor_of": competitor_of, "min": min, "max": max}
+        namespace["table_bits"] = [(None, 0)] * n
         namespace.update({f"extra_{k}": extra.fill for k, extra in enumerate(self.extras)})
         exec(compile(self.source, f"<observation encoder: {n} seats>", "exec"), namespace)  # our own code, see above
         return namespace["bits"]

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
+from numpy import frombuffer, int8, uint8, unpackbits
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..encoders.observation import unpack
-from ..engine.game import legal_actions_mask, new_game, next_hand, view
+from ..engine.game import apply, legal_actions_mask, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
@@ -191,6 +191,9 @@ class FamilyEnv(AECEnv, EzPickle):
         self._unpacked = self._mask_at + self._num_actions
         self._obs_slice, self._mask_slice = slice(0, size), slice(self._mask_at, None)
         self._seat_bits = self._encoder.seat_bits
+        self._public_bits = None if self._encoder.takes_private else self._encoder.bits
+        """``seat_bits`` without its call, for an encoder of the hand and the public state alone."""
+        self._packed_bytes = (self._unpacked + 7) // 8
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -254,28 +257,44 @@ class FamilyEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._play(agent, action_id(action, self._num_actions))
+        if type(action) is not int or not 0 <= action < self._num_actions:  # action_id's own first test
+            action = action_id(action, self._num_actions)
+        self._play(agent, action)
 
     def _play(self, agent: str, action: int) -> None:
-        """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows)."""
+        """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows).
+
+        The hot path of every AEC step: a legal action goes straight to ``apply``; PettingZoo's
+        ``_deads_step_first`` runs only after a step that ended a hand or truncated the episode,
+        the only steps after which an agent may be done (it is a no-op otherwise).
+        """
         before = self.game
-        game, penalty = take_action(before, action, self._legal, agent)
+        if self._legal >> action & 1:  # ``take_action``'s legal case, written out
+            game, penalty = apply(before, action), None
+        else:
+            game, penalty = take_action(before, action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0
         if self._recording is not None:
             self._recording.recorder.played(before.public.turn, action, game, penalty is not None)
-        if game.public.status != PLAYING:
+        p = game.public
+        ended = p.status != PLAYING
+        if ended:
             game = self._end_hand(game, penalty)
+            p = game.public
         self.game = game
         self._legal = legal_actions_mask(game)
-        if game.public.turn >= 0:
-            self.agent_selection = self._agent_of_seat[game.public.turn]
+        turn = p.turn
+        if turn >= 0:
+            self.agent_selection = self._agent_of_seat[turn]
             self._steps_left -= 1
             if not self._steps_left:  # max_cycles reached: every agent left is truncated
                 for other in self.agents:
                     self.truncations[other] = True
                 if self._recording is not None:
                     self._recording.finish(game, truncated=True)
-            self._deads_step_first()  # an agent just put out of the match takes its dead step first
+                ended = True
+            if ended:
+                self._deads_step_first()  # an agent just put out of the match takes its dead step first
         if self.render_mode == "human":
             self.render()
 
@@ -323,12 +342,16 @@ class FamilyEnv(AECEnv, EzPickle):
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
         seat = self._seat_of_agent[agent]
         if seat < 0:  # no seat this hand (put out of the match, or sitting out the deal): nothing to see or do
-            both = unpack(0, self._unpacked)
-            return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
-        bits = self._seat_bits(game, seat)
-        if agent == self.agent_selection:  # the agent to act (the mask is 0 once the episode is over)
+            bits = 0
+        elif self._public_bits is not None:  # ``Encoded.seat_bits`` of an encoder that reads no private cards
+            bits = self._public_bits(game.public, seat, game.hands[seat])
+        else:
+            bits = self._seat_bits(game, seat)
+        if agent == self.agent_selection and seat >= 0:  # the agent to act (the mask is 0 once the episode is over)
             bits |= self._legal << self._mask_at
-        both = unpack(bits, self._unpacked)
+        # ``unpack(bits, self._unpacked)``, written out: one call fewer on the hot path.
+        both = unpackbits(frombuffer(bits.to_bytes(self._packed_bytes, "little"), uint8), -1, self._unpacked, "little")
+        both = both.view(int8)
         return {"observation": both[self._obs_slice], "action_mask": both[self._mask_slice]}
 
     def view(self, agent: str) -> SeatView:

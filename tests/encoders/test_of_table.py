@@ -1,0 +1,93 @@
+"""The observation pieces kept per seat while the table is the same (``ExtraPiece.of_table``).
+
+Two checks over random play of every game under every rule set of ``tests/games/family.py``,
+the phases before the card play included:
+
+- each fill marked ``of_table`` gives the same bits from a stand-in that has nothing but the
+  table (anything else it read would raise) as from the whole public state and the hand;
+- the encoder's bits, with the kept pieces, equal its bits with nothing kept (every fill
+  called again), for every seat at every decision.
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from tests.games.family import CASES, IDS, MODULES
+from tressette_env.encoders.observation import Observation
+from tressette_env.engine.game import private_of
+
+
+class _NothingKept(list):
+    """A stand-in for an encoder's kept pieces that never matches a table and keeps nothing."""
+
+    def __getitem__(self, seat):
+        return (None, 0)
+
+    def __setitem__(self, seat, value):
+        pass
+
+
+def _observations(encoder) -> list[Observation]:
+    """The generated encoders behind a game's observation (a perdere has one per number of players in)."""
+    return list(encoder.by_seats.values()) if hasattr(encoder, "by_seats") else [encoder]
+
+
+def _decisions(game: str, rules: dict, episodes: int):
+    """(env, public state) at every decision of ``episodes`` random episodes."""
+    env = MODULES[game].raw_env(**rules)
+    rng = random.Random(7)
+    for episode in range(episodes):
+        env.reset(seed=episode)
+        for agent in env.agent_iter():
+            _, _, termination, truncation, _ = env.last(observe=False)
+            if termination or truncation:
+                env.step(None)
+                continue
+            yield env
+            legal = [a for a in range(env.action_space(agent).n) if env._legal >> a & 1]
+            env.step(rng.choice(legal))
+
+
+@pytest.mark.parametrize(("game", "rules"), CASES, ids=IDS)
+def test_a_piece_of_the_table_reads_the_table_and_the_seat_alone(game, rules):
+    checked = 0
+    for env in _decisions(game, rules, episodes=3):
+        p = env.game.public
+        table_only = SimpleNamespace(table=p.table)
+        for observation in _observations(env._encoder):
+            for extra in observation.extras:
+                if not extra.of_table:
+                    continue
+                for seat in range(p.table.seats):
+                    alone = extra.fill(table_only, seat, None)
+                    assert alone == extra.fill(p, seat, env.game.hands[seat]), (extra.piece.name, seat)
+                    checked += 1
+    if any(e.of_table for o in _observations(MODULES[game].raw_env(**rules)._encoder) for e in o.extras):
+        assert checked > 0
+
+
+@pytest.mark.parametrize(("game", "rules"), CASES, ids=IDS)
+def test_the_kept_pieces_are_the_pieces_computed_again(game, rules):
+    for env in _decisions(game, rules, episodes=3):
+        game_state = env.game
+        p = game_state.public
+        encoder = env._encoder
+        for seat in range(p.table.seats):
+            args = (p, seat, game_state.hands[seat])
+            if encoder.takes_private:
+                args += (private_of(game_state, seat),)
+            kept = encoder.bits(*args)
+            spaces = [o.bits.__globals__ for o in _observations(encoder)]
+            saved = [space["table_bits"] for space in spaces]
+            try:
+                for space in spaces:
+                    space["table_bits"] = _NothingKept()
+                again = encoder.bits(*args)
+            finally:
+                for space, table_bits in zip(spaces, saved, strict=True):
+                    space["table_bits"] = table_bits
+            assert kept == again, seat

@@ -24,9 +24,9 @@ from tressette_env.vector.in_due_heuristic import heuristic_actions
 
 def _numba() -> str:
     """Whether the endgame search ran compiled, and numba's version."""
-    from tressette_env.agents.open_solver import _compiled_two
+    from tressette_env.agents.open_solver import compiled_two_seats
 
-    if _compiled_two() is None:
+    if compiled_two_seats() is None:
         return "off (not installed, or TRESSETTE_NUMBA=0)"
     import numba
 

@@ -60,7 +60,7 @@ def test_the_compiled_search_runs_when_numba_is_there():
     from tressette_env.agents import open_solver_two
 
     assert open_solver_two.COMPILED
-    assert open_solver._compiled_two() is open_solver_two
+    assert open_solver.compiled_two_seats() is open_solver_two
 
 
 @settings(max_examples=300, deadline=None)

@@ -11,8 +11,8 @@ against.
 
 Two seats on opposite sides (Tressette in due) run ``best_open_move`` compiled by numba when
 it is installed (``open_solver_two``: the same search, pinned to this one by
-``tests/agents/test_open_solver_two.py``); everything else, and everything without numba,
-runs here.
+``tests/agents/test_open_solver_two.py``; ``compiled_two_seats()`` says whether it runs);
+everything else, and everything without numba, runs here.
 
 How it searches (pure Python, standard library only): zero-window alpha-beta probes that
 bisect the range of values, a table of bounds at trick boundaries (the value of the rest of
@@ -423,8 +423,14 @@ USE_COMPILED = True
 """Whether ``best_open_move`` for two seats runs ``open_solver_two``'s compiled search when numba is there."""
 
 
-def _compiled_two() -> Any:
-    """The ``open_solver_two`` module when its search runs compiled (numba imported on first use), else None."""
+def compiled_two_seats() -> Any:
+    """The compiled search of two seats on opposite sides (Tressette in due), or None.
+
+    The ``open_solver_two`` module when numba is installed and ``USE_COMPILED`` is on (numba is
+    imported on the first call), else None. ``best_open_move`` asks it for each search of two
+    opposite seats; the batched in due heuristic asks it whether to search every deal in one
+    compiled call (``open_solver_two.best_moves``) or deal by deal with ``best_open_move``.
+    """
     if not USE_COMPILED:
         return None
     from . import open_solver_two
@@ -461,7 +467,7 @@ def best_open_move(
     legal = legal or hand
     if not legal:
         raise ValueError("the seat on turn holds no card: the hand is over, nothing to choose")
-    two = _compiled_two() if n == 2 and sides[0] != sides[1] else None
+    two = compiled_two_seats() if n == 2 and sides[0] != sides[1] else None
     if two is not None:  # two seats on opposite sides: the same search, compiled (``open_solver_two``)
         cards = sorted(cards_of(legal), key=prefer or (lambda c: c))
         return two.best_move(hands, leader, trick, cards, side_of_seat0=sides[0], least=least, last_trick=last_trick)

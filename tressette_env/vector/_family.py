@@ -315,18 +315,19 @@ class FamilyBatch:
         return out
 
     def _pack(self, f: np.ndarray) -> np.ndarray:
-        """(M, fields) -> (M, size) int8 rows in the layout's order, views into one buffer.
+        """(fields, M) uint64, a row per field -> (M, size) int8 rows in the layout's order, views into one buffer.
 
         Each field is shifted into its place in little-endian words and the words are unpacked
         once (a gather of the columns out of the fields' 64-bit slots cost about twice as much).
+        The observers fill ``f`` by field, each a contiguous row: filled by deal, (M, fields),
+        the writes and a transpose here cost the observation 15% more (a chiamare, M = 4096).
         """
         size = self.observation.size
-        m = len(f)
-        by_field = np.ascontiguousarray(f.T)
+        m = f.shape[1]
         words = np.zeros(((size + 63) // 64, m), dtype="<u8")
         for k, at, width in self._places:
             q, r = divmod(at, 64)
-            value = by_field[k]
+            value = f[k]
             words[q] |= value << U64(r) if r else value
             if r + width > 64:
                 words[q + 1] |= value >> U64(64 - r)

@@ -380,7 +380,7 @@ class AChiamareBatch(FamilyBatch):
                 raise ValueError(f"seats are 0..{P - 1}; got {seats!r}")
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
-        f = np.zeros((m, len(fields)), dtype="<u8")
+        f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         mod = self._seat.mod
         at = rows[:, None] * P + self._seat.rel.take(me, axis=0)  # (M, 5): the observer's relative seats, flat
         mine = rows * P + me
@@ -388,35 +388,35 @@ class AChiamareBatch(FamilyBatch):
         def by_seat(x: np.ndarray) -> np.ndarray:  # (N, 5) -> (M, 5), the observer's seat first
             return x.reshape(-1).take(at)
 
-        f[:, fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine)
-        f[:, self._rows_of("trick", P)] = _bits(by_seat(self._trick))
+        f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine)
+        f[self._rows_of("trick", P)] = (_bits(by_seat(self._trick))).T
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + P).astype(U64)
+        f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + P).astype(U64)
         played = by_seat(self._played)
-        f[:, self._rows_of("played", P)] = played
+        f[self._rows_of("played", P)] = (played).T
         if self._signs:
-            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
-        f[:, fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
-        f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
-        f[:, self._rows_of("thirds", P)] = THERMO.take(by_seat(self._thirds))
+            f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
+        f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
+        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        f[self._rows_of("thirds", P)] = (THERMO.take(by_seat(self._thirds))).T
         if self._match:
             need = np.clip(self.rules.target_score - by_seat(self._match_score), 0, 41)
-            f[:, self._rows_of("to_target", P)] = THERMO.take(need)
+            f[self._rows_of("to_target", P)] = (THERMO.take(need)).T
         # The auction and the call.
         phase = self._phase.take(rows)
-        f[:, fields[("phase", None, 0)]] = np.where(
+        f[fields[("phase", None, 0)]] = np.where(
             phase > 0, _ONE << np.maximum(phase - AUCTION, 0).astype(U64), _ZERO
         )
         bids = by_seat(self._bids)
         bid_bits = _ONE << (self._bid_base + _BID_INDEX.take(bids).astype(U64))
-        f[:, fields[("bids", None, 0)]] = or_columns(np.where(bids > 0, bid_bits, _ZERO))
+        f[fields[("bids", None, 0)]] = or_columns(np.where(bids > 0, bid_bits, _ZERO))
         contract = self._contract.take(rows)
-        f[:, fields[("contract", None, 0)]] = np.where(contract == CHIAMO, 1, np.where(contract == SOLO, 2, 0))
+        f[fields[("contract", None, 0)]] = np.where(contract == CHIAMO, 1, np.where(contract == SOLO, 2, 0))
         declarer = self._declarer.take(rows)
         rel_declarer = mod.take(np.maximum(declarer, 0) - me + P).astype(U64)
-        f[:, fields[("declarer", None, 0)]] = np.where(declarer >= 0, _ONE << rel_declarer, _ZERO)
+        f[fields[("declarer", None, 0)]] = np.where(declarer >= 0, _ONE << rel_declarer, _ZERO)
         called = self._called.take(rows)
-        f[:, fields[("called", None, 0)]] = _bits(called)
+        f[fields[("called", None, 0)]] = _bits(called)
         chiamo = contract == CHIAMO
         dealt = self._dealt.reshape(-1).take(mine)
         holds = (called >= 0) & _has(dealt, called)  # held at the call: in hand or played since
@@ -425,12 +425,12 @@ class AChiamareBatch(FamilyBatch):
             0,
             np.where(me == declarer, 1, np.where(chiamo & (called < 0), 0, np.where(chiamo & holds, 2, 4))),
         )
-        f[:, fields[("role", None, 0)]] = role
+        f[fields[("role", None, 0)]] = role
         partner = self._partner.take(rows)
         known = self._revealed(rows, partner, called)
         partner_bits = np.where(known, _ONE << mod.take(np.maximum(partner, 0) - me + P).astype(U64), _ZERO)
         partner_bits = np.where((me != declarer) & holds, _ONE, partner_bits)
-        f[:, fields[("partner", None, 0)]] = np.where(chiamo & (called >= 0), partner_bits, _ZERO)
+        f[fields[("partner", None, 0)]] = np.where(chiamo & (called >= 0), partner_bits, _ZERO)
         return self._pack(f)
 
     def _revealed(self, rows: np.ndarray, partner: np.ndarray, called: np.ndarray) -> np.ndarray:

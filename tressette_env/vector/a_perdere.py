@@ -454,7 +454,7 @@ class APerdereBatch(FamilyBatch):
                 raise ValueError(f"seats are 0..{p - 1}; got {seats!r}")
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
-        f = np.zeros((m, len(fields)), dtype="<u8")
+        f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         live = self._live.take(rows)
         seated = self._seated.take(live, axis=0)  # (M, P): relative seats at the table
         rel = self._rel_live.take(live * p + me, axis=0)  # (M, P): the absolute seat of each relative seat
@@ -464,15 +464,15 @@ class APerdereBatch(FamilyBatch):
         def by_seat(x: np.ndarray) -> np.ndarray:  # (N, P) -> (M, P), the observer's seat first
             return x.reshape(-1).take(at)
 
-        f[:, fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
-        f[:, self._rows_of("trick", p)] = np.where(seated, _bits(by_seat(self._trick)), _ZERO)
+        f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
+        f[self._rows_of("trick", p)] = (np.where(seated, _bits(by_seat(self._trick)), _ZERO)).T
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << self._mod_live.take(live * 3 * p + self._leader.take(rows) - me + p)
-        f[:, self._rows_of("played", p)] = np.where(seated, by_seat(self._played), _ZERO)
-        f[:, fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
+        f[fields[("leader", None, 0)]] = on << self._mod_live.take(live * 3 * p + self._leader.take(rows) - me + p)
+        f[self._rows_of("played", p)] = (np.where(seated, by_seat(self._played), _ZERO)).T
+        f[fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
         if self._teams:
-            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
-        f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+            f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
+        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
         mine = self._agent_of.reshape(-1).take(mine_at)  # the observer's player
         if self._teams:
             side = me % 2
@@ -484,21 +484,21 @@ class APerdereBatch(FamilyBatch):
         thirds = _THERMO.take(self._thirds.reshape(-1).take(rows[:, None] * sides + by_side))
         if not self._teams:
             thirds = np.where(seated, thirds, _ZERO)
-        f[:, self._rows_of("thirds", self._sides)] = thirds
+        f[self._rows_of("thirds", self._sides)] = (thirds).T
         if self._match:
             score = self._match_score.reshape(-1).take(rows[:, None] * self._match_score.shape[1] + by_competitor)
             need = np.clip(self.rules.target_score - score, 0, 41)
-            f[:, self._rows_of("to_target", self._sides)] = _THERMO.take(need)
-        f[:, fields[("removed", None, 0)]] = self._removed.take(rows)
-        f[:, fields[("set_aside", None, 0)]] = _THERMO.take(self._set_aside_count(rows))
+            f[self._rows_of("to_target", self._sides)] = (_THERMO.take(need)).T
+        f[fields[("removed", None, 0)]] = self._removed.take(rows)
+        f[fields[("set_aside", None, 0)]] = _THERMO.take(self._set_aside_count(rows))
         if self._elimination:
             out = self._out.reshape(-1).take(rows[:, None] * self._out.shape[1] + by_competitor)  # by player
-            f[:, fields[("out", None, 0)]] = or_columns(np.where(out, _ONE, _ZERO), 1)
+            f[fields[("out", None, 0)]] = or_columns(np.where(out, _ONE, _ZERO), 1)
         if self.rules.reduce == "dealer_discard":
             dealer = me == self._dealer.take(rows)
-            f[:, fields[("face_down_known", None, 0)]] = np.where(dealer, self._aside.take(rows), _ZERO)
+            f[fields[("face_down_known", None, 0)]] = np.where(dealer, self._aside.take(rows), _ZERO)
         if self._elimination:  # a seat beyond the players still in: nothing to see (as the AEC environment)
-            f[me >= live] = 0
+            f[:, me >= live] = 0
         return self._pack(f)
 
     def _set_aside_count(self, rows: np.ndarray) -> np.ndarray:

@@ -463,7 +463,7 @@ class CalabresellaBatch(FamilyBatch):
             me, seated = at.argmax(axis=1), at.any(axis=1)
         fields = self._fields
         s = self._s
-        f = np.zeros((m, len(fields)), dtype="<u8")
+        f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         mod = self._seat.mod
         at = rows[:, None] * s + self._seat.rel.take(me, axis=0)  # (M, S): the observer's relative seats, flat
         mine = rows * s + me
@@ -472,52 +472,52 @@ class CalabresellaBatch(FamilyBatch):
             return x.reshape(-1).take(at)
 
         hand = self._hands.reshape(-1).take(mine)
-        f[:, fields[("hand", None, 0)]] = hand
-        f[:, self._rows_of("trick", s)] = _bits(by_seat(self._trick))
+        f[fields[("hand", None, 0)]] = hand
+        f[self._rows_of("trick", s)] = (_bits(by_seat(self._trick))).T
         on = np.where(playing, _ONE, _ZERO)
-        f[:, fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + s).astype(U64)
+        f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + s).astype(U64)
         played = by_seat(self._played)
-        f[:, self._rows_of("played", s)] = played
-        f[:, fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
+        f[self._rows_of("played", s)] = (played).T
+        f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         if self._signals_on:
-            f[:, fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
-        f[:, self._rows_of("exposed", s)] = by_seat(self._exposed) & ~played
-        f[:, fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+            f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
+        f[self._rows_of("exposed", s)] = (by_seat(self._exposed) & ~played).T
+        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
         own = (me != self._side0.take(rows)).astype(np.int64)
         thirds = self._thirds.reshape(-1)
-        f[:, self._rows_of("thirds", 2)[0]] = THERMO.take(thirds.take(2 * rows + own))
-        f[:, self._rows_of("thirds", 2)[1]] = THERMO.take(thirds.take(2 * rows + 1 - own))
+        f[self._rows_of("thirds", 2)[0]] = THERMO.take(thirds.take(2 * rows + own))
+        f[self._rows_of("thirds", 2)[1]] = THERMO.take(thirds.take(2 * rows + 1 - own))
         if self._match:  # by player, the observer's first
             p = self._p
             player = self._agent_of.reshape(-1).take(mine)
             by_player = rows[:, None] * p + (player[:, None] + np.arange(p)) % p
             need = np.clip(self.rules.target_score - self._match_score.reshape(-1).take(by_player), 0, 41)
-            f[:, self._rows_of("to_target", p)] = THERMO.take(need)
+            f[self._rows_of("to_target", p)] = (THERMO.take(need)).T
         phase = self._phase.take(rows)
-        f[:, fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
+        f[fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
         bids = by_seat(self._bids)  # (M, S)
         bid_at = self._bid_base + bids
         bid_bits = np.where(bids > 0, _ONE << np.maximum(bid_at, 0).astype(U64), _ZERO)
-        f[:, fields[("bids", None, 0)]] = or_columns(bid_bits)
+        f[fields[("bids", None, 0)]] = or_columns(bid_bits)
         contract = self._contract.take(rows)
-        f[:, fields[("contract", None, 0)]] = np.where(
+        f[fields[("contract", None, 0)]] = np.where(
             contract > 0, _ONE << np.maximum(contract - CHIAMO, 0).astype(U64), _ZERO
         )
         soloist = self._soloist.take(rows)
-        f[:, fields[("soloist", None, 0)]] = np.where(
+        f[fields[("soloist", None, 0)]] = np.where(
             soloist >= 0, _ONE << mod.take(np.maximum(soloist, 0) - me + s).astype(U64), _ZERO
         )
-        f[:, fields[("called", None, 0)]] = _bits(self._called.take(rows))
+        f[fields[("called", None, 0)]] = _bits(self._called.take(rows))
         cf = self._called_from.take(rows)
         where = np.where(cf == IN_MONTE, s, mod.take(np.maximum(cf, 0) - me + s))
-        f[:, fields[("called_from", None, 0)]] = np.where(cf != -1, _ONE << where.astype(U64), _ZERO)
-        f[:, fields[("monte_shown", None, 0)]] = self._monte_shown.take(rows)
-        f[:, fields[("returned", None, 0)]] = _bits(self._returned.take(rows))
+        f[fields[("called_from", None, 0)]] = np.where(cf != -1, _ONE << where.astype(U64), _ZERO)
+        f[fields[("monte_shown", None, 0)]] = self._monte_shown.take(rows)
+        f[fields[("returned", None, 0)]] = _bits(self._returned.take(rows))
         all_played = or_columns(played)
-        f[:, fields[("face_down_known", None, 0)]] = self._known.reshape(-1).take(mine) & ~hand & ~all_played
-        f[:, fields[("face_down", None, 0)]] = THERMO.take(self._face_down.take(rows))
-        f[:, fields[("solo_only", None, 0)]] = self._solo_only.take(rows)
-        f[~seated] = 0  # the dealer who sits out: nothing to see
+        f[fields[("face_down_known", None, 0)]] = self._known.reshape(-1).take(mine) & ~hand & ~all_played
+        f[fields[("face_down", None, 0)]] = THERMO.take(self._face_down.take(rows))
+        f[fields[("solo_only", None, 0)]] = self._solo_only.take(rows)
+        f[:, ~seated] = 0  # the dealer who sits out: nothing to see
         return self._pack(f)
 
     # ------------------------------------------------------------------ stepping

@@ -69,7 +69,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..agents.open_solver import _compiled_two, best_open_move
+from ..agents.open_solver import best_open_move, compiled_two_seats
 from ..engine.actions import CALL, CALL_OUT, PACKET
 from ..engine.cards import STRENGTH, THIRDS
 from ..engine.scoring import LAST_TRICK_THIRDS
@@ -324,7 +324,7 @@ def _endgame(batch: InDueBatch, t: _Table) -> np.ndarray:
     """``InDueHeuristic.endgame`` for each deal: the exact perfect-information search (with numba one compiled call for all)."""
     least = batch.rules.objective == "avoid"
     other = _FULL & ~(t.hand | t.played)
-    two = _compiled_two()
+    two = compiled_two_seats()
     if two is not None:  # numba: every deal's search in one compiled call, the same choices
         first = t.turn == 0
         return two.best_moves(

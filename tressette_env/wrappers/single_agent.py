@@ -230,7 +230,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as a bool vector (all False once over)."""
-        return unpack(self._legal, self._num_actions).astype(bool)
+        return unpack(self._legal, self._num_actions).view(np.bool_)  # a fresh array (unpack makes one), seen as bool
 
     def _play_others(self) -> tuple[float, dict]:
         """Let the other agents play until the learner is to act or the episode ends."""

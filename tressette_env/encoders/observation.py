@@ -40,6 +40,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -295,7 +296,11 @@ class Observation(Encoded):
                 ]
             lines.append("    bits |= ((1 << t[side]) - 1) << {thirds_at} | ((1 << t[other]) - 1) << {thirds_at2}\n")
         else:
-            lines += ["    order = side_order(p, me)\n", "    side = order[0]\n", "    for k, s in enumerate(order):\n"]
+            lines += [
+                "    order = side_order(p.table.sides, me)\n",
+                "    side = order[0]\n",
+                "    for k, s in enumerate(order):\n",
+            ]
             if accusi:
                 lines.append(
                     "        bits |= ((1 << p.accusi.points[s]) - 1 & {mwd}) << ({declared_points_at} + {wd} * k)\n"
@@ -338,26 +343,26 @@ class Observation(Encoded):
             lines.append(f"    bits |= extra_{k}({args}) << {{{extra.piece.name}_at}}\n")
         lines.append("    return bits\n")
         self.source = "".join(lines).format(**names)
-        namespace: dict = {"side_order": _side_order(n), "competitor_of": competitor_of, "min": min, "max": max}
+        namespace: dict = {"side_order": side_order, "competitor_of": competitor_of, "min": min, "max": max}
         namespace["table_bits"] = [(None, 0)] * n
         namespace.update({f"extra_{k}": extra.fill for k, extra in enumerate(self.extras)})
         exec(compile(self.source, f"<observation encoder: {n} seats>", "exec"), namespace)  # our own code, see above
         return namespace["bits"]
 
 
-def _side_order(n: int) -> Callable[[PublicState, int], tuple[int, ...]]:
-    """The sides from an observer's point of view: its own first, then by their first seat after it."""
+@cache
+def side_order(sides: tuple[int, ...], me: int) -> tuple[int, ...]:
+    """The sides (``Table.sides``, one per seat) from seat ``me``'s point of view: its own first, then by their first seat after it.
 
-    def side_order(p: PublicState, me: int) -> tuple[int, ...]:
-        sides = p.table.sides
-        order: list[int] = []
-        for k in range(n):
-            side = sides[(me + k) % n]
-            if side not in order:
-                order.append(side)
-        return tuple(order)
-
-    return side_order
+    Cached: a game has a few seatings, and the encoder asks at every observation.
+    """
+    n = len(sides)
+    order: list[int] = []
+    for k in range(n):
+        side = sides[(me + k) % n]
+        if side not in order:
+            order.append(side)
+    return tuple(order)
 
 
 CLASSIC = Observation(4, 2, 10, 2, side_word="team", competitor_word="team")

@@ -60,6 +60,14 @@ def with_public(state: GameState, public: PublicState) -> GameState:
     return tuple.__new__(GameState, (public, state.hands, state.dealt, state.hidden))
 
 
+_TABLE = PublicState._fields.index("table")
+
+
+def with_table(public: PublicState, table: Any) -> PublicState:
+    """``public`` with another ``Table`` (``public._replace(table=table)``, a third of its cost)."""
+    return tuple.__new__(PublicState, public[:_TABLE] + (table,) + public[_TABLE + 1 :])
+
+
 def with_extra(state: GameState, **changes: Any) -> GameState:
     """``state`` with fields of the game's public record (``Table.extra``) changed."""
     p = state.public

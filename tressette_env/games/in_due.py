@@ -77,7 +77,7 @@ from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_fo
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import RuleSwitches, switch, when
-from ..engine.variant import Game, with_public
+from ..engine.variant import Game, with_public, with_table
 
 SELECT_PACKETS, TURN_PACKETS, PLAY_STOCK, PLAY_PACKETS = 1, 2, 3, 4
 """The game's own phases (``PublicState.phase``); the plain card play is ``PLAY`` (0)."""
@@ -333,16 +333,27 @@ class TressetteInDue(Game):
                 raise illegal(state, action, f"in this phase ({PHASE_NAMES[phase]}) name the bottom card of a packet")
             return self._turn(state, action - CALL)
         # A card play: the core's, then the stock's draws or the packets' uncovering.
-        plain = p.table._replace(phase=PLAY)
-        after = apply(with_public(state, p._replace(table=plain)), action)
+        after = apply(with_public(state, with_table(p, self._plain(p.table))), action)
         q = after.public
         if q.status != PLAYING:  # a claim ended it (the stock form never ends the hand in this phase otherwise)
             return after
         if phase == PLAY_STOCK:
             if q.tricks_done > p.tricks_done:
                 return self._draw(after, p.table)
-            return with_public(after, q._replace(table=p.table))
+            return with_public(after, with_table(q, p.table))
         return self._uncover(after, p.table, p.turn, action % 40)
+
+    _plain_kept: tuple = (None, None)
+    """(a table of the stock or packets phase, the same table in phase ``PLAY``): the last one made."""
+
+    def _plain(self, table: Table) -> Table:
+        """``table`` in phase ``PLAY``, for the core's card play: made once for each table (one for each trick)."""
+        kept = self._plain_kept
+        if kept[0] is table:
+            return kept[1]
+        plain = table._replace(phase=PLAY)
+        self._plain_kept = (table, plain)  # one tuple, replaced whole (safe across threads)
+        return plain
 
     def _select(self, state: GameState, k: int) -> GameState:
         """The non-dealer picks packet k (blind); after the fourth the dealer gets the other four."""

@@ -20,9 +20,10 @@ from numpy import frombuffer, int8, uint8, unpackbits
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine.game import apply, legal_actions_mask, new_game, next_hand, view
+from ..engine.game import apply, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
+from .mirror import CardPlayMirror, fits
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
@@ -206,8 +207,32 @@ class FamilyEnv(AECEnv, EzPickle):
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in names}
         self.state_space = spaces.Box(0, 1, shape=(self._state_encoder.size,), dtype=np.int8)
         self._rng: random.Random | None = None
-        self.game: GameState | None = None
-        """The engine state (hidden hands included); read it for analysis, never show it to an agent."""
+        self._mirror: CardPlayMirror | None = None
+        """The hand's card play on mutable fields (``envs.mirror``) while it can play it, else None."""
+        self._may_mirror = self._recording is None
+        """Whether a mirror may play (a recording reads every state)."""
+        self.game = None
+
+    @property
+    def game(self) -> GameState | None:
+        """The engine state (hidden hands included); read it for analysis, never show it to an agent.
+
+        While the hand's card play runs on the mirror (``envs.mirror``), the state is built from it
+        when read.
+        """
+        mirror = self._mirror
+        return self._game if mirror is None else mirror.state()
+
+    @game.setter
+    def game(self, state: GameState | None) -> None:
+        self._game = state
+        self._mirror = None
+
+    def _start_mirror(self) -> None:
+        """Play the hand's cards on a mirror from here on, where one can (``envs.mirror.fits``)."""
+        game = self._game
+        if self._may_mirror and game.public.status == PLAYING and fits(self._encoder, game):
+            self._mirror = CardPlayMirror(game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -240,6 +265,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._legal = legal_actions_mask(self.game)
         self.agent_selection = self._agent_of_seat[self.game.public.turn]
         self._steps_left = -1 if self.max_cycles is None else self.max_cycles * len(names)
+        self._start_mirror()
 
     def _seat_table(self) -> None:
         """Who plays which seat in this hand (a dummy's seat is played by its holder)."""
@@ -249,7 +275,7 @@ class FamilyEnv(AECEnv, EzPickle):
         self._seat_of_agent = {agent: table.seat_of[i] for i, agent in enumerate(self._names)}
 
     def step(self, action: Any) -> None:
-        if self.game is None:
+        if self._game is None:
             raise RuntimeError("step() before reset(): call reset() first")
         if not self.agents:
             raise RuntimeError("step() after the episode ended: every agent is done; call reset()")
@@ -264,10 +290,38 @@ class FamilyEnv(AECEnv, EzPickle):
     def _play(self, agent: str, action: int) -> None:
         """``agent`` (the agent to act) takes ``action``, an int id (legal or not: the rules say what follows).
 
-        The hot path of every AEC step: a legal action goes straight to ``apply``; PettingZoo's
-        ``_deads_step_first`` runs only after a step that ended a hand or truncated the episode,
-        the only steps after which an agent may be done (it is a no-op otherwise).
+        The hot path of every AEC step: a legal card that does not end the hand goes to the
+        mirror where there is one (``envs.mirror``), any other legal action straight to
+        ``apply``; PettingZoo's ``_deads_step_first`` runs only after a step that ended a hand
+        or truncated the episode, the only steps after which an agent may be done (it is a
+        no-op otherwise).
         """
+        mirror = self._mirror
+        if mirror is not None and self._legal >> action & 1 and mirror.takes(action):
+            mirror.play(action)
+            self._cumulative_rewards[agent] = 0.0
+            turn = mirror.turn
+            self._legal = legal_mask_for(mirror.hands[turn], mirror)
+            ended = False
+        else:
+            ended = self._play_core(agent, action)
+            turn = self._game.public.turn
+        if turn >= 0:
+            self.agent_selection = self._agent_of_seat[turn]
+            self._steps_left -= 1
+            if not self._steps_left:  # max_cycles reached: every agent left is truncated
+                for other in self.agents:
+                    self.truncations[other] = True
+                if self._recording is not None:
+                    self._recording.finish(self._game, truncated=True)
+                ended = True
+            if ended:
+                self._deads_step_first()  # an agent just put out of the match takes its dead step first
+        if self.render_mode == "human":
+            self.render()
+
+    def _play_core(self, agent: str, action: int) -> bool:
+        """``_play`` by the rules core: the new state, the rewards of a hand that ended; True if one did."""
         before = self.game
         if self._legal >> action & 1:  # ``take_action``'s legal case, written out
             game, penalty = apply(before, action), None
@@ -276,27 +330,13 @@ class FamilyEnv(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0.0
         if self._recording is not None:
             self._recording.recorder.played(before.public.turn, action, game, penalty is not None)
-        p = game.public
-        ended = p.status != PLAYING
+        ended = game.public.status != PLAYING
         if ended:
             game = self._end_hand(game, penalty)
-            p = game.public
         self.game = game
         self._legal = legal_actions_mask(game)
-        turn = p.turn
-        if turn >= 0:
-            self.agent_selection = self._agent_of_seat[turn]
-            self._steps_left -= 1
-            if not self._steps_left:  # max_cycles reached: every agent left is truncated
-                for other in self.agents:
-                    self.truncations[other] = True
-                if self._recording is not None:
-                    self._recording.finish(game, truncated=True)
-                ended = True
-            if ended:
-                self._deads_step_first()  # an agent just put out of the match takes its dead step first
-        if self.render_mode == "human":
-            self.render()
+        self._start_mirror()
+        return ended
 
     def _end_hand(self, game: GameState, penalty: dict | None) -> GameState:
         """Report the finished hand in the infos; deal the next one or end the episode."""
@@ -331,22 +371,25 @@ class FamilyEnv(AECEnv, EzPickle):
         return game
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        if game is None:
+        if self._game is None:
             raise RuntimeError("observe() before reset(): call reset() first")
         if agent not in self.agents:
             if agent not in self._index:
                 raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
-            if self.rules.game.out_of_match(game.public.table, self._index[agent]):
+            if self.rules.game.out_of_match(self.game.public.table, self._index[agent]):
                 raise RuntimeError(f"{agent} is out of the match (eliminated) and has left the episode")
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
         seat = self._seat_of_agent[agent]
+        mirror = self._mirror
         if seat < 0:  # no seat this hand (put out of the match, or sitting out the deal): nothing to see or do
             bits = 0
-        elif self._public_bits is not None:  # ``Encoded.seat_bits`` of an encoder that reads no private cards
+        elif mirror is not None:
+            bits = mirror.obs[seat]
+        elif self._public_bits is not None:
+            game = self._game  # ``Encoded.seat_bits`` of an encoder that reads no private cards
             bits = self._public_bits(game.public, seat, game.hands[seat])
         else:
-            bits = self._seat_bits(game, seat)
+            bits = self._seat_bits(self._game, seat)
         if agent == self.agent_selection and seat >= 0:  # the agent to act (the mask is 0 once the episode is over)
             bits |= self._legal << self._mask_at
         # ``unpack(bits, self._unpacked)``, written out: one call fewer on the hot path.

@@ -389,24 +389,22 @@ class AChiamareBatch(FamilyBatch):
             return x.reshape(-1).take(at)
 
         f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine)
-        f[self._rows_of("trick", P)] = (_bits(by_seat(self._trick))).T
+        f[self._rows_of("trick", P)] = _bits(by_seat(self._trick)).T
         on = np.where(playing, _ONE, _ZERO)
         f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + P).astype(U64)
         played = by_seat(self._played)
-        f[self._rows_of("played", P)] = (played).T
+        f[self._rows_of("played", P)] = played.T
         if self._signs:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
         f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
-        f[self._rows_of("thirds", P)] = (THERMO.take(by_seat(self._thirds))).T
+        f[self._rows_of("thirds", P)] = THERMO.take(by_seat(self._thirds)).T
         if self._match:
             need = np.clip(self.rules.target_score - by_seat(self._match_score), 0, 41)
-            f[self._rows_of("to_target", P)] = (THERMO.take(need)).T
+            f[self._rows_of("to_target", P)] = THERMO.take(need).T
         # The auction and the call.
         phase = self._phase.take(rows)
-        f[fields[("phase", None, 0)]] = np.where(
-            phase > 0, _ONE << np.maximum(phase - AUCTION, 0).astype(U64), _ZERO
-        )
+        f[fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - AUCTION, 0).astype(U64), _ZERO)
         bids = by_seat(self._bids)
         bid_bits = _ONE << (self._bid_base + _BID_INDEX.take(bids).astype(U64))
         f[fields[("bids", None, 0)]] = or_columns(np.where(bids > 0, bid_bits, _ZERO))

@@ -465,10 +465,10 @@ class APerdereBatch(FamilyBatch):
             return x.reshape(-1).take(at)
 
         f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
-        f[self._rows_of("trick", p)] = (np.where(seated, _bits(by_seat(self._trick)), _ZERO)).T
+        f[self._rows_of("trick", p)] = np.where(seated, _bits(by_seat(self._trick)), _ZERO).T
         on = np.where(playing, _ONE, _ZERO)
         f[fields[("leader", None, 0)]] = on << self._mod_live.take(live * 3 * p + self._leader.take(rows) - me + p)
-        f[self._rows_of("played", p)] = (np.where(seated, by_seat(self._played), _ZERO)).T
+        f[self._rows_of("played", p)] = np.where(seated, by_seat(self._played), _ZERO).T
         f[fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
         if self._teams:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
@@ -484,11 +484,11 @@ class APerdereBatch(FamilyBatch):
         thirds = _THERMO.take(self._thirds.reshape(-1).take(rows[:, None] * sides + by_side))
         if not self._teams:
             thirds = np.where(seated, thirds, _ZERO)
-        f[self._rows_of("thirds", self._sides)] = (thirds).T
+        f[self._rows_of("thirds", self._sides)] = thirds.T
         if self._match:
             score = self._match_score.reshape(-1).take(rows[:, None] * self._match_score.shape[1] + by_competitor)
             need = np.clip(self.rules.target_score - score, 0, 41)
-            f[self._rows_of("to_target", self._sides)] = (_THERMO.take(need)).T
+            f[self._rows_of("to_target", self._sides)] = _THERMO.take(need).T
         f[fields[("removed", None, 0)]] = self._removed.take(rows)
         f[fields[("set_aside", None, 0)]] = _THERMO.take(self._set_aside_count(rows))
         if self._elimination:

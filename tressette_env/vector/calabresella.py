@@ -473,11 +473,11 @@ class CalabresellaBatch(FamilyBatch):
 
         hand = self._hands.reshape(-1).take(mine)
         f[fields[("hand", None, 0)]] = hand
-        f[self._rows_of("trick", s)] = (_bits(by_seat(self._trick))).T
+        f[self._rows_of("trick", s)] = _bits(by_seat(self._trick)).T
         on = np.where(playing, _ONE, _ZERO)
         f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + s).astype(U64)
         played = by_seat(self._played)
-        f[self._rows_of("played", s)] = (played).T
+        f[self._rows_of("played", s)] = played.T
         f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         if self._signals_on:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
@@ -492,7 +492,7 @@ class CalabresellaBatch(FamilyBatch):
             player = self._agent_of.reshape(-1).take(mine)
             by_player = rows[:, None] * p + (player[:, None] + np.arange(p)) % p
             need = np.clip(self.rules.target_score - self._match_score.reshape(-1).take(by_player), 0, 41)
-            f[self._rows_of("to_target", p)] = (THERMO.take(need)).T
+            f[self._rows_of("to_target", p)] = THERMO.take(need).T
         phase = self._phase.take(rows)
         f[fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
         bids = by_seat(self._bids)  # (M, S)

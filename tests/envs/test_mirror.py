@@ -1,0 +1,116 @@
+"""The four-seat AEC environment's card play on a mirror (``envs.mirror``) is the rules core's, step for step.
+
+Two environments play the same actions, one on the mirror and one on the core alone (the
+mirror turned off): after every step their states (``env.game``, hidden hands included),
+every agent's observation and mask, rewards, terminations, truncations, infos and the agent to
+act are equal. Under every four-seat rule switch that touches the card play, with signals,
+voids, renuncios (an illegal action now and then), claims (calling out), matches over
+several hands and ``max_cycles`` truncations.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tressette_env import tressette_v0
+from tressette_env.envs.mirror import CardPlayMirror
+from tressette_env.envs.playing import RenuncioWarning
+
+RULE_SETS = [
+    {},
+    {"signals": False},
+    {"striscio": "no_honours"},
+    {"accusi": False, "cappotto_bonus": 3},
+    {"first_lead": "four_of_denari", "episode": "match", "target_score": 11},
+    {"episode": "match", "target_score": 21, "calling_out": True},
+]
+
+
+def _pair(rules: dict, max_cycles: int | None = None):
+    fast = tressette_v0.raw_env(max_cycles=max_cycles, **rules)
+    core = tressette_v0.raw_env(max_cycles=max_cycles, **rules)
+    core._may_mirror = False
+    return fast, core
+
+
+def _same(fast, core) -> None:
+    assert fast.agents == core.agents
+    assert fast.game == core.game
+    assert fast.agent_selection == core.agent_selection
+    for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+        assert getattr(fast, name) == getattr(core, name), name
+    for agent in fast.agents:
+        a, b = fast.observe(agent), core.observe(agent)
+        assert np.array_equal(a["observation"], b["observation"]), agent
+        assert np.array_equal(a["action_mask"], b["action_mask"]), agent
+
+
+def _play_episodes(rules: dict, seed: int, episodes: int, illegal_rate: float = 0.0, max_cycles: int | None = None):
+    """Random play on both environments; returns how many steps the mirror took."""
+    fast, core = _pair(rules, max_cycles)
+    rng = random.Random(seed)
+    mirrored = 0
+    for episode in range(episodes):
+        fast.reset(seed=seed + episode)
+        core.reset(seed=seed + episode)
+        _same(fast, core)
+        while fast.agents:
+            agent = fast.agent_selection
+            if fast.terminations[agent] or fast.truncations[agent]:
+                action = None
+            else:
+                legal = np.flatnonzero(fast.observe(agent)["action_mask"])
+                action = int(rng.choice(legal)) if rng.random() >= illegal_rate else rng.randrange(161)
+            mirrored += fast._mirror is not None and action is not None and fast._legal >> action & 1
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RenuncioWarning)
+                fast.step(action)
+                core.step(action)
+            _same(fast, core)
+    assert core._mirror is None
+    return mirrored
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default")
+def test_the_mirror_plays_as_the_core(rules):
+    assert _play_episodes(rules, seed=11, episodes=6) > 100
+
+
+def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
+    _play_episodes({"episode": "match", "target_score": 11}, seed=5, episodes=4, illegal_rate=0.05)
+    _play_episodes({}, seed=3, episodes=3, max_cycles=7)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(RULE_SETS))
+def test_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02)
+
+
+def test_the_mirror_stays_out_of_recordings_and_the_history_observation(tmp_path):
+    recorded = tressette_v0.raw_env(record=tmp_path / "games.jsonl")
+    history = tressette_v0.raw_env(history=True)
+    plain = tressette_v0.raw_env()
+    for env in (recorded, history, plain):
+        env.reset(seed=0)
+    assert recorded._mirror is None and history._mirror is None
+    assert isinstance(plain._mirror, CardPlayMirror)
+
+
+def test_the_state_read_while_the_mirror_plays_is_the_core_state_and_stays_put():
+    fast, core = _pair({})
+    fast.reset(seed=4)
+    core.reset(seed=4)
+    for _ in range(6):
+        action = int(np.flatnonzero(fast.observe(fast.agent_selection)["action_mask"])[0])
+        before = fast.game
+        fast.step(action)
+        core.step(action)
+        assert fast.game == core.game and fast.game is fast.game  # built once after each card
+        assert before != fast.game  # a state read before a card is not changed by it

@@ -114,3 +114,41 @@ def test_the_state_read_while_the_mirror_plays_is_the_core_state_and_stays_put()
         core.step(action)
         assert fast.game == core.game and fast.game is fast.game  # built once after each card
         assert before != fast.game  # a state read before a card is not changed by it
+
+
+SINGLE_CASES = [
+    ({"others": "random"}, {}),
+    ({"others": "heuristic"}, {}),
+    ({"others": "random", "dense_reward": True}, {"signals": False}),
+    ({"others": "random"}, {"episode": "match", "target_score": 11, "calling_out": True}),
+    ({"others": "heuristic"}, {"striscio": "no_honours", "first_lead": "four_of_denari", "episode": "match"}),
+]
+
+
+@pytest.mark.parametrize(("options", "rules"), SINGLE_CASES, ids=lambda x: ",".join(f"{k}={v}" for k, v in x.items()))
+def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(options, rules):
+    import gymnasium as gym
+
+    fast = gym.make("tressette_env/Tressette-v0", **options, **rules).unwrapped
+    core = gym.make("tressette_env/Tressette-v0", **options, **rules).unwrapped
+    core._may_mirror = False
+    rng = random.Random(2)
+    mirrored = 0
+    for episode in range(5):
+        a, info_a = fast.reset(seed=episode)
+        b, info_b = core.reset(seed=episode)
+        assert np.array_equal(a, b) and info_a == info_b and fast.game == core.game
+        while True:
+            mask = fast.action_masks()
+            assert np.array_equal(mask, core.action_masks())
+            legal = np.flatnonzero(mask)
+            action = int(rng.choice(legal)) if rng.random() > 0.03 else rng.randrange(161)
+            mirrored += fast._mirror is not None
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RenuncioWarning)
+                out_a, out_b = fast.step(action), core.step(action)
+            assert np.array_equal(out_a[0], out_b[0]) and out_a[1:] == out_b[1:]
+            assert fast.game == core.game
+            if out_a[2]:
+                break
+    assert mirrored > 10 and core._mirror is None

@@ -23,7 +23,7 @@ from pettingzoo.utils import wrappers
 from ..engine.game import apply, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .mirror import CardPlayMirror, fits
+from .mirror import MirroredGame
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
@@ -150,7 +150,7 @@ def wrap(env: AECEnv) -> AECEnv:
     return LeanWrapper(env)
 
 
-class FamilyEnv(AECEnv, EzPickle):
+class FamilyEnv(MirroredGame, AECEnv, EzPickle):
     """The AEC environment of one game of the family (set ``spec`` in a subclass)."""
 
     spec_of_game: GameSpec
@@ -207,32 +207,9 @@ class FamilyEnv(AECEnv, EzPickle):
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in names}
         self.state_space = spaces.Box(0, 1, shape=(self._state_encoder.size,), dtype=np.int8)
         self._rng: random.Random | None = None
-        self._mirror: CardPlayMirror | None = None
-        """The hand's card play on mutable fields (``envs.mirror``) while it can play it, else None."""
         self._may_mirror = self._recording is None
-        """Whether a mirror may play (a recording reads every state)."""
+        """Whether a mirror may play the hands (``MirroredGame``; a recording reads every state)."""
         self.game = None
-
-    @property
-    def game(self) -> GameState | None:
-        """The engine state (hidden hands included); read it for analysis, never show it to an agent.
-
-        While the hand's card play runs on the mirror (``envs.mirror``), the state is built from it
-        when read.
-        """
-        mirror = self._mirror
-        return self._game if mirror is None else mirror.state()
-
-    @game.setter
-    def game(self, state: GameState | None) -> None:
-        self._game = state
-        self._mirror = None
-
-    def _start_mirror(self) -> None:
-        """Play the hand's cards on a mirror from here on, where one can (``envs.mirror.fits``)."""
-        game = self._game
-        if self._may_mirror and game.public.status == PLAYING and fits(self._encoder, game):
-            self._mirror = CardPlayMirror(game)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

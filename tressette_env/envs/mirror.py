@@ -15,11 +15,14 @@ come from the core's own ``legal_mask_for`` (the mirror has the fields it reads)
 | the whole state | ``GameState`` | ``state()``: built when asked for |
 | a seat's observation bits | ``Observation.bits`` | ``obs[seat]``, kept up to date |
 
-``FamilyEnv`` keeps one for the four-seat game's default observation (not with ``history=True``,
-nor while recording); its ``game`` attribute builds the ``GameState`` from the mirror when read.
-``tests/envs/test_mirror.py`` pins it to the core: every state, observation, mask, reward and
-info of random play, signals, renuncios, claims and matches included, equal to the
-environment's without it. Its figures: docs/benchmarks.md.
+The four-seat game's environments keep one for the default observation (not with
+``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``,
+every seat's observation kept) and the single-learner one (``SingleAgentEnv``, the learner's
+only: with one seat watched a card costs half of ``apply``). Their ``game`` attribute builds
+the ``GameState`` from the mirror when read. ``tests/envs/test_mirror.py`` pins both to the
+core: every state, observation, mask, reward and info of random and heuristic play, signals,
+renuncios, claims, matches and truncations included, equal to the environment's without it.
+Its figures: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -27,16 +30,19 @@ from __future__ import annotations
 from ..encoders.observation import CLASSIC, THERMOMETERS
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
-from ..engine.state import FIXED_FIELDS, GameState, PublicState
+from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
 from ..engine.tricks import winning_position
 
 _new = tuple.__new__
 _AT = {name: s.start for name, s in CLASSIC.slices.items()}
-_TRICK_AND_PLAYED = tuple(
-    tuple(1 << (_AT["trick"] + 40 * r + card) | 1 << (_AT["played"] + 40 * r + card) for card in range(40))
+_PLAYED_BY = tuple(
+    tuple(1 << (_AT["trick"] + 40 * r + card) | 1 << (_AT["played"] + 40 * r + card) | (1 << card if r == 0 else 0)
+          for card in range(40))
     for r in range(4)
-)
-"""[relative seat][card]: the card's bit in that seat's block of the ``trick`` and ``played`` pieces."""
+)  # fmt: skip
+"""[relative seat][card]: the bits a card played by that seat flips in an observation: its bit of the
+``trick`` and ``played`` pieces (0 before, 1 after), and for the observer's own card its ``hand`` bit
+(1 before, 0 after)."""
 _BY_TRICK = (
     ((1 << 160) - 1) << _AT["trick"]
     | 0xF << _AT["leader"]
@@ -63,10 +69,10 @@ class CardPlayMirror:
 
     __slots__ = (
         "fixed", "table", "dealt", "hidden", "hands", "trick", "leader", "turn", "tricks_done", "thirds",
-        "played", "signals", "voids", "history", "obs", "last_trick", "state_now",
+        "played", "signals", "voids", "history", "obs", "watched", "last_trick", "state_now",
     )  # fmt: skip
 
-    def __init__(self, game: GameState) -> None:
+    def __init__(self, game: GameState, watched: tuple[int, ...] = (0, 1, 2, 3)) -> None:
         p = game.public
         self.fixed = p[:FIXED_FIELDS]
         """The fields a card play leaves as they are (``rules`` to ``table``)."""
@@ -78,8 +84,10 @@ class CardPlayMirror:
         self.thirds = list(p.thirds)
         self.played, self.signals, self.voids = p.played, p.signals, p.voids
         self.history = list(p.history)
-        self.obs = [CLASSIC.bits(p, seat, game.hands[seat]) for seat in range(4)]
-        """Each seat's observation bits (``Observation.bits``), the mask not included."""
+        self.watched = watched
+        """The seats whose observation is kept (an environment of one learner watches one)."""
+        self.obs = [CLASSIC.bits(p, seat, game.hands[seat]) if seat in watched else 0 for seat in range(4)]
+        """The watched seats' observation bits (``Observation.bits``, the mask not included); 0 for the others."""
         self.last_trick = p.table.tricks - 1
         self.state_now: GameState | None = game
         """The ``GameState`` of the fields, once built (None after a card changed them)."""
@@ -101,23 +109,20 @@ class CardPlayMirror:
             led = trick[0] // 10
             if suit != led and not hand & SUIT_MASK[led]:
                 self.voids |= 1 << (4 * seat + led)
-                for me in range(4):
+                for me in self.watched:
                     obs[me] |= 1 << (_AT["voids"] + 4 * ((seat - me) & 3) + led)
         elif signal:
             bit = 3 * suit + signal - 1
             self.signals |= 1 << (12 * seat + bit)
-            for me in range(4):
+            for me in self.watched:
                 obs[me] |= 1 << (_AT["signals"] + 12 * ((seat - me) & 3) + bit)
         self.hands[seat] = hand ^ 1 << card
         self.played |= 1 << (40 * seat + card)
         self.history.append(action)
         trick.append(card)
         self.state_now = None
-        obs[0] |= _TRICK_AND_PLAYED[seat][card]
-        obs[1] |= _TRICK_AND_PLAYED[(seat - 1) & 3][card]
-        obs[2] |= _TRICK_AND_PLAYED[(seat - 2) & 3][card]
-        obs[3] |= _TRICK_AND_PLAYED[(seat - 3) & 3][card]
-        obs[seat] ^= 1 << card  # the hand piece
+        for me in self.watched:
+            obs[me] ^= _PLAYED_BY[(seat - me) & 3][card]
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return
@@ -128,7 +133,7 @@ class CardPlayMirror:
         self.leader = self.turn = winner
         self.trick = []
         sides = self.table.sides
-        for me in range(4):
+        for me in self.watched:
             own = sides[me]
             obs[me] = (
                 obs[me] & _KEEP
@@ -152,3 +157,40 @@ class CardPlayMirror:
             )  # fmt: skip
             state = self.state_now = _new(GameState, (public, tuple(self.hands), self.dealt, self.hidden))
         return state
+
+
+class MirroredGame:
+    """The ``game`` attribute of an environment whose hands may play on a ``CardPlayMirror``.
+
+    ``game`` is the ``GameState`` set last, or while a mirror plays the hand, the state built
+    from it when read; setting it puts the mirror away. ``_start_mirror`` starts one on the
+    state set last where one fits and ``_may_mirror`` (the environment's own conditions: no
+    recording) allows. ``FamilyEnv`` and ``SingleAgentEnv`` use it.
+    """
+
+    _game: GameState | None = None
+    _mirror: CardPlayMirror | None = None
+    _may_mirror: bool = False
+    _watched: tuple[int, ...] = (0, 1, 2, 3)
+    """The seats whose observations the environment reads (``CardPlayMirror.watched``)."""
+    _encoder: object
+
+    @property
+    def game(self) -> GameState | None:
+        """The engine state (hidden hands included); read it for analysis, never show it to an agent.
+
+        While the hand's card play runs on a mirror (``envs.mirror``), it is built from the mirror when read.
+        """
+        mirror = self._mirror
+        return self._game if mirror is None else mirror.state()
+
+    @game.setter
+    def game(self, state: GameState | None) -> None:
+        self._game = state
+        self._mirror = None
+
+    def _start_mirror(self) -> None:
+        """Play the hand's cards on a mirror from here on, where one can (``fits``)."""
+        game = self._game
+        if self._may_mirror and game.public.status == PLAYING and fits(self._encoder, game):
+            self._mirror = CardPlayMirror(game, self._watched)

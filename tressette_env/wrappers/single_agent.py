@@ -45,9 +45,10 @@ from ..agents.base import Player, mask_chooser
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
-from ..engine.game import check_seat, legal_actions_mask, new_game, next_hand, view
+from ..engine.game import check_seat, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
+from ..envs.mirror import MirroredGame
 from ..envs.playing import (
     UNMASKED_ADVICE,
     UNMASKED_HANDS,
@@ -72,7 +73,7 @@ def as_player(spec: PlayerLike) -> Player:
     return make_player(spec) if isinstance(spec, str) else spec
 
 
-class SingleAgentEnv(gymnasium.Env):
+class SingleAgentEnv(MirroredGame, gymnasium.Env):
     """One game of the family from one agent's side, the other agents played by ``others``.
 
     Args:
@@ -123,6 +124,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)
         self.action_space = spaces.Discrete(self._num_actions)
         self._rng: random.Random | None = None
+        self._may_mirror = self._recording is None
+        """Whether a mirror may play the hands (``envs.mirror.MirroredGame``; a recording reads every state)."""
         self.game: GameState | None = None
         self.agent = 0
         self._legal = 0
@@ -165,15 +168,16 @@ class SingleAgentEnv(gymnasium.Env):
             if recording is not None:
                 recording.recorder.open_hand(self.game)
             self._seat_table()
+            self._start_mirror()
             _, info = self._play_others()
-            if self.game.public.status == PLAYING:
+            if self._playing():
                 break
             # The others ended the episode before the learner acted (a claim with calling_out):
             # that episode had nothing to learn from, so a new one is dealt, as the batched
             # environment does.
         else:
             raise RuntimeError(f"the other agents ended {_REDEALS} episodes in a row before the learner's first action")
-        self._paid = self._thirds_lead()  # what dense rewards have paid so far this hand
+        self._paid = self._thirds_lead() if self.dense_reward else 0.0  # what dense rewards have paid so far this hand
         return self._observe(), info
 
     _agent_option = "agent"
@@ -189,15 +193,13 @@ class SingleAgentEnv(gymnasium.Env):
         self._mask_chooser_at = tuple(None if p is None else mask_chooser(p) for p in self._player_at)
         self._agent_of_seat = tuple(self.names[c] for c in table.controllers)
         self.seat = own[self.agent]
+        self._watched = (self.seat,) if self.seat >= 0 else ()  # a mirror keeps the learner's observation only
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        if self.game is None or self.game.public.status != PLAYING:
+        if not self._playing():
             raise RuntimeError("step() after the episode ended: call reset()")
         action = action_id(action, self._num_actions)
-        seat = self.game.public.turn
-        game, penalty = take_action(self.game, action, self._legal, self._agent_of_seat[seat])
-        if self._recording is not None:
-            self._recording.recorder.played(seat, action, game, penalty is not None)
+        ended, penalty = self._take(self._turn(), action, self._legal)
         if self._renuncios >= 0:
             self._renuncios = self._renuncios + 1 if penalty is not None else 0
             if self._renuncios == UNMASKED_HANDS:
@@ -207,16 +209,15 @@ class SingleAgentEnv(gymnasium.Env):
                     UnmaskedPolicyWarning,
                     stacklevel=2,
                 )
-        self.game = game
         info: dict = {}
         reward = 0.0
-        if game.public.status != PLAYING:
+        if ended:
             reward, info = self._finish_hand(penalty)
-        if self.game.public.status == PLAYING:
+        if self._playing():
             more, more_info = self._play_others()
             reward += more
             info = {**info, **more_info}
-        terminated = self.game.public.status != PLAYING
+        terminated = not self._playing()
         if terminated and self._recording is not None:
             self._recording.finish(self.game)
         if self.dense_reward and not terminated:
@@ -232,29 +233,65 @@ class SingleAgentEnv(gymnasium.Env):
         """The legal actions of the learner now, as a bool vector (all False once over)."""
         return unpack(self._legal, self._num_actions).view(np.bool_)  # a fresh array (unpack makes one), seen as bool
 
+    def _playing(self) -> bool:
+        """Whether the hand is being played (a mirror plays only hands being played)."""
+        return self._mirror is not None or self._game is not None and self._game.public.status == PLAYING
+
+    def _turn(self) -> int:
+        """The seat to act (-1: nobody)."""
+        mirror = self._mirror
+        return self._game.public.turn if mirror is None else mirror.turn
+
+    def _legal_now(self) -> int:
+        """The legal actions of the seat to act, as a bit mask (0 once the hand is over)."""
+        mirror = self._mirror
+        if mirror is None:
+            return legal_actions_mask(self._game)
+        return legal_mask_for(mirror.hands[mirror.turn], mirror)
+
+    def _take(self, seat: int, action: int, legal: int) -> tuple[bool, dict | None]:
+        """``seat``, on turn, takes ``action`` (legal or not): on the mirror where it can, else by the rules core.
+
+        Returns whether the hand ended, and for a renuncio what happened (for the infos).
+        """
+        mirror = self._mirror
+        if mirror is not None and legal >> action & 1 and mirror.takes(action):
+            mirror.play(action)
+            return False, None
+        before = self.game
+        game, penalty = take_action(before, action, legal, self._agent_of_seat[seat])
+        if self._recording is not None:
+            self._recording.recorder.played(seat, action, game, penalty is not None)
+        self.game = game
+        ended = game.public.status != PLAYING
+        if not ended:
+            self._start_mirror()
+        return ended, penalty
+
     def _play_others(self) -> tuple[float, dict]:
         """Let the other agents play until the learner is to act or the episode ends."""
         reward, info = 0.0, {}
         rng = self._rng
         while True:
-            game = self.game
-            p = game.public
-            if p.status != PLAYING:
+            mirror = self._mirror
+            if mirror is not None:  # (``_turn`` and ``_legal_now`` written out: the hot path)
+                seat = mirror.turn
+                legal = legal_mask_for(mirror.hands[seat], mirror)
+            elif self._game.public.status == PLAYING:
+                seat = self._game.public.turn
+                legal = legal_actions_mask(self._game)
+            else:
                 break
-            seat = p.turn
             player = self._player_at[seat]
             if player is None:
                 break
-            legal = legal_actions_mask(game)
             choose = self._mask_chooser_at[seat]
             if choose is not None:  # a player that needs only the legal actions (the random one)
                 action = choose(legal, rng)
             else:
-                action = player.act(view(game, self._view_seat[seat]), actions_of(legal), rng)
-            self.game, penalty = take_action(game, action, legal, self._agent_of_seat[seat])
-            if self._recording is not None:
-                self._recording.recorder.played(seat, action, self.game, penalty is not None)
-            if self.game.public.status != PLAYING:
+                action = player.act(view(self.game, self._view_seat[seat]), actions_of(legal), rng)
+            ended, penalty = self._take(seat, action, legal)
+            if ended:
                 reward, info = self._finish_hand(penalty)
         return reward, info
 
@@ -269,6 +306,7 @@ class SingleAgentEnv(gymnasium.Env):
                 if self._recording is not None:
                     self._recording.recorder.open_hand(following)
                 self._seat_table()
+                self._start_mirror()
                 return 0.0, info
             # The learner is out of the match (a perdere's elimination): its episode ends here,
             # on the hand that put it out, with its final standing. (A learner that only sits a
@@ -282,13 +320,13 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _observe(self) -> np.ndarray:
         """The learner's observation; also notes its legal actions for ``action_masks``."""
-        self._legal = legal_actions_mask(self.game)
-        game = self.game
+        self._legal = self._legal_now()
         seat = self.seat
         encoder = self._encoder
         if seat < 0:  # the learner sits this hand out (Calabresella's dealer with four players)
             return np.zeros(encoder.size, dtype=np.int8)
-        return unpack(encoder.seat_bits(game, seat), encoder.size)
+        mirror = self._mirror
+        return unpack(encoder.seat_bits(self._game, seat) if mirror is None else mirror.obs[seat], encoder.size)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode not in self.metadata["render_modes"]:

@@ -27,6 +27,8 @@ Its figures: docs/benchmarks.md.
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..encoders.observation import CLASSIC, THERMOMETERS
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
@@ -51,7 +53,14 @@ _BY_TRICK = (
 )
 """The bits a trick's end writes again: the trick (emptied), the leader, the trick number, the thirds."""
 _KEEP = ~_BY_TRICK
-_THIRDS_OTHER = _AT["thirds"] + THERMOMETERS["thirds"]
+_VOIDS, _SIGNALS, _LEADER, _TRICK_NUMBER = _AT["voids"], _AT["signals"], _AT["leader"], _AT["trick_number"]
+_THIRDS, _THIRDS_OTHER = _AT["thirds"], _AT["thirds"] + THERMOMETERS["thirds"]
+
+
+@cache
+def _flips(watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """``CardPlayMirror.flips`` of these watched seats (made once)."""
+    return tuple(tuple((me, _PLAYED_BY[(seat - me) & 3]) for me in watched) for seat in range(4))
 
 
 def fits(encoder: object, game: GameState) -> bool:
@@ -69,7 +78,7 @@ class CardPlayMirror:
 
     __slots__ = (
         "fixed", "table", "dealt", "hidden", "hands", "trick", "leader", "turn", "tricks_done", "thirds",
-        "played", "signals", "voids", "history", "obs", "watched", "last_trick", "state_now",
+        "played", "signals", "voids", "history", "obs", "watched", "flips", "last_trick", "state_now",
     )  # fmt: skip
 
     def __init__(self, game: GameState, watched: tuple[int, ...] = (0, 1, 2, 3)) -> None:
@@ -86,6 +95,8 @@ class CardPlayMirror:
         self.history = list(p.history)
         self.watched = watched
         """The seats whose observation is kept (an environment of one learner watches one)."""
+        self.flips = _flips(watched)
+        """[the seat that plays] -> (watched seat, its ``_PLAYED_BY`` row) for each watched seat."""
         self.obs = [CLASSIC.bits(p, seat, game.hands[seat]) if seat in watched else 0 for seat in range(4)]
         """The watched seats' observation bits (``Observation.bits``, the mask not included); 0 for the others."""
         self.last_trick = p.table.tricks - 1
@@ -110,19 +121,19 @@ class CardPlayMirror:
             if suit != led and not hand & SUIT_MASK[led]:
                 self.voids |= 1 << (4 * seat + led)
                 for me in self.watched:
-                    obs[me] |= 1 << (_AT["voids"] + 4 * ((seat - me) & 3) + led)
+                    obs[me] |= 1 << (_VOIDS + 4 * ((seat - me) & 3) + led)
         elif signal:
             bit = 3 * suit + signal - 1
             self.signals |= 1 << (12 * seat + bit)
             for me in self.watched:
-                obs[me] |= 1 << (_AT["signals"] + 12 * ((seat - me) & 3) + bit)
+                obs[me] |= 1 << (_SIGNALS + 12 * ((seat - me) & 3) + bit)
         self.hands[seat] = hand ^ 1 << card
         self.played |= 1 << (40 * seat + card)
         self.history.append(action)
         trick.append(card)
         self.state_now = None
-        for me in self.watched:
-            obs[me] ^= _PLAYED_BY[(seat - me) & 3][card]
+        for me, flips in self.flips[seat]:
+            obs[me] ^= flips[card]
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return
@@ -137,9 +148,9 @@ class CardPlayMirror:
             own = sides[me]
             obs[me] = (
                 obs[me] & _KEEP
-                | 1 << (_AT["leader"] + ((winner - me) & 3))
-                | 1 << (_AT["trick_number"] + tricks_done)
-                | ((1 << thirds[own]) - 1) << _AT["thirds"]
+                | 1 << (_LEADER + ((winner - me) & 3))
+                | 1 << (_TRICK_NUMBER + tricks_done)
+                | ((1 << thirds[own]) - 1) << _THIRDS
                 | ((1 << thirds[1 - own]) - 1) << _THIRDS_OTHER
             )
 

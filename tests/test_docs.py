@@ -100,7 +100,10 @@ def _table_after(text: str, header: str) -> str:
     "page, header",
     [
         ("evaluation.md", "| player A | player B | boards | A - B points per hand | 95% CI |"),
-        ("benchmarks.md", "| loop (random legal play, one core) | steps/s | vs hearts |"),
+        (
+            "benchmarks.md",
+            "| loop (random legal choice timed, one core) | counts | per CPU second | vs hearts | env() / raw_env |",
+        ),
     ],
     ids=["strength", "speed"],
 )

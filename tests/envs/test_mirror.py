@@ -152,3 +152,70 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
             if out_a[2]:
                 break
     assert mirrored > 10 and core._mirror is None
+
+
+class _NumPyChoice:
+    """A player that answers with a NumPy integer (as an argmax over a model's output does)."""
+
+    name = "numpy"
+
+    def act(self, view, legal, rng):
+        return np.int64(legal[rng.randrange(len(legal))])
+
+
+def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
+    import gymnasium as gym
+
+    fast = gym.make("tressette_env/Tressette-v0", others=_NumPyChoice()).unwrapped
+    core = gym.make("tressette_env/Tressette-v0", others=_NumPyChoice()).unwrapped
+    core._may_mirror = False
+    rng = random.Random(9)
+    for episode in range(3):
+        assert np.array_equal(fast.reset(seed=episode)[0], core.reset(seed=episode)[0])
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(fast.action_masks())))
+            out_a, out_b = fast.step(action), core.step(action)
+            assert np.array_equal(out_a[0], out_b[0]) and out_a[1:] == out_b[1:] and fast.game == core.game
+            done = out_a[2]
+
+
+def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original():
+    import copy
+
+    import gymnasium as gym
+
+    env = gym.make("tressette_env/Tressette-v0", others="random").unwrapped
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    before, obs_before = env.game, env._observe()
+    twin = copy.copy(env)
+    twin.step(int(np.flatnonzero(twin.action_masks())[0]))
+    assert twin.game != before
+    assert env.game == before and np.array_equal(env._observe(), obs_before)
+
+
+def test_the_renuncio_warning_points_at_the_callers_step():
+    import gymnasium as gym
+
+    env = gym.make("tressette_env/Tressette-v0", others="random").unwrapped
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.warns(RenuncioWarning) as caught:
+        env.step(illegal)
+    assert caught[0].filename == __file__
+    aec = tressette_v0.raw_env()
+    aec.reset(seed=0)
+    legal = aec.observe(aec.agent_selection)["action_mask"]
+    with pytest.warns(RenuncioWarning) as caught:
+        aec.step(int(np.flatnonzero(legal == 0)[0]))
+    assert caught[0].filename.endswith("aec.py")  # FamilyEnv.step, where it pointed before the mirror
+
+
+def test_a_piece_of_the_table_cannot_read_private_cards():
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+
+    piece = ExtraPiece(Piece("both", (1,), "a piece"), lambda p, me, hand, private: 0, private=True, of_table=True)
+    with pytest.raises(ValueError, match="of_table"):
+        Observation(4, 2, 10, 2, extras=(piece,))

@@ -220,6 +220,12 @@ class Observation(Encoded):
         self.slices = slices_of(self.layout)
         self.size = sum(p.size for p in self.layout)
         self.extras = tuple(extras)
+        for extra in self.extras:
+            if extra.of_table and extra.private:
+                raise ValueError(
+                    f"observation piece {extra.piece.name!r}: of_table=True reads only the table, private=True "
+                    "the seat's private cards; a piece is one or the other"
+                )
         self.takes_private = any(extra.private for extra in self.extras)
         """True when ``bits`` takes a fourth argument, the seat's ``SeatView.private``."""
         self.bits = self._make_encoder(signals, accusi, exposed, competitor_of)

@@ -23,7 +23,7 @@ from pettingzoo.utils import wrappers
 from ..engine.game import apply, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .mirror import MirroredGame
+from .mirror import MirroredGame, keeps
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
@@ -207,7 +207,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in names}
         self.state_space = spaces.Box(0, 1, shape=(self._state_encoder.size,), dtype=np.int8)
         self._rng: random.Random | None = None
-        self._may_mirror = self._recording is None
+        self._may_mirror = self._recording is None and keeps(self._encoder)
         """Whether a mirror may play the hands (``MirroredGame``; a recording reads every state)."""
         self.game = None
 
@@ -303,7 +303,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         if self._legal >> action & 1:  # ``take_action``'s legal case, written out
             game, penalty = apply(before, action), None
         else:
-            game, penalty = take_action(before, action, self._legal, agent)
+            game, penalty = take_action(before, action, self._legal, agent, stacklevel=4)  # at step, as before
         self._cumulative_rewards[agent] = 0.0
         if self._recording is not None:
             self._recording.recorder.played(before.public.turn, action, game, penalty is not None)

@@ -63,9 +63,14 @@ def _flips(watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]],
     return tuple(tuple((me, _PLAYED_BY[(seat - me) & 3]) for me in watched) for seat in range(4))
 
 
-def fits(encoder: object, game: GameState) -> bool:
-    """Whether a mirror can play ``game``'s hand for ``encoder``: the four-seat game's default observation."""
-    return encoder is CLASSIC and game.public.table.seats == 4 and not game.public.table.phase
+def keeps(encoder: object) -> bool:
+    """Whether a mirror keeps ``encoder``'s observations: the four-seat game's default one (``CLASSIC``)."""
+    return encoder is CLASSIC
+
+
+def fits(game: GameState) -> bool:
+    """Whether a mirror can play ``game``'s hand: four seats in the plain card play."""
+    return game.public.table.seats == 4 and not game.public.table.phase
 
 
 class CardPlayMirror:
@@ -154,6 +159,15 @@ class CardPlayMirror:
                 | ((1 << thirds[1 - own]) - 1) << _THIRDS_OTHER
             )
 
+    def copy(self) -> CardPlayMirror:
+        """Another mirror of the same hand that plays on without changing this one."""
+        other = object.__new__(CardPlayMirror)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands, other.trick, other.thirds = list(self.hands), list(self.trick), list(self.thirds)
+        other.history, other.obs = list(self.history), list(self.obs)
+        return other
+
     def state(self) -> GameState:
         """The ``GameState`` these fields hold (built once after each card)."""
         state = self.state_now
@@ -175,8 +189,9 @@ class MirroredGame:
 
     ``game`` is the ``GameState`` set last, or while a mirror plays the hand, the state built
     from it when read; setting it puts the mirror away. ``_start_mirror`` starts one on the
-    state set last where one fits and ``_may_mirror`` (the environment's own conditions: no
-    recording) allows. ``FamilyEnv`` and ``SingleAgentEnv`` use it.
+    state set last where one fits (``fits``) and ``_may_mirror`` allows: the environment sets it
+    once, where its observation is one the mirror keeps (``keeps``) and nothing reads every state
+    (no recording). ``FamilyEnv`` and ``SingleAgentEnv`` use it.
     """
 
     _game: GameState | None = None
@@ -203,5 +218,5 @@ class MirroredGame:
     def _start_mirror(self) -> None:
         """Play the hand's cards on a mirror from here on, where one can (``fits``)."""
         game = self._game
-        if self._may_mirror and game.public.status == PLAYING and fits(self._encoder, game):
+        if self._may_mirror and game.public.status == PLAYING and fits(game):
             self._mirror = CardPlayMirror(game, self._watched)

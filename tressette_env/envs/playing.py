@@ -135,10 +135,13 @@ def action_id(action: Any, num_actions: int = NUM_ACTIONS) -> int:
     return action
 
 
-def take_action(game: GameState, action: int, legal: int, who: str) -> tuple[GameState, dict | None]:
+def take_action(
+    game: GameState, action: int, legal: int, who: str, stacklevel: int = 3
+) -> tuple[GameState, dict | None]:
     """The game after ``who`` takes ``action``; ``legal`` is the legal action mask of this position.
 
-    Returns the new state and, for a renuncio, what happened (for the infos).
+    Returns the new state and, for a renuncio, what happened (for the infos). ``stacklevel`` is
+    the ``RenuncioWarning``'s (3: the caller's caller; one more for each frame between).
 
     Raises:
         IllegalActionError: the action is illegal and the rules say ``illegal_action="raise"``.
@@ -150,7 +153,7 @@ def take_action(game: GameState, action: int, legal: int, who: str) -> tuple[Gam
     rules = game.public.rules
     if rules.illegal_action == "raise":
         raise IllegalActionError(what)
-    warnings.warn(f"renuncio: {what}; {rules.game.renuncio_text}", RenuncioWarning, stacklevel=3)
+    warnings.warn(f"renuncio: {what}; {rules.game.renuncio_text}", RenuncioWarning, stacklevel=stacklevel)
     return renuncio(game), {"agent": who, "action": action, "legal_actions": legal_ids}
 
 

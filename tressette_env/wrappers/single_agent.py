@@ -45,10 +45,10 @@ from ..agents.base import Player, mask_chooser
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
-from ..engine.game import check_seat, legal_actions_mask, legal_mask_for, new_game, next_hand, view
+from ..engine.game import action_int, check_seat, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
-from ..envs.mirror import MirroredGame
+from ..envs.mirror import MirroredGame, keeps
 from ..envs.playing import (
     UNMASKED_ADVICE,
     UNMASKED_HANDS,
@@ -124,12 +124,24 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)
         self.action_space = spaces.Discrete(self._num_actions)
         self._rng: random.Random | None = None
-        self._may_mirror = self._recording is None
+        self._may_mirror = self._recording is None and keeps(self._encoder)
         """Whether a mirror may play the hands (``envs.mirror.MirroredGame``; a recording reads every state)."""
         self.game: GameState | None = None
         self.agent = 0
         self._legal = 0
         self._renuncios = 0  # the learner's renuncios in a row; -1 once UnmaskedPolicyWarning was given
+
+    def __copy__(self) -> SingleAgentEnv:
+        """A shallow copy, as Python makes one, with a copy of the hand's mirror (``envs.mirror``).
+
+        The mirror is mutable, where a ``GameState`` is not: shared, a step of the copy would
+        change this environment's hand.
+        """
+        copied = object.__new__(type(self))
+        copied.__dict__.update(self.__dict__)
+        if self._mirror is not None:
+            copied._mirror = self._mirror.copy()
+        return copied
 
     def set_others(self, others: PlayerLike | Sequence[PlayerLike]) -> None:
         """Change who plays the other agents (from the next reset on); e.g. new self-play snapshots."""
@@ -259,7 +271,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
             mirror.play(action)
             return False, None
         before = self.game
-        game, penalty = take_action(before, action, legal, self._agent_of_seat[seat])
+        game, penalty = take_action(before, action, legal, self._agent_of_seat[seat], stacklevel=4)
         if self._recording is not None:
             self._recording.recorder.played(seat, action, game, penalty is not None)
         self.game = game
@@ -290,6 +302,8 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
                 action = choose(legal, rng)
             else:
                 action = player.act(view(self.game, self._view_seat[seat]), actions_of(legal), rng)
+            if type(action) is not int:  # a NumPy int (a model's argmax), as ``apply`` takes it
+                action = action_int(action, self._num_actions)
             ended, penalty = self._take(seat, action, legal)
             if ended:
                 reward, info = self._finish_hand(penalty)

@@ -199,7 +199,6 @@ class MirroredGame:
     _may_mirror: bool = False
     _watched: tuple[int, ...] = (0, 1, 2, 3)
     """The seats whose observations the environment reads (``CardPlayMirror.watched``)."""
-    _encoder: object
 
     @property
     def game(self) -> GameState | None:

@@ -326,7 +326,11 @@ _PACKAGE = (
         gym_id="tressette_env/TressetteColMorto-v0",
         pettingzoo_id="tressette_env/tressette_col_morto-v0",
         docs="docs/games/col_morto.md",
-        forms=(("three players", {}), ("two players", {"players": 2})),
+        forms=(
+            ("three players", {}),
+            ("two players", {"players": 2}),
+            ("a fixed holder's match", {"dummy_holder": "fixed", "episode": "match"}),
+        ),
     ),
     Entry(
         name="tressette_a_perdere",

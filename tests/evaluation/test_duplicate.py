@@ -162,3 +162,13 @@ def test_partnerships_that_avoid_points_count_the_other_way():
             assert play.diffs[0] == play.field_points[0] - play.a_points[0]
         result = duplicate(HeuristicPlayer(), RandomPlayer(), boards=2, seed=1, rules=rules, workers=1, progress=False)
         assert result.against == "team" and result.points_sign == -1
+
+
+@pytest.mark.parametrize("holder", ["dealer", "fixed"])
+def test_a_three_player_col_morto_match_is_refused_with_the_reason(holder):
+    from tressette_env.evaluation.duplicate import check_duplicate
+    from tressette_env.games.col_morto import ColMortoRules
+
+    with pytest.raises(ValueError, match=r"partnerships change from hand to hand \(with a fixed holder, one player"):
+        check_duplicate(ColMortoRules(dummy_holder=holder, episode="match"))
+    check_duplicate(ColMortoRules(dummy_holder=holder))  # single hands: evaluated

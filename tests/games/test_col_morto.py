@@ -17,10 +17,14 @@ from tressette_env.engine import (
     legal_actions,
     new_game,
     next_hand,
+    renuncio,
     view,
 )
 from tressette_env.engine.game import current_agent
-from tressette_env.games.col_morto import ColMortoRules
+from tressette_env.engine.render import render_state
+from tressette_env.engine.scoring import HandScore
+from tressette_env.games.col_morto import COL_MORTO, ColMortoRules
+from tressette_env.protocol.state import decode_public, encode_public
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2])
@@ -158,6 +162,106 @@ def test_a_fixed_holder_keeps_the_dummy_all_match():
         while state.public.status == PLAYING:
             state = apply(state, legal_actions(state)[0])
         state = next_hand(state, seed=hand)
+
+
+@pytest.mark.parametrize("offending_side", [0, 1])
+def test_a_fixed_holder_plays_the_match_against_the_pair(offending_side):
+    """With a fixed holder the match is kept by side: the pair wins or loses it together.
+
+    A renuncio gives the other side 11 points, the target: the match ends at once. With
+    individual scores the pair, always level, would tie at the top and play on.
+    """
+    rules = ColMortoRules(dummy_holder="fixed", episode="match", target_score=11, accusi=False)
+    state = new_game(rules, hands=SUITS_DEAL, dealer=0, seed=3)
+    t = state.public.table
+    holder = t.controllers[0]
+    pair = sorted({0, 1, 2} - {holder})
+    assert COL_MORTO.competitors(rules) == 2 and state.public.match_score == (0, 0)
+    assert t.extra.by_side and COL_MORTO.competitor_of(t, holder) == 0
+    assert [COL_MORTO.competitor_of(t, a) for a in pair] == [1, 1]
+    while t.sides[state.public.turn] != offending_side:
+        state = apply(state, legal_actions(state)[0])
+    state = renuncio(state)
+    p = state.public
+    winner = 1 - offending_side
+    assert p.status == GAME_OVER and p.winner == winner
+    assert p.match_score == ((0, 11) if winner else (11, 0))
+    returns = COL_MORTO.returns(p)
+    assert returns[holder] == (1.0 if winner == 0 else -1.0)  # the holder alone, the pair shares: zero-sum
+    assert [returns[a] for a in pair] == [0.5 if winner == 1 else -0.5] * 2
+    assert COL_MORTO.competitor_name(p, 1) == f"player_{pair[0]} and player_{pair[1]}"
+    assert COL_MORTO.competitor_name(p, 0) == f"player_{holder}"
+    assert f"match won by {COL_MORTO.competitor_name(p, winner)}" in render_state(state)
+
+
+def test_a_fixed_holder_level_with_the_pair_at_the_target_plays_on():
+    state = new_game(ColMortoRules(dummy_holder="fixed", episode="match", target_score=11), seed=1)
+    level = COL_MORTO.close_hand(state.public, HandScore((11, 11), (33, 33), (0, 0)))
+    assert level.status == HAND_OVER and level.winner is None and level.match_score == (11, 11)
+    ahead = COL_MORTO.close_hand(state.public, HandScore((11, 12), (33, 36), (0, 0)))
+    assert ahead.status == GAME_OVER and ahead.winner == 1
+
+
+def test_a_fixed_holders_single_hands_keep_scores_and_the_observation_by_player():
+    """Only a match is kept by side: a hand's layout is the three-player one (the shipped model plays it)."""
+    hand = ColMortoRules(dummy_holder="fixed")
+    state = new_game(hand, seed=2)
+    assert COL_MORTO.competitors(hand) == 3 and not state.public.table.extra.by_side
+    assert observation(hand).layout == observation(ColMortoRules()).layout
+    match = ColMortoRules(dummy_holder="fixed", episode="match")
+    assert COL_MORTO.competitors(match) == 2 and observation(match).size == observation(ColMortoRules(players=2)).size
+    assert (
+        "each side still needs"
+        in next(piece for piece in observation(match).layout if piece.name == "to_target").meaning
+    )
+    while state.public.status == PLAYING:
+        state = apply(state, legal_actions(state)[0])
+    p = state.public
+    assert len(p.match_score) == 3 and p.winner is None
+    assert COL_MORTO.returns(p) == tuple(
+        float(
+            p.result.points[p.table.sides[p.table.seat_of[a]]] - p.result.points[1 - p.table.sides[p.table.seat_of[a]]]
+        )
+        for a in range(3)
+    )
+
+
+def test_only_a_fixed_holders_match_has_a_record_of_its_own_on_the_wire():
+    """``BySidePublic`` marks the match kept by side; every other rule set's record is as before the rule."""
+    for rules, tag in (
+        (ColMortoRules(), "ColMortoPublic"),
+        (ColMortoRules(dummy_holder="fixed"), "ColMortoPublic"),
+        (ColMortoRules(episode="match"), "ColMortoPublic"),
+        (ColMortoRules(players=2, episode="match"), "ColMortoPublic"),
+        (ColMortoRules(dummy_holder="fixed", episode="match"), "BySidePublic"),
+    ):
+        public = new_game(rules, seed=0).public
+        encoded = encode_public(public.table.extra)
+        assert encoded == {"@": f"tressette_env.games.col_morto:{tag}", "v": [list(public.table.extra.dummies)]}
+        assert decode_public(encode_public(public)) == public
+        assert type(decode_public(encoded)).by_side == (tag == "BySidePublic")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_fixed_holder_match_ends_under_random_play(seed):
+    """The match of a fixed holder ends once a side is alone at the top past the target (it ran on before)."""
+    env = tressette_col_morto_v0.raw_env(dummy_holder="fixed", episode="match", target_score=11)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    final = {}
+    while env.agents and steps < 40 * 12:
+        agent = env.agent_selection
+        _, reward, terminated, _, _ = env.last()
+        if terminated:
+            final[agent] = reward
+        env.step(None if terminated else rng.choice(legal_actions(env.game)))
+        steps += 1
+    p = env.game.public
+    assert p.status == GAME_OVER and max(p.match_score) >= 11 and p.match_score[p.winner] == max(p.match_score)
+    holder = p.table.controllers[0]
+    pair = [f"player_{a}" for a in range(3) if a != holder]
+    assert final[pair[0]] == final[pair[1]] == -final[f"player_{holder}"] / 2 == (0.5 if p.winner == 1 else -0.5)
 
 
 def test_a_chosen_deal_is_checked():

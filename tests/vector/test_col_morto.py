@@ -45,7 +45,8 @@ class Reference:
     def fresh(self, i: int):
         b = self.batch
         holder = int(b._holder[i])
-        return COL_MORTO._deal(self.rules, int(b.dealer[i]), holder, check_deal(b.deal_of(i)), (0,) * b.num_agents, 0)
+        score = (0,) * COL_MORTO.competitors(self.rules)
+        return COL_MORTO._deal(self.rules, int(b.dealer[i]), holder, check_deal(b.deal_of(i)), score, 0)
 
     def check(self, every_player: bool) -> None:
         b = self.batch
@@ -217,6 +218,38 @@ def test_chosen_deals_dealers_and_holders():
     assert batch.dealer.tolist() == [0, 1, 2]
     assert (batch.controllers[:, 0] == 2).all() and (batch.controllers[:, 2] == 2).all()
     assert (batch.dummies == 4).all()
+
+
+def test_a_fixed_holder_match_is_won_by_a_side():
+    """Every deal's match ends (the pair, always level, wins together): +1 to the winning side, -1 to the other.
+
+    The holder alone takes his side's; the pair shares its side's, 0.5 each.
+    """
+    rules = {"dummy_holder": "fixed", "episode": "match", "target_score": 11}
+    batch = ColMortoBatch(16, seed=4, **rules)
+    ref = Reference(batch, rules)
+    assert batch.match_score.shape == (16, 2)
+    rng = np.random.default_rng(5)
+    seat_of = batch.seat_of.copy()
+    done = np.zeros(16, dtype=bool)
+    for _ in range(40 * 12):
+        actions = batch.sample_actions(rng)
+        result = batch.step(actions)
+        ref.step(actions, None, result)  # the scalar game's winner, score and returns
+        for i in np.flatnonzero(result.terminated & ~done):
+            side = seat_of[i] & 1  # the holder's side is 0
+            assert (
+                result.match_score[i].max() >= 11
+                and result.match_score[i, result.winner[i]] > result.match_score[i, 1 - result.winner[i]]
+            )
+            shares = [(1.0 if s == result.winner[i] else -1.0) / (1 if s == 0 else 2) for s in side]
+            assert result.rewards[i].tolist() == shares
+            assert result.rewards.dtype == np.float32
+        done |= result.terminated
+        if done.all():
+            break
+        seat_of = np.where(done[:, None], seat_of, batch.seat_of)
+    assert done.all()
 
 
 def pin_heuristic(rules: dict, n: int, steps: int, seed: int, random_p: float = 0.3) -> int:

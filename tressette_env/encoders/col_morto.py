@@ -3,7 +3,7 @@
 Seats are relative to your own seat (0 = you, 1 = the next seat...); the dummy's cards are
 in the ``exposed`` piece; ``acting_for`` says which seat you are playing now (yours, or
 your dummy's in its turn). Match scores are by player (yours first, then the next players
-in play order).
+in play order); in a fixed holder's match (``dummy_holder="fixed"``), by side (yours, the other).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..engine.state import PublicState
-from ..games.col_morto import ColMortoRules
+from ..games.col_morto import COL_MORTO, ColMortoRules
 from .global_state import StateEncoder
 from .layout import Piece
 from .observation import ExtraPiece, Observation
@@ -48,20 +48,24 @@ EXTRAS = (
 
 
 @cache
-def _observation(players: int) -> Observation:
-    return Observation(4, 2, 10, players, exposed=True, extras=EXTRAS, competitor_of=_player, side_word="side")
+def _observation(competitors: int, by_player: bool) -> Observation:
+    return Observation(
+        4, 2, 10, competitors, exposed=True, extras=EXTRAS, competitor_of=_player if by_player else None,
+        side_word="side", competitor_word="player" if by_player else "side",
+    )  # fmt: skip
 
 
 def observation(rules: ColMortoRules) -> Observation:
-    """The observation of a player of col morto (its layout depends on the number of players)."""
-    return _observation(rules.players)
+    """The observation of a player of col morto (its layout depends on the match's competitors)."""
+    competitors = COL_MORTO.competitors(rules)
+    return _observation(competitors, competitors == rules.players)
 
 
 @cache
-def _state(players: int) -> StateEncoder:
-    return StateEncoder(4, 2, 10, players)
+def _state(competitors: int) -> StateEncoder:
+    return StateEncoder(4, 2, 10, competitors)
 
 
 def state_encoder(rules: ColMortoRules) -> StateEncoder:
     """``env.state()``'s vector for col morto."""
-    return _state(rules.players)
+    return _state(COL_MORTO.competitors(rules))

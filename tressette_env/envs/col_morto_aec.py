@@ -19,9 +19,9 @@ sources leave a point open are in docs/games/col_morto.md.
 | Agents             | 3 (or 2)                                           |
 | Action Shape       | Discrete(255)                                      |
 | Action Values      | [0, 254]                                           |
-| Observation Shape  | (999,) (`players=2`: (958,))                       |
+| Observation Shape  | (999,) (`players=2`, a fixed holder's match: (958,)) |
 | Observation Values | [0, 1] (int8)                                      |
-| State Shape        | (1081,) (`players=2`: (1040,))                     |
+| State Shape        | (1081,) (`players=2`, a fixed holder's match: (1040,)) |
 
 Agents are the live players. The agent that holds a dummy is the agent to act in the
 dummy's turn (`env.agent_selection`): it plays the dummy's cards, and its observation says
@@ -32,7 +32,8 @@ so (`acting_for`).
 A dict: `"observation"` (int8 0s and 1s) and `"action_mask"`. Seats are relative to the
 agent's own seat (0 you, 1 the next seat, 2 your partner or your dummy, 3 the seat before
 you); the dummies' cards are in `exposed`; match scores are by player, yours first, then
-the next players in play order. With `players=3`:
+the next players in play order (with `dummy_holder="fixed"` by side, yours first: the
+layout of `players=2`, `to_target` by side). With `players=3`:
 
 | piece | shape | slice | meaning |
 | --- | --- | --- | --- |
@@ -91,9 +92,13 @@ other side's (the dealer once, for the side of his own hand and his dummy); 0 be
 `episode="match"`: +1 to the winner, -1/(players - 1) to each other player (zero-sum).
 Match scores are individual: after each hand every player adds his side's points; the
 first to the target wins, several there: the highest, an exact tie for the highest plays
-on. The infos when a hand ends hold `"hand"`, `"hand_score"`, `"card_thirds"`, `"accusi"`
-(each `[side 0, side 1]`, side 0 = seats 0 and 2), `"sides"` (the players of each side),
-`"match_score"` (by player) in a match, and `"renuncio"` when that ended it.
+on. With `dummy_holder="fixed"` the holder plays the match against the pair: the scores
+are by side (the holder's first); +1 to the winning side and -1 to the other, each shared
+by its players (the holder +1 or -1, each of the pair +0.5 or -0.5). The infos when a hand
+ends hold `"hand"`, `"hand_score"`, `"card_thirds"`, `"accusi"` (each `[side 0, side 1]`,
+side 0 = seats 0 and 2), `"sides"` (the players of each side),
+`"match_score"` (by player; by side with a fixed holder) in a match, and `"renuncio"`
+when that ended it.
 
 ### Arguments
 

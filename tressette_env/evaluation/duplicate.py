@@ -253,7 +253,8 @@ def check_duplicate(rules: Any) -> None:
     game = rules.game
     if game.lineup(rules) == "teams" and game.agents(rules) == 3 and rules.episode == "match":
         raise ValueError(
-            f"{game.name} for three players changes partnerships from hand to hand: "
+            f"{game.name} for three players: a match's partnerships change from hand to hand (with a fixed "
+            "holder, one player plays the other two all match), which a duplicate board cannot swap: "
             'evaluate single hands (episode="hand")'
         )
 

@@ -8,7 +8,9 @@ partner plays it in its turn, with the usual follow-suit rule.
   dummy opposite him against the other two, who play in partnership. The dummy sits
   opposite the dealer, so partnerships change every hand (``dummy_holder="dealer"``); with
   ``dummy_holder="fixed"`` one player, drawn at the start, holds the dummy all match.
-  Match scores are individual: after each hand every player adds his side's points.
+  Match scores are individual: after each hand every player adds his side's points. With a
+  fixed holder the sides never change, so his match is kept by side, the holder's against
+  the pair's, and the pair wins or loses it together.
 - **Two players** (``players=2``): each has a dummy opposite him (seats 0 and 2 against 1
   and 3): with the dummies face up at the deal each sees thirty cards and knows the other
   ten, a perfect-information game.
@@ -43,8 +45,13 @@ Decisions where FAMILY.md leaves a point open (docs/games/col_morto.md says why)
   players, when the second deals; or the holder of the 4 di denari under ``first_lead``) is
   shown at the deal: its player cannot play a card he has not seen, and asking him to would
   hand him the dummy's cards as his legal actions before the others see them.
+- With ``dummy_holder="fixed"`` a match is kept by side (``competitors`` is 2:
+  side 0 the holder's, side 1 the pair's), as in the four-seat game: individual scores would
+  keep the two partners always level, and a tie for the highest never parts them.
 - Rewards: each player gets his side's points minus the other side's (a hand), or, for a
-  match, +1 to the winner and -1/(players - 1) to each other player.
+  match, +1 to the winner and -1/(players - 1) to each other player; with a fixed holder,
+  +1 shared by the side that wins the match and -1 by the other (the holder +1 or -1, each
+  of the pair +0.5 or -0.5): a match stays zero-sum.
 
 Example:
     >>> from tressette_env.engine import new_game
@@ -75,6 +82,19 @@ class ColMortoPublic(NamedTuple):
 
     dummies: tuple[int, ...]
     """The dummy seats of this hand."""
+    by_side = False
+    """(Not a field.) True in a fixed holder's match (``BySidePublic``)."""
+
+
+class BySidePublic(ColMortoPublic):
+    """The public record of a fixed holder's match: the same field, and a match kept by side (side 0 the holder's).
+
+    A class of its own rather than a field, so that the record of every other rule set is the
+    same on the wire (``protocol.state``) as before the rule (2026-12-05).
+    """
+
+    __slots__ = ()
+    by_side = True
 
 
 FIRST_CARD = 1
@@ -148,10 +168,12 @@ class TressetteColMorto(Game):
         return rules.players
 
     def competitors(self, rules: ColMortoRules) -> int:
-        return rules.players
+        return 2 if _by_sides(rules) else rules.players
 
     def competitor_of(self, table: Table, agent: int) -> int:
-        """Every player keeps his own match score."""
+        """Every player keeps his own match score; in a fixed holder's match, each side (the holder's is 0)."""
+        if table.extra.by_side:
+            return table.sides[table.seat_of[agent]]
         return agent
 
     # ------------------------------------------------------------------ seating
@@ -196,7 +218,7 @@ class TressetteColMorto(Game):
         return Table(
             seats=4, tricks=10, sides=(0, 1, 0, 1), controllers=controllers, seat_of=seat_of,
             signal_seats=signal_seats, narrow_striscio=rules.striscio == "no_honours", phase=phase, exposed=exposed,
-            extra=ColMortoPublic(dummies),
+            extra=(BySidePublic if _by_sides(rules) else ColMortoPublic)(dummies),
         )  # fmt: skip
 
     # ------------------------------------------------------------------ dealing
@@ -217,7 +239,7 @@ class TressetteColMorto(Game):
             dealer = rng.randrange(rules.players)
         holder = rng.randrange(3) if rules.players == 3 and rules.dummy_holder == "fixed" else 0
         hands = options.get("hands") or tuple(shuffled(rng, (10, 10, 10, 10)))
-        return self._deal(rules, dealer, holder, hands, (0,) * rules.players, 0)
+        return self._deal(rules, dealer, holder, hands, (0,) * self.competitors(rules), 0)
 
     def next_hand(self, state: GameState, rng: random.Random, options: dict) -> GameState:
         p = state.public
@@ -267,7 +289,9 @@ class TressetteColMorto(Game):
     # ------------------------------------------------------------------ scores
 
     def competitor_points(self, p: PublicState, result: HandScore) -> tuple[int, ...]:
-        """Each player adds the points of the side he played on (the dealer his side's, once)."""
+        """Each player adds the points of the side he played on (the dealer his side's, once); a fixed holder: by side."""
+        if p.table.extra.by_side:
+            return result.points
         seat_of = p.table.seat_of
         return tuple(result.points[p.table.sides[seat_of[player]]] for player in range(len(seat_of)))
 
@@ -275,9 +299,15 @@ class TressetteColMorto(Game):
         raise ValueError("col morto has no calling out")
 
     def returns(self, p: PublicState) -> tuple[float, ...]:
-        """A hand: each player's side's points minus the other side's. A match: +1 to the winner, the rest share -1."""
+        """A hand: each player's side's points minus the other side's. A match: +1 to the winner, the rest share -1.
+
+        With a fixed holder the match is won by a side: +1 shared by its players, -1 by the other side's.
+        """
         n = len(p.table.seat_of)
         if p.rules.episode == "match":
+            if p.table.extra.by_side:  # the holder alone, the pair two
+                side = [self.competitor_of(p.table, player) for player in range(n)]
+                return tuple((1.0 if s == p.winner else -1.0) / side.count(s) for s in side)
             return tuple(1.0 if player == p.winner else -1.0 / (n - 1) for player in range(n))
         points = p.result.points
         sides = p.table.sides
@@ -294,7 +324,10 @@ class TressetteColMorto(Game):
         return tuple(f"dummy of {agents[c]}" if s in dummies else agents[c] for s, c in enumerate(table.controllers))
 
     def competitor_name(self, p: PublicState, competitor: int) -> str:
-        return f"player_{competitor}"
+        if not p.table.extra.by_side:
+            return f"player_{competitor}"
+        players = [a for a in range(len(p.table.seat_of)) if self.competitor_of(p.table, a) == competitor]
+        return " and ".join(f"player_{a}" for a in players)
 
     def hand_info(self, p: PublicState) -> dict[str, Any]:
         info = super().hand_info(p)
@@ -303,6 +336,14 @@ class TressetteColMorto(Game):
             [f"player_{a}" for a in range(len(seat_of)) if p.table.sides[seat_of[a]] == side] for side in (0, 1)
         ]
         return info
+
+
+def _by_sides(rules: ColMortoRules) -> bool:
+    """True when the match is kept by side: a match of three players with a fixed holder (the sides never change).
+
+    (Single hands keep a score by player, and the layout of the three-player observation, as before.)
+    """
+    return rules.players == 3 and rules.dummy_holder == "fixed" and rules.episode == "match"
 
 
 COL_MORTO = TressetteColMorto()

@@ -22,7 +22,9 @@ the scalar game's, byte for byte and reward for reward (``tests/vector/test_col_
 
 Rewards are the AEC environment's (``TressetteColMorto.returns``), by player: a hand pays
 each player his side's points minus the other side's when it ends; a match pays +1 to the
-winner and -1/(players - 1) to each other player. A match's hands follow one another inside
+winner and -1/(players - 1) to each other player, or with a fixed holder (whose match is kept
+by side, ``COL_MORTO.competitors``) +1 shared by the winning side and -1 by the other (the
+holder alone, the pair 0.5 each). A match's hands follow one another inside
 the step that ends the one before (the next dealer, the new seats), as in the AEC
 environment. Illegal actions follow ``illegal_action``: a renuncio loses the offender's
 side the hand 11-0 (the ``StepResult.renuncio`` array names the seat), or
@@ -91,9 +93,11 @@ class ColMortoStep(NamedTuple):
     renuncio: np.ndarray
     """(N,) int8: the seat whose illegal action ended the hand, or -1."""
     match_score: np.ndarray
-    """(N, players) int64: each player's match score after the hand (``episode="match"``; 0 in ``"hand"``)."""
+    """(N, competitors) int64: the match scores after the hand (``episode="match"``; 0 in ``"hand"``).
+
+    By player, or by side (the holder's first) with a fixed holder."""
     winner: np.ndarray
-    """(N,) int8: the player who won the match when it ended, or -1."""
+    """(N,) int8: the player (with a fixed holder: the side) who won the match when it ended, or -1."""
     hand_number: np.ndarray
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
 
@@ -165,7 +169,8 @@ class ColMortoBatch:
         self._tables = _seating_tables(r)
         self._key = np.zeros(n, dtype=np.int64)  # 3 * dealer player + holder: the row of the seating tables
         self._holder = np.zeros(n, dtype=np.int64)
-        self._score = np.zeros((n, r.players), dtype=np.int64)
+        self._by_sides = COL_MORTO.competitors(r) != r.players  # a fixed holder: the match is kept by side
+        self._score = np.zeros((n, COL_MORTO.competitors(r)), dtype=np.int64)
         self._hand_number = np.zeros(n, dtype=np.int64)
         self._shown = np.zeros(n, dtype=bool)  # the dummies are face up
         self._packed_masks = np.zeros((n, 32), dtype=np.uint8)
@@ -254,7 +259,7 @@ class ColMortoBatch:
             pair = np.zeros((n, 2), dtype=np.int64)
             none = np.full(n, -1, dtype=np.int8)
             fields = (np.zeros((n, players), dtype=np.float32), no, no, pair, pair, pair, none, none)
-            fields += (np.zeros((n, players), dtype=np.int64), none, np.zeros(n, dtype=np.int64))
+            fields += (np.zeros_like(self._score), none, np.zeros(n, dtype=np.int64))
             for f in fields:
                 f.flags.writeable = False
             self._quiet = ColMortoStep(*fields)
@@ -315,7 +320,10 @@ class ColMortoBatch:
 
     @property
     def match_score(self) -> np.ndarray:
-        """(N, players) each player's points over the finished hands of the episode."""
+        """(N, competitors) the match scores over the finished hands of the episode.
+
+        By player; by side (the holder's first) with a fixed holder.
+        """
         return self._score.copy()
 
     @property
@@ -427,9 +435,10 @@ class ColMortoBatch:
                     held = engine._rot[_H].reshape(-1).take(((slot + k) & 3) * n + rows)
                     put(words, np.where(up, held, _ZERO), at["exposed"][0] + 40 * k, 40)
         if self.rules.episode == "match":
-            n_players = self.rules.players
-            for k in range(n_players):
-                score = self._score[rows, (player + k) % n_players]
+            n_comp = self._score.shape[1]
+            mine = me & 1 if self._by_sides else player  # the observer's score first
+            for k in range(n_comp):
+                score = self._score[rows, (mine + k) % n_comp]
                 need = np.clip(self.rules.target_score - score, 0, 41)
                 put(words, tb.THERMO_TARGET.take(need), at["to_target"][0] + 41 * k, 41)
         rel = (dummies.astype(np.int64) * 0x11 >> me) & 0xF  # bit k: relative seat k is a dummy
@@ -487,7 +496,7 @@ class ColMortoBatch:
             return self._quiet_result()
         n_players = self.rules.players
         rewards = np.zeros((self.n, n_players), dtype=np.float32)
-        match_score = np.zeros((self.n, n_players), dtype=np.int64)
+        match_score = np.zeros_like(self._score)
         winner = np.full(self.n, -1, dtype=np.int8)
         ended = result.hand_over
         terminated = ended.copy()
@@ -499,16 +508,20 @@ class ColMortoBatch:
             mine = np.take_along_axis(points, side, axis=1)
             theirs = np.take_along_axis(points, 1 - side, axis=1)
             if self.rules.episode == "match":
-                self._score += np.where(ended[:, None], mine, 0)
+                self._score += np.where(ended[:, None], points if self._by_sides else mine, 0)
                 top = self._score.max(axis=1)
                 unique = (self._score == top[:, None]).sum(axis=1) == 1
                 decided = ended & (top >= self.rules.target_score) & unique
                 best = self._score.argmax(axis=1)
                 winner = np.where(decided, best, -1).astype(np.int8)
                 terminated = decided
-                rewards = np.where(
-                    np.arange(n_players) == best[:, None], np.float32(1.0), np.float32(-1.0 / (n_players - 1))
-                ).astype(np.float32)
+                if self._by_sides:  # +1 shared by the winning side, -1 by the other: the holder alone (side 0)
+                    share = np.where(side == 0, np.float32(1.0), np.float32(0.5))
+                    rewards = np.where(side == best[:, None], share, -share)
+                else:
+                    rewards = np.where(
+                        np.arange(n_players) == best[:, None], np.float32(1.0), np.float32(-1.0 / (n_players - 1))
+                    ).astype(np.float32)
                 rewards *= decided[:, None]
                 match_score = self._score * ended[:, None]
             else:

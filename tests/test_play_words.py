@@ -244,3 +244,10 @@ def test_playing_the_dummy_the_person_still_sees_his_own_hand():
     _, text, _ = session("tressette_col_morto", 1, first, opponents="random")  # player 0 deals: the dummy is his
     screens = [screen for screen in text.split("\n\n") if "dummy of you to play" in screen.splitlines()[0]]
     assert screens and all(re.search(r"^you \(side 0\)  denari: ", s, flags=re.M) for s in screens)
+
+
+def test_a_fixed_holders_match_names_its_sides_as_the_hands_do():
+    rules = game_spec("tressette_col_morto").make_rules(dummy_holder="fixed", episode="match", target_score=11)
+    _, text, _ = session("tressette_col_morto", 4, first, rules, opponents="random")
+    assert re.search(r"match \(to 11\): side 0 \([^)]*\) \d+ · side 1 \([^)]*\) \d+", text)
+    assert re.search(r"the match goes to side [01] \(", text) and "team" not in text

@@ -221,7 +221,7 @@ def _side_lines(p: PublicState, seat_names: Sequence[str]) -> list[str]:
 
 
 def _competitor_labels(p: PublicState, names: Sequence[str]) -> list[str]:
-    """Each match score's owner: an agent's name, or ``team 0 (you, player 2)``."""
+    """Each match score's owner: an agent's name, or ``team 0 (you, player 2)`` (col morto's ``side 0 (player 1)``)."""
     g = p.rules.game
     agents = len(names)
     count = len(p.match_score)
@@ -230,7 +230,8 @@ def _competitor_labels(p: PublicState, names: Sequence[str]) -> list[str]:
     members: list[list[str]] = [[] for _ in range(count)]
     for a in range(agents):
         members[g.competitor_of(p.table, a)].append(names[a])
-    return [f"team {c} ({', '.join(m)})" for c, m in enumerate(members)]
+    word = g.side_word if g.side_word in ("team", "side") else "team"  # the hand's lines' word for a side
+    return [f"{word} {c} ({', '.join(m)})" for c, m in enumerate(members)]
 
 
 def _match_lines(p: PublicState, names: Sequence[str]) -> list[str]:

@@ -1,10 +1,12 @@
-"""The observation pieces kept per seat while the table is the same (``ExtraPiece.of_table``).
+"""The observation pieces kept per seat while the table is the same (``ExtraPiece.of_table``), and those of the turn.
 
 Two checks over random play of every game under every rule set of ``tests/games/family.py``,
 the phases before the card play included:
 
 - each fill marked ``of_table`` gives the same bits from a stand-in that has nothing but the
-  table (anything else it read would raise) as from the whole public state and the hand;
+  table (anything else it read would raise) as from the whole public state and the hand; each
+  marked ``of_turn`` (a mirror fills it again after each card) from one with the table and the
+  turn;
 - the encoder's bits, with the kept pieces, equal its bits with nothing kept (every fill
   called again), for every seat at every decision.
 """
@@ -58,15 +60,18 @@ def test_a_piece_of_the_table_reads_the_table_and_the_seat_alone(game, rules):
     for env in _decisions(game, rules, episodes=3):
         p = env.game.public
         table_only = SimpleNamespace(table=p.table)
+        table_and_turn = SimpleNamespace(table=p.table, turn=p.turn)  # what a mirror has (``ExtraPiece.of_turn``)
         for observation in _observations(env._encoder):
             for extra in observation.extras:
-                if not extra.of_table:
+                if not (extra.of_table or extra.of_turn):
                     continue
+                stand_in = table_only if extra.of_table else table_and_turn
                 for seat in range(p.table.seats):
-                    alone = extra.fill(table_only, seat, None)
+                    alone = extra.fill(stand_in, seat, None)
                     assert alone == extra.fill(p, seat, env.game.hands[seat]), (extra.piece.name, seat)
                     checked += 1
-    if any(e.of_table for o in _observations(MODULES[game].raw_env(**rules)._encoder) for e in o.extras):
+    marked = [e for o in _observations(MODULES[game].raw_env(**rules)._encoder) for e in o.extras]
+    if any(e.of_table or e.of_turn for e in marked):
         assert checked > 0
 
 

@@ -1,11 +1,12 @@
-"""The four-seat AEC environment's card play on a mirror (``envs.mirror``) is the rules core's, step for step.
+"""The AEC environments' card play on a mirror (``envs.mirror``) is the rules core's, step for step.
 
 Two environments play the same actions, one on the mirror and one on the core alone (the
 mirror turned off): after every step their states (``env.game``, hidden hands included),
 every agent's observation and mask, rewards, terminations, truncations, infos and the agent to
 act are equal. Under every four-seat rule switch that touches the card play, with signals,
 voids, renuncios (an illegal action now and then), claims (calling out), matches over
-several hands and ``max_cycles`` truncations.
+several hands and ``max_cycles`` truncations; and so for col morto (its face-up dummies and
+the seat each player is to play for), under its switches.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tressette_env import tressette_v0
-from tressette_env.envs.mirror import CardPlayMirror
+from tressette_env import tressette_col_morto_v0, tressette_v0
+from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
 
 RULE_SETS = [
@@ -32,9 +33,20 @@ RULE_SETS = [
 ]
 
 
-def _pair(rules: dict, max_cycles: int | None = None):
-    fast = tressette_v0.raw_env(max_cycles=max_cycles, **rules)
-    core = tressette_v0.raw_env(max_cycles=max_cycles, **rules)
+COL_MORTO_RULE_SETS = [
+    {},
+    {"players": 2},
+    {"dummy_exposed": "after_first_card"},
+    {"players": 2, "dummy_exposed": "after_first_card", "episode": "match", "target_score": 11},
+    {"dummy_holder": "fixed", "episode": "match", "target_score": 11},
+    {"striscio": "no_honours", "first_lead": "four_of_denari", "episode": "match", "target_score": 21},
+    {"signals": False, "accusi": False, "cappotto_bonus": 11},
+]
+
+
+def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
+    fast = module.raw_env(max_cycles=max_cycles, **rules)
+    core = module.raw_env(max_cycles=max_cycles, **rules)
     core._may_mirror = False
     return fast, core
 
@@ -51,9 +63,11 @@ def _same(fast, core) -> None:
         assert np.array_equal(a["action_mask"], b["action_mask"]), agent
 
 
-def _play_episodes(rules: dict, seed: int, episodes: int, illegal_rate: float = 0.0, max_cycles: int | None = None):
+def _play_episodes(
+    rules: dict, seed: int, episodes: int, illegal_rate: float = 0.0, max_cycles: int | None = None, module=tressette_v0
+):
     """Random play on both environments; returns how many steps the mirror took."""
-    fast, core = _pair(rules, max_cycles)
+    fast, core = _pair(rules, max_cycles, module)
     rng = random.Random(seed)
     mirrored = 0
     for episode in range(episodes):
@@ -66,7 +80,8 @@ def _play_episodes(rules: dict, seed: int, episodes: int, illegal_rate: float = 
                 action = None
             else:
                 legal = np.flatnonzero(fast.observe(agent)["action_mask"])
-                action = int(rng.choice(legal)) if rng.random() >= illegal_rate else rng.randrange(161)
+                wrong = rng.randrange(fast.action_space(agent).n)
+                action = int(rng.choice(legal)) if rng.random() >= illegal_rate else wrong
             mirrored += fast._mirror is not None and action is not None and fast._legal >> action & 1
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RenuncioWarning)
@@ -82,15 +97,38 @@ def test_the_mirror_plays_as_the_core(rules):
     assert _play_episodes(rules, seed=11, episodes=6) > 100
 
 
+@pytest.mark.parametrize(
+    "rules", COL_MORTO_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_col_morto_on_the_mirror_plays_as_the_core(rules):
+    """The face-up dummies leave ``exposed`` card by card, and ``acting_for`` follows the turn."""
+    assert _play_episodes(rules, seed=7, episodes=5, module=tressette_col_morto_v0) > 100
+    env = tressette_col_morto_v0.raw_env(**rules)
+    env.reset(seed=0)
+    while env._mirror is None:  # the opening lead in the dark (after_first_card) is the core's
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert type(env._mirror) is FaceUpMirror
+    assert env._mirror.watched == tuple(s for s in env.game.public.table.seat_of)
+
+
 def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
     _play_episodes({"episode": "match", "target_score": 11}, seed=5, episodes=4, illegal_rate=0.05)
     _play_episodes({}, seed=3, episodes=3, max_cycles=7)
+    module = tressette_col_morto_v0
+    _play_episodes({"episode": "match", "target_score": 11}, seed=5, episodes=3, illegal_rate=0.05, module=module)
+    _play_episodes({"players": 2}, seed=3, episodes=3, max_cycles=9, module=module)
 
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(RULE_SETS))
 def test_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
     _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(COL_MORTO_RULE_SETS))
+def test_col_morto_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_col_morto_v0)
 
 
 def test_the_mirror_stays_out_of_recordings_and_the_history_observation(tmp_path):
@@ -118,6 +156,9 @@ def test_the_state_read_while_the_mirror_plays_is_the_core_state_and_stays_put()
 
 SINGLE_CASES = [
     ({"others": "random"}, {}),
+    ({"others": "random", "game": "tressette_col_morto"}, {}),
+    ({"others": "heuristic", "game": "tressette_col_morto"}, {"players": 2, "dummy_exposed": "after_first_card"}),
+    ({"others": "random", "game": "tressette_col_morto", "dense_reward": True}, {"dummy_holder": "fixed"}),
     ({"others": "heuristic"}, {}),
     ({"others": "random", "dense_reward": True}, {"signals": False}),
     ({"others": "random"}, {"episode": "match", "target_score": 11, "calling_out": True}),
@@ -129,8 +170,11 @@ SINGLE_CASES = [
 def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(options, rules):
     import gymnasium as gym
 
-    fast = gym.make("tressette_env/Tressette-v0", **options, **rules).unwrapped
-    core = gym.make("tressette_env/Tressette-v0", **options, **rules).unwrapped
+    options = dict(options)
+    gym_id = {"tressette_col_morto": "tressette_env/TressetteColMorto-v0"}.get(options.pop("game", None))
+    gym_id = gym_id or "tressette_env/Tressette-v0"
+    fast = gym.make(gym_id, **options, **rules).unwrapped
+    core = gym.make(gym_id, **options, **rules).unwrapped
     core._may_mirror = False
     rng = random.Random(2)
     mirrored = 0
@@ -142,7 +186,7 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
             mask = fast.action_masks()
             assert np.array_equal(mask, core.action_masks())
             legal = np.flatnonzero(mask)
-            action = int(rng.choice(legal)) if rng.random() > 0.03 else rng.randrange(161)
+            action = int(rng.choice(legal)) if rng.random() > 0.03 else rng.randrange(len(mask))
             mirrored += fast._mirror is not None
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RenuncioWarning)
@@ -219,3 +263,25 @@ def test_a_piece_of_the_table_cannot_read_private_cards():
     piece = ExtraPiece(Piece("both", (1,), "a piece"), lambda p, me, hand, private: 0, private=True, of_table=True)
     with pytest.raises(ValueError, match="of_table"):
         Observation(4, 2, 10, 2, extras=(piece,))
+
+
+def test_a_piece_of_the_turn_is_neither_of_the_table_nor_private():
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+
+    for marks in ({"of_table": True}, {"private": True}):
+        piece = ExtraPiece(Piece("both", (1,), "a piece"), lambda p, me, hand, private=0: 0, of_turn=True, **marks)
+        with pytest.raises(ValueError, match="of_turn=True reads only the table and the turn"):
+            Observation(4, 2, 10, 2, extras=(piece,))
+
+
+def test_a_piece_the_mirror_does_not_know_keeps_the_environment_on_the_core():
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+    from tressette_env.envs.mirror import keeps
+
+    plain = ExtraPiece(Piece("tricks_left", (1,), "a piece read from the state"), lambda p, me, hand: 0)
+    turn = ExtraPiece(Piece("to_play", (1,), "a piece of the turn"), lambda p, me, hand: 0, of_turn=True)
+    assert not keeps(Observation(4, 2, 10, 2, extras=(plain,)))
+    assert keeps(Observation(4, 2, 10, 2, extras=(turn,)))
+    assert not keeps(Observation(5, 2, 8, 5))  # five seats: the mirror is of four

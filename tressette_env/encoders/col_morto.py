@@ -43,6 +43,7 @@ EXTRAS = (
             "one-hot: the relative seat you are to play now, yours or your dummy's (0 when not your turn)",
         ),
         _acting_for,
+        of_turn=True,
     ),
 )
 

@@ -76,12 +76,17 @@ class ExtraPiece(NamedTuple):
     encoder keeps each seat's bits of those pieces while ``public.table`` (an immutable
     record) is the same object, and calls the fills again when it changes.
     ``tests/encoders/test_of_table.py`` checks every such fill on a stand-in that has only a table.
+    With ``of_turn=True`` the fill reads ``public.table``, ``public.turn`` and ``seat`` and
+    nothing else (whose turn it is, as the seat sees it): a mirror of the card play
+    (``envs.mirror``) fills it again after each card from its own fields; the same test checks
+    it on a stand-in that has only the table and the turn.
     """
 
     piece: Piece
     fill: Callable[..., int]
     private: bool = False
     of_table: bool = False
+    of_turn: bool = False
 
 
 class Encoded:
@@ -225,6 +230,11 @@ class Observation(Encoded):
                 raise ValueError(
                     f"observation piece {extra.piece.name!r}: of_table=True reads only the table, private=True "
                     "the seat's private cards; a piece is one or the other"
+                )
+            if extra.of_turn and (extra.of_table or extra.private):
+                raise ValueError(
+                    f"observation piece {extra.piece.name!r}: of_turn=True reads only the table and the turn "
+                    "(it changes with each card); it is neither of_table=True nor private=True"
                 )
         self.takes_private = any(extra.private for extra in self.extras)
         """True when ``bits`` takes a fourth argument, the seat's ``SeatView.private``."""

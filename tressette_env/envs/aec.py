@@ -23,7 +23,7 @@ from pettingzoo.utils import wrappers
 from ..engine.game import apply, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
-from .mirror import MirroredGame, keeps
+from .mirror import MirroredGame
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
@@ -207,8 +207,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         self.action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in names}
         self.state_space = spaces.Box(0, 1, shape=(self._state_encoder.size,), dtype=np.int8)
         self._rng: random.Random | None = None
-        self._may_mirror = self._recording is None and keeps(self._encoder)
-        """Whether a mirror may play the hands (``MirroredGame``; a recording reads every state)."""
+        self._allow_mirror(self._recording is None)  # a recording reads every state
         self.game = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -250,6 +249,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         self._agent_of_seat = tuple(self._names[c] for c in table.controllers)
         self._seat_names = self.rules.game.seat_names(table, self._names)
         self._seat_of_agent = {agent: table.seat_of[i] for i, agent in enumerate(self._names)}
+        self._watched = tuple(seat for seat in table.seat_of if seat >= 0)  # the seats a mirror keeps observations of
 
     def step(self, action: Any) -> None:
         if self._game is None:

@@ -1,12 +1,12 @@
-"""The four-seat card play on mutable fields, each seat's observation patched card by card: the AEC step's fast path.
+"""A four-seat hand's card play on mutable fields, each seat's observation patched card by card: the step's fast path.
 
 The rules core (``engine.game``) builds a new immutable ``GameState`` for every card, and the
 encoder (``encoders.observation``) reads the whole state again for every observation. Between
 a hand's first card and its last, ``CardPlayMirror`` keeps the same state in mutable fields
-and each seat's observation bits, and a card changes only what it changes: the player's hand
-bit, the card's trick and played bits in every seat's view, a void or a signal where one
-shows, and at a trick's end the leader, the trick number and the thirds. The legal actions
-come from the core's own ``legal_mask_for`` (the mirror has the fields it reads).
+and each watched seat's observation bits, and a card changes only what it changes: the
+player's hand bit, the card's trick and played bits in every seat's view, a void or a signal
+where one shows, and at a trick's end the leader, the trick number and the thirds. The legal
+actions come from the core's own ``legal_mask_for`` (the mirror has the fields it reads).
 
 | what | the core (``engine.game``) | the mirror |
 | --- | --- | --- |
@@ -15,57 +15,134 @@ come from the core's own ``legal_mask_for`` (the mirror has the fields it reads)
 | the whole state | ``GameState`` | ``state()``: built when asked for |
 | a seat's observation bits | ``Observation.bits`` | ``obs[seat]``, kept up to date |
 
-The four-seat game's environments keep one for the default observation (not with
+Which observations a mirror keeps (``layout_of``) is read from the observation's pieces, not
+from the game: four seats, two sides, ten tricks, the pieces above, those a hand's card play
+leaves alone (declarations, match scores, game pieces marked ``ExtraPiece.of_table``), the
+face-up hands (``exposed``: a card played from one leaves it) and game pieces marked
+``ExtraPiece.of_turn`` (filled again after each card, the mirror standing in for the public
+state): today the four-seat game's and col morto's (``FaceUpMirror``, its dummies and
+``acting_for``). The environments keep one for such an observation (not with
 ``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``,
-every seat's observation kept) and the single-learner one (``SingleAgentEnv``, the learner's
+every player's seat watched) and the single-learner one (``SingleAgentEnv``, the learner's
 only: with one seat watched a card costs half of ``apply``). Their ``game`` attribute builds
-the ``GameState`` from the mirror when read. ``tests/envs/test_mirror.py`` pins both to the
+the ``GameState`` from the mirror when read. ``tests/envs/test_mirror.py`` pins them to the
 core: every state, observation, mask, reward and info of random and heuristic play, signals,
-renuncios, claims, matches and truncations included, equal to the environment's without it.
-Its figures: docs/benchmarks.md.
+renuncios, claims, matches and truncations included, equal to the environment's without it,
+under the four-seat game's and col morto's switches. Its figures: docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from ..encoders.observation import CLASSIC, THERMOMETERS
+from ..encoders.observation import Observation
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
 from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
 from ..engine.tricks import winning_position
 
 _new = tuple.__new__
-_AT = {name: s.start for name, s in CLASSIC.slices.items()}
-_PLAYED_BY = tuple(
-    tuple(1 << (_AT["trick"] + 40 * r + card) | 1 << (_AT["played"] + 40 * r + card) | (1 << card if r == 0 else 0)
-          for card in range(40))
-    for r in range(4)
-)  # fmt: skip
-"""[relative seat][card]: the bits a card played by that seat flips in an observation: its bit of the
-``trick`` and ``played`` pieces (0 before, 1 after), and for the observer's own card its ``hand`` bit
-(1 before, 0 after)."""
-_BY_TRICK = (
-    ((1 << 160) - 1) << _AT["trick"]
-    | 0xF << _AT["leader"]
-    | ((1 << 10) - 1) << _AT["trick_number"]
-    | ((1 << 2 * THERMOMETERS["thirds"]) - 1) << _AT["thirds"]
-)
-"""The bits a trick's end writes again: the trick (emptied), the leader, the trick number, the thirds."""
-_KEEP = ~_BY_TRICK
-_VOIDS, _SIGNALS, _LEADER, _TRICK_NUMBER = _AT["voids"], _AT["signals"], _AT["leader"], _AT["trick_number"]
-_THIRDS, _THIRDS_OTHER = _AT["thirds"], _AT["thirds"] + THERMOMETERS["thirds"]
+
+_SHAPES = {
+    "hand": (40,), "trick": (4, 40), "leader": (4,), "played": (4, 40), "signals": (4, 4, 3), "voids": (4, 4),
+    "trick_number": (10,),
+}  # fmt: skip
+"""The pieces a card changes, as the mirror patches them (every kept observation has them, of these shapes)."""
+_STILL = {"accusi", "declared_points", "to_target"}
+"""The pieces a hand's card play leaves as they are (its declarations, the match score)."""
+
+
+class MirrorLayout:
+    """Where a kept observation's pieces lie (``layout_of``): the offsets and bit tables a card's patch needs."""
+
+    __slots__ = (
+        "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "voids", "signals", "exposed",
+        "of_turn", "_flips",
+    )  # fmt: skip
+
+    def __init__(self, at: dict[str, int], thirds_width: int, of_turn: tuple) -> None:
+        self.played_by = tuple(
+            tuple(
+                1 << (at["trick"] + 40 * r + card) | 1 << (at["played"] + 40 * r + card)
+                | (1 << (at["hand"] + card) if r == 0 else 0)
+                for card in range(40)
+            )
+            for r in range(4)
+        )  # fmt: skip
+        """[relative seat][card]: the bits a card played by that seat flips in an observation: its bit of the
+        ``trick`` and ``played`` pieces (0 before, 1 after), and for the observer's own card its ``hand`` bit
+        (1 before, 0 after)."""
+        by_trick = (
+            ((1 << 160) - 1) << at["trick"]
+            | 0xF << at["leader"]
+            | ((1 << 10) - 1) << at["trick_number"]
+            | ((1 << 2 * thirds_width) - 1) << at["thirds"]
+        )
+        self.keep = ~by_trick
+        """Everything but the bits a trick's end writes again: the trick (emptied), the leader, the trick number,
+        the thirds."""
+        self.leader, self.trick_number, self.voids, self.signals = (
+            at["leader"], at["trick_number"], at["voids"], at["signals"]
+        )  # fmt: skip
+        self.thirds, self.thirds_other = at["thirds"], at["thirds"] + thirds_width
+        self.exposed = at.get("exposed", -1)
+        """Where the ``exposed`` piece starts (the face-up hands: a card played from one leaves it), or -1."""
+        self.of_turn = of_turn
+        """The game's pieces of the turn (``ExtraPiece.of_turn``), as (fill, where, mask of its bits)."""
+        self._flips: dict = {}
+
+    def flips(self, watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+        """``CardPlayMirror.flips`` of these watched seats (made once)."""
+        made = self._flips.get(watched)
+        if made is None:
+            made = self._flips[watched] = tuple(
+                tuple((me, self.played_by[(seat - me) & 3]) for me in watched) for seat in range(4)
+            )
+        return made
+
+
+def layout_of(encoder: object) -> MirrorLayout | None:
+    """The ``MirrorLayout`` of ``encoder``'s observation, or None where a mirror cannot keep it.
+
+    A mirror keeps an ``Observation`` of four seats, two sides and ten tricks whose pieces are
+    those a card changes (``_SHAPES``), those a hand's card play leaves as they are (``_STILL``,
+    and game pieces of the table, ``ExtraPiece.of_table``), the face-up hands (``exposed``) and
+    game pieces of the turn (``ExtraPiece.of_turn``), and that reads no private cards: the
+    four-seat game's and col morto's.
+    """
+    if type(encoder) is not Observation or encoder.takes_private:
+        return None
+    if (encoder.seats, encoder.sides, encoder.tricks) != (4, 2, 10):
+        return None
+    extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn) for e in encoder.extras)
+    return _layout(tuple(encoder.layout), extras, encoder.thirds_width)
 
 
 @cache
-def _flips(watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-    """``CardPlayMirror.flips`` of these watched seats (made once)."""
-    return tuple(tuple((me, _PLAYED_BY[(seat - me) & 3]) for me in watched) for seat in range(4))
+def _layout(pieces: tuple, extras: tuple, thirds_width: int) -> MirrorLayout | None:
+    shapes = {piece.name: piece.shape for piece in pieces}
+    if any(shapes.get(name) != shape for name, shape in _SHAPES.items()) or shapes.get("thirds") != (2, thirds_width):
+        return None
+    game_pieces = {name: (of_table, of_turn) for name, _, of_table, of_turn in extras}
+    for name in shapes:
+        if name in _SHAPES or name in _STILL or name == "thirds" or name == "exposed" and shapes[name] == (4, 40):
+            continue
+        if not any(game_pieces.get(name, ())):
+            return None  # a piece the mirror does not know how a card changes
+    at, start = {}, 0
+    sizes = {}
+    for piece in pieces:
+        at[piece.name], sizes[piece.name] = start, piece.size
+        start += piece.size
+    of_turn = tuple(
+        (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn in extras if turn
+    )  # fmt: skip
+    return MirrorLayout(at, thirds_width, of_turn)
 
 
 def keeps(encoder: object) -> bool:
-    """Whether a mirror keeps ``encoder``'s observations: the four-seat game's default one (``CLASSIC``)."""
-    return encoder is CLASSIC
+    """Whether a mirror keeps ``encoder``'s observations (``layout_of``): the four-seat game's and col morto's."""
+    return layout_of(encoder) is not None
 
 
 def fits(game: GameState) -> bool:
@@ -83,10 +160,10 @@ class CardPlayMirror:
 
     __slots__ = (
         "fixed", "table", "dealt", "hidden", "hands", "trick", "leader", "turn", "tricks_done", "thirds",
-        "played", "signals", "voids", "history", "obs", "watched", "flips", "last_trick", "state_now",
+        "played", "signals", "voids", "history", "obs", "watched", "flips", "last_trick", "state_now", "layout",
     )  # fmt: skip
 
-    def __init__(self, game: GameState, watched: tuple[int, ...] = (0, 1, 2, 3)) -> None:
+    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
         p = game.public
         self.fixed = p[:FIXED_FIELDS]
         """The fields a card play leaves as they are (``rules`` to ``table``)."""
@@ -100,9 +177,11 @@ class CardPlayMirror:
         self.history = list(p.history)
         self.watched = watched
         """The seats whose observation is kept (an environment of one learner watches one)."""
-        self.flips = _flips(watched)
-        """[the seat that plays] -> (watched seat, its ``_PLAYED_BY`` row) for each watched seat."""
-        self.obs = [CLASSIC.bits(p, seat, game.hands[seat]) if seat in watched else 0 for seat in range(4)]
+        self.layout = layout
+        """Where the observation's pieces lie (``layout_of(encoder)``)."""
+        self.flips = layout.flips(watched)
+        """[the seat that plays] -> (watched seat, its ``MirrorLayout.played_by`` row) for each watched seat."""
+        self.obs = [encoder.bits(p, seat, game.hands[seat]) if seat in watched else 0 for seat in range(4)]
         """The watched seats' observation bits (``Observation.bits``, the mask not included); 0 for the others."""
         self.last_trick = p.table.tricks - 1
         self.state_now: GameState | None = game
@@ -125,13 +204,15 @@ class CardPlayMirror:
             led = trick[0] // 10
             if suit != led and not hand & SUIT_MASK[led]:
                 self.voids |= 1 << (4 * seat + led)
+                at = self.layout.voids
                 for me in self.watched:
-                    obs[me] |= 1 << (_VOIDS + 4 * ((seat - me) & 3) + led)
+                    obs[me] |= 1 << (at + 4 * ((seat - me) & 3) + led)
         elif signal:
             bit = 3 * suit + signal - 1
             self.signals |= 1 << (12 * seat + bit)
+            at = self.layout.signals
             for me in self.watched:
-                obs[me] |= 1 << (_SIGNALS + 12 * ((seat - me) & 3) + bit)
+                obs[me] |= 1 << (at + 12 * ((seat - me) & 3) + bit)
         self.hands[seat] = hand ^ 1 << card
         self.played |= 1 << (40 * seat + card)
         self.history.append(action)
@@ -149,19 +230,27 @@ class CardPlayMirror:
         self.leader = self.turn = winner
         self.trick = []
         sides = self.table.sides
+        at = self.layout
+        keep, leader, number, mine, other = (
+            at.keep,
+            at.leader,
+            at.trick_number + tricks_done,
+            at.thirds,
+            at.thirds_other,
+        )
         for me in self.watched:
             own = sides[me]
             obs[me] = (
-                obs[me] & _KEEP
-                | 1 << (_LEADER + ((winner - me) & 3))
-                | 1 << (_TRICK_NUMBER + tricks_done)
-                | ((1 << thirds[own]) - 1) << _THIRDS
-                | ((1 << thirds[1 - own]) - 1) << _THIRDS_OTHER
+                obs[me] & keep
+                | 1 << (leader + ((winner - me) & 3))
+                | 1 << number
+                | ((1 << thirds[own]) - 1) << mine
+                | ((1 << thirds[1 - own]) - 1) << other
             )
 
     def copy(self) -> CardPlayMirror:
         """Another mirror of the same hand that plays on without changing this one."""
-        other = object.__new__(CardPlayMirror)
+        other = object.__new__(type(self))
         for name in self.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands, other.trick, other.thirds = list(self.hands), list(self.trick), list(self.thirds)
@@ -184,21 +273,57 @@ class CardPlayMirror:
         return state
 
 
+class FaceUpMirror(CardPlayMirror):
+    """A ``CardPlayMirror`` of a hand with face-up hands, or game pieces of the turn: col morto's.
+
+    A card played from a face-up hand leaves the ``exposed`` piece of every watched seat, and
+    after each card the pieces of the turn (``ExtraPiece.of_turn``: col morto's ``acting_for``,
+    the seat a player is to play now) are filled again, the mirror standing in for the public
+    state (it has the ``table`` and the ``turn`` they read).
+    """
+
+    __slots__ = ()
+
+    def play(self, action: int) -> None:
+        card = action % 40
+        seat = self.turn
+        layout = self.layout
+        obs = self.obs
+        at = layout.exposed
+        if at >= 0 and self.table.exposed >> (40 * seat + card) & 1:
+            for me in self.watched:
+                obs[me] ^= 1 << (at + 40 * ((seat - me) & 3) + card)
+        CardPlayMirror.play(self, action)
+        hands = self.hands
+        for fill, at, bits in layout.of_turn:
+            for me in self.watched:
+                obs[me] = obs[me] & ~bits | fill(self, me, hands[me]) << at
+
+
+def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:
+    """A mirror of ``game``'s hand keeping ``encoder``'s observations of the ``watched`` seats (``layout_of(encoder)``)."""
+    kind = FaceUpMirror if layout.exposed >= 0 or layout.of_turn else CardPlayMirror
+    return kind(game, watched, encoder, layout)
+
+
 class MirroredGame:
     """The ``game`` attribute of an environment whose hands may play on a ``CardPlayMirror``.
 
     ``game`` is the ``GameState`` set last, or while a mirror plays the hand, the state built
     from it when read; setting it puts the mirror away. ``_start_mirror`` starts one on the
     state set last where one fits (``fits``) and ``_may_mirror`` allows: the environment sets it
-    once, where its observation is one the mirror keeps (``keeps``) and nothing reads every state
-    (no recording). ``FamilyEnv`` and ``SingleAgentEnv`` use it.
+    once (``_allow_mirror``), where its observation is one the mirror keeps (``layout_of``) and
+    nothing reads every state (no recording). ``FamilyEnv`` and ``SingleAgentEnv`` use it.
     """
 
     _game: GameState | None = None
     _mirror: CardPlayMirror | None = None
     _may_mirror: bool = False
+    _mirror_layout: MirrorLayout | None = None
     _watched: tuple[int, ...] = (0, 1, 2, 3)
     """The seats whose observations the environment reads (``CardPlayMirror.watched``)."""
+    _encoder: Observation
+    """The environment's observation (a mirror keeps its bits where ``keeps`` says it can)."""
 
     @property
     def game(self) -> GameState | None:
@@ -214,8 +339,13 @@ class MirroredGame:
         self._game = state
         self._mirror = None
 
+    def _allow_mirror(self, allowed: bool) -> None:
+        """Let mirrors play the hands where ``allowed`` and the observation is one they keep (decided once)."""
+        self._mirror_layout = layout_of(self._encoder)
+        self._may_mirror = allowed and self._mirror_layout is not None
+
     def _start_mirror(self) -> None:
         """Play the hand's cards on a mirror from here on, where one can (``fits``)."""
         game = self._game
         if self._may_mirror and game.public.status == PLAYING and fits(game):
-            self._mirror = CardPlayMirror(game, self._watched)
+            self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)

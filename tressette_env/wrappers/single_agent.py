@@ -48,7 +48,7 @@ from ..engine.actions import actions_of
 from ..engine.game import action_int, check_seat, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState
-from ..envs.mirror import MirroredGame, keeps
+from ..envs.mirror import MirroredGame
 from ..envs.playing import (
     UNMASKED_ADVICE,
     UNMASKED_HANDS,
@@ -124,7 +124,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)
         self.action_space = spaces.Discrete(self._num_actions)
         self._rng: random.Random | None = None
-        self._may_mirror = self._recording is None and keeps(self._encoder)
+        self._allow_mirror(self._recording is None)  # a recording reads every state
         """Whether a mirror may play the hands (``envs.mirror.MirroredGame``; a recording reads every state)."""
         self.game: GameState | None = None
         self.agent = 0

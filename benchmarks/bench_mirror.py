@@ -40,7 +40,7 @@ from pathlib import Path
 from tressette_env import tressette_v0
 from tressette_env.encoders.observation import CLASSIC, unpack
 from tressette_env.engine.game import apply, legal_actions, legal_mask_for, new_game
-from tressette_env.envs.mirror import CardPlayMirror
+from tressette_env.envs.mirror import layout_of, mirror_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import DoNothingEnv, bench_aec, hearts_timing  # noqa: E402 (the benchmarks' own module)
@@ -80,7 +80,7 @@ def pieces(played: list[tuple]) -> dict[str, Callable[[], int]]:
         def run() -> int:
             n = 0
             for first, actions, _ in played:
-                m = CardPlayMirror(first, watched)
+                m = mirror_of(first, watched, CLASSIC, layout_of(CLASSIC))
                 play = m.play
                 start = time.process_time()
                 for action in actions:

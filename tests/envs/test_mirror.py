@@ -224,19 +224,27 @@ def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
             done = out_a[2]
 
 
-def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original():
+@pytest.mark.parametrize("gym_id", ["tressette_env/Tressette-v0", "tressette_env/TressetteColMorto-v0"])
+def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original(gym_id):
     import copy
 
     import gymnasium as gym
 
-    env = gym.make("tressette_env/Tressette-v0", others="random").unwrapped
-    env.reset(seed=1)
+    env = gym.make(gym_id, others="random").unwrapped
+    env.reset(seed=5)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert env._mirror is not None
     before, obs_before = env.game, env._observe()
     twin = copy.copy(env)
     twin.step(int(np.flatnonzero(twin.action_masks())[0]))
     assert twin.game != before
     assert env.game == before and np.array_equal(env._observe(), obs_before)
+    core = gym.make(gym_id, others="random").unwrapped
+    core._may_mirror = False
+    core.reset(seed=5)
+    core.step(int(np.flatnonzero(core.action_masks())[0]))
+    core.step(int(np.flatnonzero(core.action_masks())[0]))
+    assert twin.game == core.game and np.array_equal(twin._observe(), core._observe())
 
 
 def test_the_renuncio_warning_points_at_the_callers_step():
@@ -285,3 +293,8 @@ def test_a_piece_the_mirror_does_not_know_keeps_the_environment_on_the_core():
     assert not keeps(Observation(4, 2, 10, 2, extras=(plain,)))
     assert keeps(Observation(4, 2, 10, 2, extras=(turn,)))
     assert not keeps(Observation(5, 2, 8, 5))  # five seats: the mirror is of four
+    assert not keeps(Observation(4, 2, 10, 2, signals=False))  # the mirror writes the signals piece
+    for name, shape in (("declared_points", (2, 20)), ("exposed", (4, 40)), ("to_target", (2, 41))):
+        # a piece of the turn named as a common piece the mirror leaves alone or patches its own way
+        clash = ExtraPiece(Piece(name, shape, "a game piece"), lambda p, me, hand: 0, of_turn=True)
+        assert not keeps(Observation(4, 2, 10, 2, accusi=False, extras=(clash,)))

@@ -114,6 +114,8 @@ def layout_of(encoder: object) -> MirrorLayout | None:
         return None
     if (encoder.seats, encoder.sides, encoder.tricks) != (4, 2, 10):
         return None
+    if not all(e.of_table or e.of_turn for e in encoder.extras):
+        return None  # a game piece the mirror does not know how a card changes
     extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn) for e in encoder.extras)
     return _layout(tuple(encoder.layout), extras, encoder.thirds_width)
 
@@ -123,11 +125,14 @@ def _layout(pieces: tuple, extras: tuple, thirds_width: int) -> MirrorLayout | N
     shapes = {piece.name: piece.shape for piece in pieces}
     if any(shapes.get(name) != shape for name, shape in _SHAPES.items()) or shapes.get("thirds") != (2, thirds_width):
         return None
-    game_pieces = {name: (of_table, of_turn) for name, _, of_table, of_turn in extras}
+    game_pieces = {name for name, _, _, _ in extras}
     for name in shapes:
-        if name in _SHAPES or name in _STILL or name == "thirds" or name == "exposed" and shapes[name] == (4, 40):
-            continue
-        if not any(game_pieces.get(name, ())):
+        if name in game_pieces:  # marked of_table or of_turn (``layout_of``), and not named as a common piece
+            if name in _SHAPES or name in _STILL or name in ("thirds", "exposed"):
+                return None
+        elif not (
+            name in _SHAPES or name in _STILL or name == "thirds" or name == "exposed" and shapes[name] == (4, 40)
+        ):
             return None  # a piece the mirror does not know how a card changes
     at, start = {}, 0
     sizes = {}
@@ -151,7 +156,7 @@ def fits(game: GameState) -> bool:
 
 
 class CardPlayMirror:
-    """One hand of the four-seat game from a state of its card play on (see the module docstring).
+    """One four-seat hand from a state of its card play on (see the module docstring).
 
     The fields ``trick``, ``turn``, ``tricks_done`` and ``table`` are those ``engine.game.legal_mask_for``
     reads from a ``PublicState``; ``hands``, ``leader``, ``thirds``, ``played``, ``signals``,
@@ -251,7 +256,7 @@ class CardPlayMirror:
     def copy(self) -> CardPlayMirror:
         """Another mirror of the same hand that plays on without changing this one."""
         other = object.__new__(type(self))
-        for name in self.__slots__:
+        for name in CardPlayMirror.__slots__:  # every field (a subclass adds none: its own __slots__ is empty)
             setattr(other, name, getattr(self, name))
         other.hands, other.trick, other.thirds = list(self.hands), list(self.trick), list(self.thirds)
         other.history, other.obs = list(self.history), list(self.obs)

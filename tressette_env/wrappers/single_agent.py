@@ -124,8 +124,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, shape=(self._encoder.size,), dtype=np.int8)
         self.action_space = spaces.Discrete(self._num_actions)
         self._rng: random.Random | None = None
-        self._allow_mirror(self._recording is None)  # a recording reads every state
-        """Whether a mirror may play the hands (``envs.mirror.MirroredGame``; a recording reads every state)."""
+        self._allow_mirror(self._recording is None)  # a recording reads every state (``envs.mirror.MirroredGame``)
         self.game: GameState | None = None
         self.agent = 0
         self._legal = 0

@@ -298,3 +298,27 @@ def test_a_piece_the_mirror_does_not_know_keeps_the_environment_on_the_core():
         # a piece of the turn named as a common piece the mirror leaves alone or patches its own way
         clash = ExtraPiece(Piece(name, shape, "a game piece"), lambda p, me, hand: 0, of_turn=True)
         assert not keeps(Observation(4, 2, 10, 2, accusi=False, extras=(clash,)))
+
+
+def test_a_piece_of_the_turn_is_given_the_table_and_the_turn_alone():
+    """The mirror holds every hand; what it hands a game's fill must not (no card a seat cannot see)."""
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+    from tressette_env.engine import legal_actions, new_game
+    from tressette_env.envs.mirror import FaceUpMirror, layout_of, mirror_of
+
+    given = []
+
+    def fill(p, me, hand):
+        given.append(p)
+        return 1 if p.turn == me else 0
+
+    encoder = Observation(4, 2, 10, 2, extras=(ExtraPiece(Piece("my_turn", (1,), "a piece"), fill, of_turn=True),))
+    game = new_game(seed=3)
+    mirror = mirror_of(game, (0, 1, 2, 3), encoder, layout_of(encoder))
+    assert type(mirror) is FaceUpMirror
+    given.clear()
+    mirror.play(legal_actions(game)[0])
+    assert given and all(p._fields == ("table", "turn") and p.turn == mirror.turn for p in given)
+    at = encoder.slices["my_turn"].start
+    assert [mirror.obs[s] >> at & 1 for s in range(4)] == [int(s == mirror.turn) for s in range(4)]

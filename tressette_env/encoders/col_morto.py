@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..engine.state import PublicState
-from ..games.col_morto import COL_MORTO, ColMortoRules
+from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from .global_state import StateEncoder
 from .layout import Piece
 from .observation import ExtraPiece, Observation
@@ -58,8 +58,7 @@ def _observation(competitors: int, by_player: bool) -> Observation:
 
 def observation(rules: ColMortoRules) -> Observation:
     """The observation of a player of col morto (its layout depends on the match's competitors)."""
-    competitors = COL_MORTO.competitors(rules)
-    return _observation(competitors, competitors == rules.players)
+    return _observation(COL_MORTO.competitors(rules), not by_sides(rules))
 
 
 @cache

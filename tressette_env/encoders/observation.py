@@ -78,8 +78,8 @@ class ExtraPiece(NamedTuple):
     ``tests/encoders/test_of_table.py`` checks every such fill on a stand-in that has only a table.
     With ``of_turn=True`` the fill reads ``public.table``, ``public.turn`` and ``seat`` and
     nothing else (whose turn it is, as the seat sees it): a mirror of the card play
-    (``envs.mirror``) fills it again after each card from its own fields; the same test checks
-    it on a stand-in that has only the table and the turn.
+    (``envs.mirror``) fills it again after each card, given a record of the table and the turn
+    alone; the same test checks it on a stand-in that has only those two.
     """
 
     piece: Piece

@@ -19,8 +19,7 @@ Which observations a mirror keeps (``layout_of``) is read from the observation's
 from the game: four seats, two sides, ten tricks, the pieces above, those a hand's card play
 leaves alone (declarations, match scores, game pieces marked ``ExtraPiece.of_table``), the
 face-up hands (``exposed``: a card played from one leaves it) and game pieces marked
-``ExtraPiece.of_turn`` (filled again after each card, the mirror standing in for the public
-state): today the four-seat game's and col morto's (``FaceUpMirror``, its dummies and
+``ExtraPiece.of_turn`` (filled again after each card from the table and the turn): today the four-seat game's and col morto's (``FaceUpMirror``, its dummies and
 ``acting_for``). The environments keep one for such an observation (not with
 ``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``,
 every player's seat watched) and the single-learner one (``SingleAgentEnv``, the learner's
@@ -34,6 +33,7 @@ under the four-seat game's and col morto's switches. Its figures: docs/benchmark
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 from ..encoders.observation import Observation
 from ..engine.actions import CALL_OUT
@@ -50,6 +50,15 @@ _SHAPES = {
 """The pieces a card changes, as the mirror patches them (every kept observation has them, of these shapes)."""
 _STILL = {"accusi", "declared_points", "to_target"}
 """The pieces a hand's card play leaves as they are (its declarations, the match score)."""
+_COMMON = {*_SHAPES, *_STILL, "thirds", "exposed"}
+"""Every piece of ``Observation``'s own the mirror knows (a game's own pieces are named otherwise)."""
+
+
+class _TableTurn(NamedTuple):
+    """What a piece of the turn (``ExtraPiece.of_turn``) is given as the public state: the table and the turn only."""
+
+    table: object
+    turn: int
 
 
 class MirrorLayout:
@@ -125,15 +134,9 @@ def _layout(pieces: tuple, extras: tuple, thirds_width: int) -> MirrorLayout | N
     shapes = {piece.name: piece.shape for piece in pieces}
     if any(shapes.get(name) != shape for name, shape in _SHAPES.items()) or shapes.get("thirds") != (2, thirds_width):
         return None
-    game_pieces = {name for name, _, _, _ in extras}
-    for name in shapes:
-        if name in game_pieces:  # marked of_table or of_turn (``layout_of``), and not named as a common piece
-            if name in _SHAPES or name in _STILL or name in ("thirds", "exposed"):
-                return None
-        elif not (
-            name in _SHAPES or name in _STILL or name == "thirds" or name == "exposed" and shapes[name] == (4, 40)
-        ):
-            return None  # a piece the mirror does not know how a card changes
+    game_pieces = {name for name, _, _, _ in extras}  # each marked of_table or of_turn (``layout_of``)
+    if game_pieces & _COMMON or not shapes.keys() <= _COMMON | game_pieces:
+        return None  # a game piece named as a common one, or a piece the mirror does not know how a card changes
     at, start = {}, 0
     sizes = {}
     for piece in pieces:
@@ -283,8 +286,7 @@ class FaceUpMirror(CardPlayMirror):
 
     A card played from a face-up hand leaves the ``exposed`` piece of every watched seat, and
     after each card the pieces of the turn (``ExtraPiece.of_turn``: col morto's ``acting_for``,
-    the seat a player is to play now) are filled again, the mirror standing in for the public
-    state (it has the ``table`` and the ``turn`` they read).
+    the seat a player is to play now) are filled again from the table and the turn alone.
     """
 
     __slots__ = ()
@@ -300,9 +302,10 @@ class FaceUpMirror(CardPlayMirror):
                 obs[me] ^= 1 << (at + 40 * ((seat - me) & 3) + card)
         CardPlayMirror.play(self, action)
         hands = self.hands
+        now = _TableTurn(self.table, self.turn)  # not the mirror itself: it holds every hand
         for fill, at, bits in layout.of_turn:
             for me in self.watched:
-                obs[me] = obs[me] & ~bits | fill(self, me, hands[me]) << at
+                obs[me] = obs[me] & ~bits | fill(now, me, hands[me]) << at
 
 
 def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:

@@ -168,7 +168,7 @@ class TressetteColMorto(Game):
         return rules.players
 
     def competitors(self, rules: ColMortoRules) -> int:
-        return 2 if _by_sides(rules) else rules.players
+        return 2 if by_sides(rules) else rules.players
 
     def competitor_of(self, table: Table, agent: int) -> int:
         """Every player keeps his own match score; in a fixed holder's match, each side (the holder's is 0)."""
@@ -218,7 +218,7 @@ class TressetteColMorto(Game):
         return Table(
             seats=4, tricks=10, sides=(0, 1, 0, 1), controllers=controllers, seat_of=seat_of,
             signal_seats=signal_seats, narrow_striscio=rules.striscio == "no_honours", phase=phase, exposed=exposed,
-            extra=(BySidePublic if _by_sides(rules) else ColMortoPublic)(dummies),
+            extra=(BySidePublic if by_sides(rules) else ColMortoPublic)(dummies),
         )  # fmt: skip
 
     # ------------------------------------------------------------------ dealing
@@ -338,7 +338,7 @@ class TressetteColMorto(Game):
         return info
 
 
-def _by_sides(rules: ColMortoRules) -> bool:
+def by_sides(rules: ColMortoRules) -> bool:
     """True when the match is kept by side: a match of three players with a fixed holder (the sides never change).
 
     (Single hands keep a score by player, and the layout of the three-player observation, as before.)

@@ -51,7 +51,7 @@ from ..encoders.col_morto import observation as col_morto_observation
 from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
-from ..games.col_morto import COL_MORTO, ColMortoRules
+from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from . import _tables as tb
 from ._family import check_agents
 from ._tables import U64, placements, put, shifted
@@ -93,9 +93,8 @@ class ColMortoStep(NamedTuple):
     renuncio: np.ndarray
     """(N,) int8: the seat whose illegal action ended the hand, or -1."""
     match_score: np.ndarray
-    """(N, competitors) int64: the match scores after the hand (``episode="match"``; 0 in ``"hand"``).
-
-    By player, or by side (the holder's first) with a fixed holder."""
+    """(N, competitors) int64: the match scores after the hand (``episode="match"``; 0 in ``"hand"``): by player,
+    or by side (the holder's first) in a fixed holder's match."""
     winner: np.ndarray
     """(N,) int8: the player (with a fixed holder: the side) who won the match when it ended, or -1."""
     hand_number: np.ndarray
@@ -169,7 +168,7 @@ class ColMortoBatch:
         self._tables = _seating_tables(r)
         self._key = np.zeros(n, dtype=np.int64)  # 3 * dealer player + holder: the row of the seating tables
         self._holder = np.zeros(n, dtype=np.int64)
-        self._by_sides = COL_MORTO.competitors(r) != r.players  # a fixed holder: the match is kept by side
+        self._by_sides = by_sides(r)  # a fixed holder's match: kept by side
         self._score = np.zeros((n, COL_MORTO.competitors(r)), dtype=np.int64)
         self._hand_number = np.zeros(n, dtype=np.int64)
         self._shown = np.zeros(n, dtype=bool)  # the dummies are face up

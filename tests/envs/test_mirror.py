@@ -319,6 +319,7 @@ def test_a_piece_of_the_turn_is_given_the_table_and_the_turn_alone():
     assert type(mirror) is FaceUpMirror
     given.clear()
     mirror.play(legal_actions(game)[0])
-    assert given and all(p._fields == ("table", "turn") and p.turn == mirror.turn for p in given)
+    assert given and all(p.__slots__ == ("table", "turn") and p.turn == mirror.turn for p in given)
+    assert not any(hasattr(p, name) for p in given for name in ("hands", "dealt", "played", "obs"))
     at = encoder.slices["my_turn"].start
     assert [mirror.obs[s] >> at & 1 for s in range(4)] == [int(s == mirror.turn) for s in range(4)]

@@ -33,7 +33,6 @@ under the four-seat game's and col morto's switches. Its figures: docs/benchmark
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
 
 from ..encoders.observation import Observation
 from ..engine.actions import CALL_OUT
@@ -54,11 +53,13 @@ _COMMON = {*_SHAPES, *_STILL, "thirds", "exposed"}
 """Every piece of ``Observation``'s own the mirror knows (a game's own pieces are named otherwise)."""
 
 
-class _TableTurn(NamedTuple):
+class _TableTurn:
     """What a piece of the turn (``ExtraPiece.of_turn``) is given as the public state: the table and the turn only."""
 
-    table: object
-    turn: int
+    __slots__ = ("table", "turn")
+
+    def __init__(self, table: object, turn: int) -> None:
+        self.table, self.turn = table, turn
 
 
 class MirrorLayout:
@@ -259,7 +260,7 @@ class CardPlayMirror:
     def copy(self) -> CardPlayMirror:
         """Another mirror of the same hand that plays on without changing this one."""
         other = object.__new__(type(self))
-        for name in CardPlayMirror.__slots__:  # every field (a subclass adds none: its own __slots__ is empty)
+        for name in CardPlayMirror.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands, other.trick, other.thirds = list(self.hands), list(self.trick), list(self.thirds)
         other.history, other.obs = list(self.history), list(self.obs)
@@ -289,7 +290,17 @@ class FaceUpMirror(CardPlayMirror):
     the seat a player is to play now) are filled again from the table and the turn alone.
     """
 
-    __slots__ = ()
+    __slots__ = ("now",)
+
+    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
+        super().__init__(game, watched, encoder, layout)
+        self.now = _TableTurn(self.table, self.turn)
+        """The table and the turn, for the pieces of the turn (not the mirror itself: it holds every hand)."""
+
+    def copy(self) -> FaceUpMirror:
+        other = CardPlayMirror.copy(self)
+        other.now = _TableTurn(self.table, self.turn)
+        return other
 
     def play(self, action: int) -> None:
         card = action % 40
@@ -302,7 +313,8 @@ class FaceUpMirror(CardPlayMirror):
                 obs[me] ^= 1 << (at + 40 * ((seat - me) & 3) + card)
         CardPlayMirror.play(self, action)
         hands = self.hands
-        now = _TableTurn(self.table, self.turn)  # not the mirror itself: it holds every hand
+        now = self.now
+        now.turn = self.turn
         for fill, at, bits in layout.of_turn:
             for me in self.watched:
                 obs[me] = obs[me] & ~bits | fill(now, me, hands[me]) << at

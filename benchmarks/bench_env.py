@@ -57,7 +57,9 @@ median of each tree and the median of the per-round ratios new / baseline, with 
 round's ratio, in the table and under ``"baseline_comparison"`` in the JSON. The CPU
 figures are the ones to read on a busy machine: waiting for a core is not counted.
 ``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat, and each family game's raw AEC
-environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw) keeps some rows only.
+environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw; and each family game's
+single-learner ``gym.make(id, others="random")``: in_due_single, col_morto_single, a_perdere_single,
+calabresella_single, a_chiamare_single) keeps some rows only.
 
     python benchmarks/bench_env.py --baseline a12b636 --seconds 2 --rounds 5 \
         --json benchmarks/results/env_family.json
@@ -304,6 +306,51 @@ ROWS.update(
         "a_perdere_raw": ("Tressette a perdere AEC raw_env (4 players)", _family_row("tressette_a_perdere_v0")),
         "calabresella_raw": ("Calabresella AEC raw_env (3 players)", _family_row("calabresella_v0")),
         "a_chiamare_raw": ("Tressette a chiamare AEC raw_env (5 players)", _family_row("tressette_a_chiamare_v0")),
+    }
+)
+
+
+def _family_single_row(gym_id: str) -> Callable[..., Timing]:
+    """The single-learner ``gym.make(gym_id, others="random")`` of a game (random players in the other seats).
+
+    Counts learner steps (the others' plays inside the step are not counted), as the four-seat
+    ``single_seat`` row's ``bench_single_seat`` before its times-four.
+    """
+
+    def loop(seconds: float | None = None, deals: int | None = None) -> Timing:
+        import gymnasium as gym
+
+        import tressette_env  # noqa: F401 (registers the ids)
+
+        return bench_single_learner(lambda: gym.make(gym_id, others="random"), seconds, deals)
+
+    return loop
+
+
+# The family's single-learner rows (random others) of --baseline / --instructions, by gym id (every tree since
+# 968efa9 registers them and takes ``others="random"``).
+ROWS.update(
+    {
+        "in_due_single": (
+            "Tressette in due gym.make, random other (learner steps)",
+            _family_single_row("tressette_env/TressetteInDue-v0"),
+        ),
+        "col_morto_single": (
+            "Tressette col morto gym.make, random others (learner steps)",
+            _family_single_row("tressette_env/TressetteColMorto-v0"),
+        ),
+        "a_perdere_single": (
+            "Tressette a perdere gym.make, random others (learner steps)",
+            _family_single_row("tressette_env/TressetteAPerdere-v0"),
+        ),
+        "calabresella_single": (
+            "Calabresella gym.make, random others (learner steps)",
+            _family_single_row("tressette_env/Calabresella-v0"),
+        ),
+        "a_chiamare_single": (
+            "Tressette a chiamare gym.make, random others (learner steps)",
+            _family_single_row("tressette_env/TressetteAChiamare-v0"),
+        ),
     }
 )
 

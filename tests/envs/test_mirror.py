@@ -6,7 +6,8 @@ every agent's observation and mask, rewards, terminations, truncations, infos an
 act are equal. Under every four-seat rule switch that touches the card play, with signals,
 voids, renuncios (an illegal action now and then), claims (calling out), matches over
 several hands and ``max_cycles`` truncations; and so for col morto (its face-up dummies and
-the seat each player is to play for), under its switches.
+the seat each player is to play for) and Calabresella (three and four seats, the cards handed
+over face up, the face-down cards a seat knows: a private piece), under their switches.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tressette_env import tressette_col_morto_v0, tressette_v0
+from tests.games.family import RULE_SETS as FAMILY_RULE_SETS
+from tressette_env import calabresella_v0, tressette_col_morto_v0, tressette_v0
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
 
@@ -42,6 +44,11 @@ COL_MORTO_RULE_SETS = [
     {"striscio": "no_honours", "first_lead": "four_of_denari", "episode": "match", "target_score": 21},
     {"signals": False, "accusi": False, "cappotto_bonus": 11},
 ]
+
+
+CALABRESELLA_RULE_SETS = FAMILY_RULE_SETS["calabresella"]
+"""Every Calabresella rule set of the family's tests: three and four players, the dealer sitting out, every contract,
+the partial exchange, signals full and none, matches."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -111,12 +118,72 @@ def test_col_morto_on_the_mirror_plays_as_the_core(rules):
     assert env._mirror.watched == tuple(s for s in env.game.public.table.seat_of)
 
 
+@pytest.mark.parametrize(
+    "rules", CALABRESELLA_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_calabresella_on_the_mirror_plays_as_the_core(rules):
+    """The auction, the call and the exchange on the core; the card play on the mirror from the first card on.
+
+    The cards handed over or returned face up leave ``exposed``, and each card played leaves the
+    observer's ``face_down_known`` (``ExtraPiece.played_out``, a private piece).
+    """
+    assert _play_episodes(rules, seed=3, episodes=6, module=calabresella_v0) > 100
+    env = calabresella_v0.raw_env(**rules)
+    rng = random.Random(1)
+    env.reset(seed=1)
+    while env._mirror is None:  # the auction (the hand may be void: all passed), the call, the exchange
+        agent = env.agent_selection
+        if not env.agents:
+            env.reset()
+        elif env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    assert type(env._mirror) is FaceUpMirror
+    table = env.game.public.table
+    assert env._mirror.n == table.seats and env._mirror.watched == tuple(s for s in table.seat_of if s >= 0)
+
+
+def test_calabresella_on_the_mirror_clears_the_face_down_cards_a_seat_knows():
+    """A card of the monte a seat saw, played later from a hand, leaves that seat's ``face_down_known``.
+
+    In scegliete the first opponent sees the monte, and the second may take cards of it into his hand and play them.
+    """
+    env = calabresella_v0.raw_env(contracts=("scegliete",))
+    at = env._encoder.slices["face_down_known"]
+    rng = random.Random(0)
+    cleared = 0
+    for seed in range(60):
+        env.reset(seed=seed)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            before = {a: env.observe(a)["observation"][at].copy() for a in env.agents}
+            action = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
+            on_mirror = env._mirror is not None and env._mirror.takes(action)
+            env.step(action)
+            if on_mirror:
+                card = action % 40
+                for a in env.agents:
+                    cleared += int(before[a][card] == 1)
+                    after = env.observe(a)["observation"][at]
+                    expected = before[a].copy()
+                    expected[card] = 0
+                    assert np.array_equal(after, expected)
+    assert cleared > 0
+
+
 def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
     _play_episodes({"episode": "match", "target_score": 11}, seed=5, episodes=4, illegal_rate=0.05)
     _play_episodes({}, seed=3, episodes=3, max_cycles=7)
     module = tressette_col_morto_v0
     _play_episodes({"episode": "match", "target_score": 11}, seed=5, episodes=3, illegal_rate=0.05, module=module)
     _play_episodes({"players": 2}, seed=3, episodes=3, max_cycles=9, module=module)
+    module = calabresella_v0
+    _play_episodes({"episode": "match", "rounds": 1}, seed=5, episodes=3, illegal_rate=0.05, module=module)
+    _play_episodes({"players": 4}, seed=3, episodes=3, max_cycles=9, module=module)
 
 
 @settings(max_examples=15, deadline=None)
@@ -129,6 +196,12 @@ def test_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
 @given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(COL_MORTO_RULE_SETS))
 def test_col_morto_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
     _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_col_morto_v0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(CALABRESELLA_RULE_SETS))
+def test_calabresella_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=calabresella_v0)
 
 
 def test_the_mirror_stays_out_of_recordings_and_the_history_observation(tmp_path):
@@ -159,6 +232,12 @@ SINGLE_CASES = [
     ({"others": "random", "game": "tressette_col_morto"}, {}),
     ({"others": "heuristic", "game": "tressette_col_morto"}, {"players": 2, "dummy_exposed": "after_first_card"}),
     ({"others": "random", "game": "tressette_col_morto", "dense_reward": True}, {"dummy_holder": "fixed"}),
+    ({"others": "random", "game": "calabresella"}, {}),
+    (
+        {"others": "heuristic", "game": "calabresella"},
+        {"players": 4, "four_player": "dealer_sits_out", "episode": "match"},
+    ),
+    ({"others": "random", "game": "calabresella", "dense_reward": True}, {"exchange": "partial", "signals": "full"}),
     ({"others": "heuristic"}, {}),
     ({"others": "random", "dense_reward": True}, {"signals": False}),
     ({"others": "random"}, {"episode": "match", "target_score": 11, "calling_out": True}),
@@ -171,7 +250,10 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
     import gymnasium as gym
 
     options = dict(options)
-    gym_id = {"tressette_col_morto": "tressette_env/TressetteColMorto-v0"}.get(options.pop("game", None))
+    gym_id = {
+        "tressette_col_morto": "tressette_env/TressetteColMorto-v0",
+        "calabresella": "tressette_env/Calabresella-v0",
+    }.get(options.pop("game", None))
     gym_id = gym_id or "tressette_env/Tressette-v0"
     fast = gym.make(gym_id, **options, **rules).unwrapped
     core = gym.make(gym_id, **options, **rules).unwrapped
@@ -224,7 +306,9 @@ def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
             done = out_a[2]
 
 
-@pytest.mark.parametrize("gym_id", ["tressette_env/Tressette-v0", "tressette_env/TressetteColMorto-v0"])
+@pytest.mark.parametrize(
+    "gym_id", ["tressette_env/Tressette-v0", "tressette_env/TressetteColMorto-v0", "tressette_env/Calabresella-v0"]
+)
 def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original(gym_id):
     import copy
 
@@ -292,12 +376,30 @@ def test_a_piece_the_mirror_does_not_know_keeps_the_environment_on_the_core():
     turn = ExtraPiece(Piece("to_play", (1,), "a piece of the turn"), lambda p, me, hand: 0, of_turn=True)
     assert not keeps(Observation(4, 2, 10, 2, extras=(plain,)))
     assert keeps(Observation(4, 2, 10, 2, extras=(turn,)))
-    assert not keeps(Observation(5, 2, 8, 5))  # five seats: the mirror is of four
-    assert not keeps(Observation(4, 2, 10, 2, signals=False))  # the mirror writes the signals piece
+    assert keeps(Observation(5, 2, 8, 5)) and keeps(Observation(3, 2, 12, 3))  # any seats, two sides
+    assert not keeps(Observation(5, 5, 8, 5))  # thirds by player (a chiamare's): the mirror keeps two sides'
+    assert keeps(Observation(4, 2, 10, 2, signals=False))  # no signals piece: nothing to patch
+    private = ExtraPiece(Piece("seen", (40,), "cards"), lambda p, me, hand, private: private, private=True)
+    assert not keeps(Observation(3, 2, 12, 3, extras=(private,)))  # private, and not marked played_out
+    assert keeps(Observation(3, 2, 12, 3, extras=(private._replace(played_out=True),)))
     for name, shape in (("declared_points", (2, 20)), ("exposed", (4, 40)), ("to_target", (2, 41))):
         # a piece of the turn named as a common piece the mirror leaves alone or patches its own way
         clash = ExtraPiece(Piece(name, shape, "a game piece"), lambda p, me, hand: 0, of_turn=True)
         assert not keeps(Observation(4, 2, 10, 2, accusi=False, extras=(clash,)))
+
+
+def test_a_played_out_piece_is_a_set_of_cards_of_neither_the_table_nor_the_turn():
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+
+    cards = ExtraPiece(Piece("seen", (40,), "cards"), lambda p, me, hand: 0, played_out=True)
+    for wrong in (
+        cards._replace(of_table=True),
+        cards._replace(of_turn=True),
+        cards._replace(piece=Piece("seen", (4, 40), "cards by seat")),
+    ):
+        with pytest.raises(ValueError, match="played_out=True is a set of cards"):
+            Observation(4, 2, 10, 2, extras=(wrong,))
 
 
 def test_a_piece_of_the_turn_is_given_the_table_and_the_turn_alone():

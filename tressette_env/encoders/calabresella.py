@@ -116,6 +116,7 @@ def extras(seats: int) -> tuple[ExtraPiece, ...]:
             Piece("face_down_known", (40,), "the face-down cards you know: your discards, the monte as you saw it"),
             _face_down_known,
             private=True,
+            played_out=True,  # (known & ~hand & ~all_played: in the card play only the card played leaves it)
         ),
         ExtraPiece(
             Piece("face_down", (5,), "cards face down for the side that takes the last trick, as a thermometer"),

@@ -80,6 +80,11 @@ class ExtraPiece(NamedTuple):
     nothing else (whose turn it is, as the seat sees it): a mirror of the card play
     (``envs.mirror``) fills it again after each card, given a record of the table and the turn
     alone; the same test checks it on a stand-in that has only those two.
+    With ``played_out=True`` the piece is a set of cards (shape ``(40,)``) that the card play
+    only shrinks, and only by the card played: a card played leaves it, and nothing else of the
+    card play changes it (Calabresella's ``face_down_known``, a private piece); a mirror of the
+    card play clears the card's bit after each card instead of filling it again.
+    ``tests/envs/test_mirror.py`` pins it to the fill over whole hands.
     """
 
     piece: Piece
@@ -87,6 +92,7 @@ class ExtraPiece(NamedTuple):
     private: bool = False
     of_table: bool = False
     of_turn: bool = False
+    played_out: bool = False
 
 
 class Encoded:
@@ -235,6 +241,11 @@ class Observation(Encoded):
                 raise ValueError(
                     f"observation piece {extra.piece.name!r}: of_turn=True reads only the table and the turn "
                     "(it changes with each card); it is neither of_table=True nor private=True"
+                )
+            if extra.played_out and (extra.of_table or extra.of_turn or extra.piece.shape != (40,)):
+                raise ValueError(
+                    f"observation piece {extra.piece.name!r}: played_out=True is a set of cards, shape (40,), that "
+                    "each card played leaves; it is neither of_table=True nor of_turn=True"
                 )
         self.takes_private = any(extra.private for extra in self.extras)
         """True when ``bits`` takes a fourth argument, the seat's ``SeatView.private``."""

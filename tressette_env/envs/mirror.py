@@ -1,4 +1,4 @@
-"""A four-seat hand's card play on mutable fields, each seat's observation patched card by card: the step's fast path.
+"""A hand's card play on mutable fields, each seat's observation patched card by card: the step's fast path.
 
 The rules core (``engine.game``) builds a new immutable ``GameState`` for every card, and the
 encoder (``encoders.observation``) reads the whole state again for every observation. Between
@@ -13,21 +13,28 @@ actions come from the core's own ``legal_mask_for`` (the mirror has the fields i
 | a card that does not end the hand | ``apply``: a new ``GameState`` | ``play``: fields changed in place |
 | the hand's last card, a claim, an illegal action | ``apply``, ``renuncio`` | not taken (``takes`` is False): the core's |
 | the whole state | ``GameState`` | ``state()``: built when asked for |
-| a seat's observation bits | ``Observation.bits`` | ``obs[seat]``, kept up to date |
+| a seat's observation bits | ``Observation.seat_bits`` | ``obs[seat]``, kept up to date |
 
 Which observations a mirror keeps (``layout_of``) is read from the observation's pieces, not
-from the game: four seats, two sides, ten tricks, the pieces above, those a hand's card play
-leaves alone (declarations, match scores, game pieces marked ``ExtraPiece.of_table``), the
-face-up hands (``exposed``: a card played from one leaves it) and game pieces marked
-``ExtraPiece.of_turn`` (filled again after each card from the table and the turn): today the four-seat game's and col morto's (``FaceUpMirror``, its dummies and
-``acting_for``). The environments keep one for such an observation (not with
-``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``,
-every player's seat watched) and the single-learner one (``SingleAgentEnv``, the learner's
-only: with one seat watched a card costs half of ``apply``). Their ``game`` attribute builds
-the ``GameState`` from the mirror when read. ``tests/envs/test_mirror.py`` pins them to the
-core: every state, observation, mask, reward and info of random and heuristic play, signals,
-renuncios, claims, matches and truncations included, equal to the environment's without it,
-under the four-seat game's and col morto's switches. Its figures: docs/benchmarks.md.
+from the game: two sides, any number of seats and tricks, the pieces above, those a hand's
+card play leaves alone (declarations, match scores, game pieces marked
+``ExtraPiece.of_table``), the face-up hands (``exposed``: a card played from one leaves it),
+game pieces marked ``ExtraPiece.of_turn`` (filled again after each card from the table and
+the turn) and sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
+private ones included). Today: the four-seat game's, col morto's (``FaceUpMirror``, its dummies
+and ``acting_for``) and Calabresella's (three or four seats, the cards handed over face up,
+the private ``face_down_known``); a hand plays on one from its first card in phase ``PLAY``
+(``fits``: the auction, the call and the exchange are the core's). Not in due's (its stock
+and packets play in a phase of their own), a perdere's (``APerdereObservation``) nor a
+chiamare's (thirds by player, the partner revealed by a card). The environments keep one for
+such an observation (not with ``history=True``, nor while recording; ``MirroredGame``): the
+AEC environment (``FamilyEnv``, every player's seat watched) and the single-learner one
+(``SingleAgentEnv``, the learner's only: with one seat watched a card costs half of
+``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
+``tests/envs/test_mirror.py`` pins them to the core: every state, observation, mask, reward
+and info of random and heuristic play, signals, renuncios, claims, matches and truncations
+included, equal to the environment's without it, under the four-seat game's, col morto's and
+Calabresella's switches. Its figures: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -42,14 +49,21 @@ from ..engine.tricks import winning_position
 
 _new = tuple.__new__
 
-_SHAPES = {
-    "hand": (40,), "trick": (4, 40), "leader": (4,), "played": (4, 40), "signals": (4, 4, 3), "voids": (4, 4),
-    "trick_number": (10,),
-}  # fmt: skip
-"""The pieces a card changes, as the mirror patches them (every kept observation has them, of these shapes)."""
+
+def _shapes(seats: int, tricks: int) -> dict[str, tuple[int, ...]]:
+    """The pieces a card changes, as the mirror patches them, of a table of ``seats`` seats and ``tricks`` tricks.
+
+    Every kept observation has them (``signals`` only where the game has signals).
+    """
+    return {
+        "hand": (40,), "trick": (seats, 40), "leader": (seats,), "played": (seats, 40), "signals": (seats, 4, 3),
+        "voids": (seats, 4), "trick_number": (tricks,),
+    }  # fmt: skip
+
+
 _STILL = {"accusi", "declared_points", "to_target"}
 """The pieces a hand's card play leaves as they are (its declarations, the match score)."""
-_COMMON = {*_SHAPES, *_STILL, "thirds", "exposed"}
+_COMMON = {*_shapes(4, 10), *_STILL, "thirds", "exposed"}
 """Every piece of ``Observation``'s own the mirror knows (a game's own pieces are named otherwise)."""
 
 
@@ -66,39 +80,45 @@ class MirrorLayout:
     """Where a kept observation's pieces lie (``layout_of``): the offsets and bit tables a card's patch needs."""
 
     __slots__ = (
-        "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "voids", "signals", "exposed",
-        "of_turn", "_flips",
+        "seats", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "voids", "signals",
+        "exposed", "of_turn", "played_out", "_flips",
     )  # fmt: skip
 
-    def __init__(self, at: dict[str, int], thirds_width: int, of_turn: tuple) -> None:
+    def __init__(
+        self, at: dict[str, int], seats: int, tricks: int, thirds_width: int, of_turn: tuple, played_out: tuple
+    ) -> None:
+        self.seats = seats
+        """The table's seats (N): the observation's pieces by relative seat have N rows."""
         self.played_by = tuple(
             tuple(
                 1 << (at["trick"] + 40 * r + card) | 1 << (at["played"] + 40 * r + card)
                 | (1 << (at["hand"] + card) if r == 0 else 0)
                 for card in range(40)
             )
-            for r in range(4)
+            for r in range(seats)
         )  # fmt: skip
         """[relative seat][card]: the bits a card played by that seat flips in an observation: its bit of the
         ``trick`` and ``played`` pieces (0 before, 1 after), and for the observer's own card its ``hand`` bit
         (1 before, 0 after)."""
         by_trick = (
-            ((1 << 160) - 1) << at["trick"]
-            | 0xF << at["leader"]
-            | ((1 << 10) - 1) << at["trick_number"]
+            ((1 << 40 * seats) - 1) << at["trick"]
+            | ((1 << seats) - 1) << at["leader"]
+            | ((1 << tricks) - 1) << at["trick_number"]
             | ((1 << 2 * thirds_width) - 1) << at["thirds"]
         )
         self.keep = ~by_trick
         """Everything but the bits a trick's end writes again: the trick (emptied), the leader, the trick number,
         the thirds."""
-        self.leader, self.trick_number, self.voids, self.signals = (
-            at["leader"], at["trick_number"], at["voids"], at["signals"]
-        )  # fmt: skip
+        self.leader, self.trick_number, self.voids = at["leader"], at["trick_number"], at["voids"]
+        self.signals = at.get("signals", -1)
+        """Where the ``signals`` piece starts, or -1 (a game without signals has none)."""
         self.thirds, self.thirds_other = at["thirds"], at["thirds"] + thirds_width
         self.exposed = at.get("exposed", -1)
         """Where the ``exposed`` piece starts (the face-up hands: a card played from one leaves it), or -1."""
         self.of_turn = of_turn
         """The game's pieces of the turn (``ExtraPiece.of_turn``), as (fill, where, mask of its bits)."""
+        self.played_out = played_out
+        """Where the game's pieces that a card played leaves (``ExtraPiece.played_out``) start."""
         self._flips: dict = {}
 
     def flips(self, watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
@@ -106,7 +126,7 @@ class MirrorLayout:
         made = self._flips.get(watched)
         if made is None:
             made = self._flips[watched] = tuple(
-                tuple((me, self.played_by[(seat - me) & 3]) for me in watched) for seat in range(4)
+                tuple((me, self.played_by[(seat - me) % self.seats]) for me in watched) for seat in range(self.seats)
             )
         return made
 
@@ -114,28 +134,30 @@ class MirrorLayout:
 def layout_of(encoder: object) -> MirrorLayout | None:
     """The ``MirrorLayout`` of ``encoder``'s observation, or None where a mirror cannot keep it.
 
-    A mirror keeps an ``Observation`` of four seats, two sides and ten tricks whose pieces are
-    those a card changes (``_SHAPES``), those a hand's card play leaves as they are (``_STILL``,
-    and game pieces of the table, ``ExtraPiece.of_table``), the face-up hands (``exposed``) and
-    game pieces of the turn (``ExtraPiece.of_turn``), and that reads no private cards: the
-    four-seat game's and col morto's.
+    A mirror keeps an ``Observation`` of two sides whose pieces are those a card changes
+    (``_shapes``, by the observation's seats and tricks), those a hand's card play leaves as they
+    are (``_STILL``, and game pieces of the table, ``ExtraPiece.of_table``), the face-up hands
+    (``exposed``), game pieces of the turn (``ExtraPiece.of_turn``) and sets of cards a card
+    played leaves (``ExtraPiece.played_out``, private ones included): the four-seat game's, col
+    morto's and Calabresella's.
     """
-    if type(encoder) is not Observation or encoder.takes_private:
+    if type(encoder) is not Observation or encoder.sides != 2:
         return None
-    if (encoder.seats, encoder.sides, encoder.tricks) != (4, 2, 10):
-        return None
-    if not all(e.of_table or e.of_turn for e in encoder.extras):
+    if not all(e.of_table or e.of_turn or e.played_out for e in encoder.extras):
         return None  # a game piece the mirror does not know how a card changes
-    extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn) for e in encoder.extras)
-    return _layout(tuple(encoder.layout), extras, encoder.thirds_width)
+    extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn, e.played_out) for e in encoder.extras)
+    return _layout(tuple(encoder.layout), extras, encoder.seats, encoder.tricks, encoder.thirds_width)
 
 
 @cache
-def _layout(pieces: tuple, extras: tuple, thirds_width: int) -> MirrorLayout | None:
+def _layout(pieces: tuple, extras: tuple, seats: int, tricks: int, thirds_width: int) -> MirrorLayout | None:
     shapes = {piece.name: piece.shape for piece in pieces}
-    if any(shapes.get(name) != shape for name, shape in _SHAPES.items()) or shapes.get("thirds") != (2, thirds_width):
-        return None
-    game_pieces = {name for name, _, _, _ in extras}  # each marked of_table or of_turn (``layout_of``)
+    wanted = _shapes(seats, tricks)
+    if "signals" not in shapes:  # an observation without the piece (no signals): nothing to patch
+        del wanted["signals"]
+    if any(shapes.get(name) != shape for name, shape in wanted.items()) or shapes.get("thirds") != (2, thirds_width):
+        return None  # (a larger layout than the table's, a game whose players drop out, has other shapes)
+    game_pieces = {name for name, *_ in extras}  # each marked of_table, of_turn or played_out (``layout_of``)
     if game_pieces & _COMMON or not shapes.keys() <= _COMMON | game_pieces:
         return None  # a game piece named as a common one, or a piece the mirror does not know how a card changes
     at, start = {}, 0
@@ -144,23 +166,25 @@ def _layout(pieces: tuple, extras: tuple, thirds_width: int) -> MirrorLayout | N
         at[piece.name], sizes[piece.name] = start, piece.size
         start += piece.size
     of_turn = tuple(
-        (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn in extras if turn
+        (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn, _ in extras if turn
     )  # fmt: skip
-    return MirrorLayout(at, thirds_width, of_turn)
+    played_out = tuple(at[name] for name, _, _, _, out in extras if out)
+    return MirrorLayout(at, seats, tricks, thirds_width, of_turn, played_out)
 
 
 def keeps(encoder: object) -> bool:
-    """Whether a mirror keeps ``encoder``'s observations (``layout_of``): the four-seat game's and col morto's."""
+    """Whether a mirror keeps ``encoder``'s observations (``layout_of``): the four-seat game's, col morto's, Calabresella's."""
     return layout_of(encoder) is not None
 
 
-def fits(game: GameState) -> bool:
-    """Whether a mirror can play ``game``'s hand: four seats in the plain card play."""
-    return game.public.table.seats == 4 and not game.public.table.phase
+def fits(game: GameState, layout: MirrorLayout) -> bool:
+    """Whether a mirror of ``layout`` can play ``game``'s hand: the plain card play, at a table of the layout's seats."""
+    table = game.public.table
+    return table.seats == layout.seats and not table.phase
 
 
 class CardPlayMirror:
-    """One four-seat hand from a state of its card play on (see the module docstring).
+    """One hand from a state of its card play on (see the module docstring), at a table of ``layout.seats`` seats.
 
     The fields ``trick``, ``turn``, ``tricks_done`` and ``table`` are those ``engine.game.legal_mask_for``
     reads from a ``PublicState``; ``hands``, ``leader``, ``thirds``, ``played``, ``signals``,
@@ -170,6 +194,7 @@ class CardPlayMirror:
     __slots__ = (
         "fixed", "table", "dealt", "hidden", "hands", "trick", "leader", "turn", "tricks_done", "thirds",
         "played", "signals", "voids", "history", "obs", "watched", "flips", "last_trick", "state_now", "layout",
+        "n",
     )  # fmt: skip
 
     def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
@@ -190,15 +215,17 @@ class CardPlayMirror:
         """Where the observation's pieces lie (``layout_of(encoder)``)."""
         self.flips = layout.flips(watched)
         """[the seat that plays] -> (watched seat, its ``MirrorLayout.played_by`` row) for each watched seat."""
-        self.obs = [encoder.bits(p, seat, game.hands[seat]) if seat in watched else 0 for seat in range(4)]
-        """The watched seats' observation bits (``Observation.bits``, the mask not included); 0 for the others."""
+        n = self.n = layout.seats
+        """The seats at the table."""
+        self.obs = [encoder.seat_bits(game, seat) if seat in watched else 0 for seat in range(n)]
+        """The watched seats' observation bits (``Observation.seat_bits``, the mask not included); 0 for the others."""
         self.last_trick = p.table.tricks - 1
         self.state_now: GameState | None = game
         """The ``GameState`` of the fields, once built (None after a card changed them)."""
 
     def takes(self, action: int) -> bool:
         """Whether ``play`` may take this legal action: a card that does not end the hand (not a claim)."""
-        return action < CALL_OUT and (self.tricks_done < self.last_trick or len(self.trick) < 3)
+        return action < CALL_OUT and (self.tricks_done < self.last_trick or len(self.trick) < self.n - 1)
 
     def play(self, action: int) -> None:
         """The seat on turn plays ``action``, a legal card play for which ``takes`` is True (``engine.game.apply``'s card play)."""
@@ -209,19 +236,21 @@ class CardPlayMirror:
         hand = self.hands[seat]
         trick = self.trick
         obs = self.obs
+        n = self.n
         if trick:
             led = trick[0] // 10
             if suit != led and not hand & SUIT_MASK[led]:
                 self.voids |= 1 << (4 * seat + led)
                 at = self.layout.voids
                 for me in self.watched:
-                    obs[me] |= 1 << (at + 4 * ((seat - me) & 3) + led)
+                    obs[me] |= 1 << (at + 4 * ((seat - me) % n) + led)
         elif signal:
             bit = 3 * suit + signal - 1
             self.signals |= 1 << (12 * seat + bit)
             at = self.layout.signals
-            for me in self.watched:
-                obs[me] |= 1 << (at + 12 * ((seat - me) & 3) + bit)
+            if at >= 0:
+                for me in self.watched:
+                    obs[me] |= 1 << (at + 12 * ((seat - me) % n) + bit)
         self.hands[seat] = hand ^ 1 << card
         self.played |= 1 << (40 * seat + card)
         self.history.append(action)
@@ -229,13 +258,16 @@ class CardPlayMirror:
         self.state_now = None
         for me, flips in self.flips[seat]:
             obs[me] ^= flips[card]
-        if len(trick) < 4:
-            self.turn = (seat + 1) & 3
+        if len(trick) < n:
+            self.turn = (seat + 1) % n
             return
-        winner = (self.leader + winning_position(trick)) & 3
+        winner = (self.leader + winning_position(trick)) % n
         tricks_done = self.tricks_done = self.tricks_done + 1
         thirds = self.thirds
-        thirds[self.table.sides[winner]] += THIRDS[trick[0]] + THIRDS[trick[1]] + THIRDS[trick[2]] + THIRDS[trick[3]]
+        taken = 0
+        for c in trick:
+            taken += THIRDS[c]
+        thirds[self.table.sides[winner]] += taken
         self.leader = self.turn = winner
         self.trick = []
         sides = self.table.sides
@@ -251,7 +283,7 @@ class CardPlayMirror:
             own = sides[me]
             obs[me] = (
                 obs[me] & keep
-                | 1 << (leader + ((winner - me) & 3))
+                | 1 << (leader + (winner - me) % n)
                 | 1 << number
                 | ((1 << thirds[own]) - 1) << mine
                 | ((1 << thirds[1 - own]) - 1) << other
@@ -283,11 +315,13 @@ class CardPlayMirror:
 
 
 class FaceUpMirror(CardPlayMirror):
-    """A ``CardPlayMirror`` of a hand with face-up hands, or game pieces of the turn: col morto's.
+    """A ``CardPlayMirror`` of a hand with face-up hands or game pieces a card changes: col morto's, Calabresella's.
 
-    A card played from a face-up hand leaves the ``exposed`` piece of every watched seat, and
-    after each card the pieces of the turn (``ExtraPiece.of_turn``: col morto's ``acting_for``,
-    the seat a player is to play now) are filled again from the table and the turn alone.
+    A card played from a face-up hand leaves the ``exposed`` piece of every watched seat; a card
+    played leaves each game piece of cards marked ``ExtraPiece.played_out`` (Calabresella's
+    ``face_down_known``); after each card the pieces of the turn (``ExtraPiece.of_turn``: col
+    morto's ``acting_for``, the seat a player is to play now) are filled again from the table
+    and the turn alone.
     """
 
     __slots__ = ("now",)
@@ -309,8 +343,12 @@ class FaceUpMirror(CardPlayMirror):
         obs = self.obs
         at = layout.exposed
         if at >= 0 and self.table.exposed >> (40 * seat + card) & 1:
+            n = self.n
             for me in self.watched:
-                obs[me] ^= 1 << (at + 40 * ((seat - me) & 3) + card)
+                obs[me] ^= 1 << (at + 40 * ((seat - me) % n) + card)
+        for at in layout.played_out:
+            for me in self.watched:
+                obs[me] &= ~(1 << (at + card))
         CardPlayMirror.play(self, action)
         hands = self.hands
         now = self.now
@@ -322,7 +360,7 @@ class FaceUpMirror(CardPlayMirror):
 
 def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:
     """A mirror of ``game``'s hand keeping ``encoder``'s observations of the ``watched`` seats (``layout_of(encoder)``)."""
-    kind = FaceUpMirror if layout.exposed >= 0 or layout.of_turn else CardPlayMirror
+    kind = FaceUpMirror if layout.exposed >= 0 or layout.of_turn or layout.played_out else CardPlayMirror
     return kind(game, watched, encoder, layout)
 
 
@@ -367,5 +405,5 @@ class MirroredGame:
     def _start_mirror(self) -> None:
         """Play the hand's cards on a mirror from here on, where one can (``fits``)."""
         game = self._game
-        if self._may_mirror and game.public.status == PLAYING and fits(game):
+        if self._may_mirror and game.public.status == PLAYING and fits(game, self._mirror_layout):
             self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.family import RULE_SETS as FAMILY_RULE_SETS
-from tressette_env import calabresella_v0, tressette_col_morto_v0, tressette_v0
+from tressette_env import calabresella_v0, tressette_a_perdere_v0, tressette_col_morto_v0, tressette_v0
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
 
@@ -49,6 +49,11 @@ COL_MORTO_RULE_SETS = [
 CALABRESELLA_RULE_SETS = FAMILY_RULE_SETS["calabresella"]
 """Every Calabresella rule set of the family's tests: three and four players, the dealer sitting out, every contract,
 the partial exchange, signals full and none, matches."""
+
+
+A_PERDERE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_perdere"]
+"""Every a perdere rule set of the family's tests: three to eight players, teams, the monte and the dealer's discards,
+both objectives, matches with elimination (a smaller table plays on the core)."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -144,6 +149,23 @@ def test_calabresella_on_the_mirror_plays_as_the_core(rules):
     assert env._mirror.n == table.seats and env._mirror.watched == tuple(s for s in table.seat_of if s >= 0)
 
 
+@pytest.mark.parametrize(
+    "rules", A_PERDERE_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_a_perdere_on_the_mirror_plays_as_the_core(rules):
+    """Thirds by player (or by team), three to eight seats; with elimination, the whole table's hands on the mirror."""
+    assert _play_episodes(rules, seed=5, episodes=4, module=tressette_a_perdere_v0) > 100
+    env = tressette_a_perdere_v0.raw_env(**rules)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    while env._mirror is None:  # the dealer's discards are the core's
+        agent = env.agent_selection
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    mirror = env._mirror
+    assert mirror.n == env.game.public.table.seats == len(env.agents) == len(mirror.watched)
+    assert (mirror.orders is None) == bool(rules.get("teams"))  # thirds by player: each seat's order of the sides
+
+
 def test_calabresella_on_the_mirror_clears_the_face_down_cards_a_seat_knows():
     """A card of the monte a seat saw, played later from a hand, leaves that seat's ``face_down_known``.
 
@@ -184,6 +206,11 @@ def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
     module = calabresella_v0
     _play_episodes({"episode": "match", "rounds": 1}, seed=5, episodes=3, illegal_rate=0.05, module=module)
     _play_episodes({"players": 4}, seed=3, episodes=3, max_cycles=9, module=module)
+    module = tressette_a_perdere_v0
+    _play_episodes(
+        {"players": 5, "episode": "match", "target_score": 11}, seed=5, episodes=2, illegal_rate=0.05, module=module
+    )
+    _play_episodes({"teams": True}, seed=3, episodes=3, max_cycles=9, module=module)
 
 
 @settings(max_examples=15, deadline=None)
@@ -196,6 +223,12 @@ def test_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
 @given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(COL_MORTO_RULE_SETS))
 def test_col_morto_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
     _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_col_morto_v0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(A_PERDERE_RULE_SETS))
+def test_a_perdere_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_a_perdere_v0)
 
 
 @settings(max_examples=15, deadline=None)
@@ -233,6 +266,12 @@ SINGLE_CASES = [
     ({"others": "heuristic", "game": "tressette_col_morto"}, {"players": 2, "dummy_exposed": "after_first_card"}),
     ({"others": "random", "game": "tressette_col_morto", "dense_reward": True}, {"dummy_holder": "fixed"}),
     ({"others": "random", "game": "calabresella"}, {}),
+    ({"others": "random", "game": "tressette_a_perdere", "dense_reward": True}, {"players": 6, "reduce": "monte"}),
+    ({"others": "heuristic", "game": "tressette_a_perdere"}, {"teams": True, "episode": "match", "target_score": 11}),
+    (
+        {"others": "random", "game": "tressette_a_perdere"},
+        {"players": 5, "episode": "match", "match_end": "elimination", "target_score": 11},
+    ),
     (
         {"others": "heuristic", "game": "calabresella"},
         {"players": 4, "four_player": "dealer_sits_out", "episode": "match"},
@@ -253,6 +292,7 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
     gym_id = {
         "tressette_col_morto": "tressette_env/TressetteColMorto-v0",
         "calabresella": "tressette_env/Calabresella-v0",
+        "tressette_a_perdere": "tressette_env/TressetteAPerdere-v0",
     }.get(options.pop("game", None))
     gym_id = gym_id or "tressette_env/Tressette-v0"
     fast = gym.make(gym_id, **options, **rules).unwrapped
@@ -307,7 +347,13 @@ def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
 
 
 @pytest.mark.parametrize(
-    "gym_id", ["tressette_env/Tressette-v0", "tressette_env/TressetteColMorto-v0", "tressette_env/Calabresella-v0"]
+    "gym_id",
+    [
+        "tressette_env/Tressette-v0",
+        "tressette_env/TressetteColMorto-v0",
+        "tressette_env/Calabresella-v0",
+        "tressette_env/TressetteAPerdere-v0",
+    ],
 )
 def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original(gym_id):
     import copy
@@ -376,8 +422,8 @@ def test_a_piece_the_mirror_does_not_know_keeps_the_environment_on_the_core():
     turn = ExtraPiece(Piece("to_play", (1,), "a piece of the turn"), lambda p, me, hand: 0, of_turn=True)
     assert not keeps(Observation(4, 2, 10, 2, extras=(plain,)))
     assert keeps(Observation(4, 2, 10, 2, extras=(turn,)))
-    assert keeps(Observation(5, 2, 8, 5)) and keeps(Observation(3, 2, 12, 3))  # any seats, two sides
-    assert not keeps(Observation(5, 5, 8, 5))  # thirds by player (a chiamare's): the mirror keeps two sides'
+    assert keeps(Observation(5, 2, 8, 5)) and keeps(Observation(3, 2, 12, 3))  # any seats
+    assert keeps(Observation(5, 5, 8, 5))  # thirds by player
     assert keeps(Observation(4, 2, 10, 2, signals=False))  # no signals piece: nothing to patch
     private = ExtraPiece(Piece("seen", (40,), "cards"), lambda p, me, hand, private: private, private=True)
     assert not keeps(Observation(3, 2, 12, 3, extras=(private,)))  # private, and not marked played_out

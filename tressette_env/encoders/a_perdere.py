@@ -71,6 +71,7 @@ class APerdereObservation(Encoded):
                 Piece("face_down_known", (40,), "the face-down cards you know: your own discards as the dealer"),
                 _face_down_known,
                 private=True,
+                played_out=True,  # (discards set aside: no card play changes it)
             ),
             ExtraPiece(
                 Piece("out", (n,), "the players out of the match, by player relative to you"), _out, of_table=True
@@ -87,6 +88,9 @@ class APerdereObservation(Encoded):
         self.by_seats = by_seats
         """Players still in -> the ``Observation`` that encodes a table of them (every one has this layout)."""
         full = by_seats[n]
+        self.of_full_table = full
+        """The ``Observation`` of a table with every player in: its layout is this one's (a mirror of the card
+        play keeps it, ``envs.mirror.layout_of``, at such a table)."""
         self.layout, self.slices, self.size = full.layout, full.slices, full.size
         encoders = {live: o.bits for live, o in by_seats.items()}
         self.takes_private = True

@@ -16,17 +16,19 @@ actions come from the core's own ``legal_mask_for`` (the mirror has the fields i
 | a seat's observation bits | ``Observation.seat_bits`` | ``obs[seat]``, kept up to date |
 
 Which observations a mirror keeps (``layout_of``) is read from the observation's pieces, not
-from the game: two sides, any number of seats and tricks, the pieces above, those a hand's
+from the game: any number of seats, sides and tricks, the pieces above, those a hand's
 card play leaves alone (declarations, match scores, game pieces marked
 ``ExtraPiece.of_table``), the face-up hands (``exposed``: a card played from one leaves it),
 game pieces marked ``ExtraPiece.of_turn`` (filled again after each card from the table and
 the turn) and sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
 private ones included). Today: the four-seat game's, col morto's (``FaceUpMirror``, its dummies
-and ``acting_for``) and Calabresella's (three or four seats, the cards handed over face up,
-the private ``face_down_known``); a hand plays on one from its first card in phase ``PLAY``
-(``fits``: the auction, the call and the exchange are the core's). Not in due's (its stock
-and packets play in a phase of their own), a perdere's (``APerdereObservation``) nor a
-chiamare's (thirds by player, the partner revealed by a card). The environments keep one for
+and ``acting_for``), Calabresella's (three or four seats, the cards handed over face up, the
+private ``face_down_known``) and a perdere's (three to eight seats, thirds by player or by
+team; with elimination, the hands of the whole table: ``of_full_table``). A hand plays on one
+from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an auction,
+a call, an exchange or a discard are the core's). Not in due's (its stock and packets play in
+a phase of their own) nor a chiamare's (its ``role`` and ``partner`` pieces read the hand and
+the cards played). The environments keep one for
 such an observation (not with ``history=True``, nor while recording; ``MirroredGame``): the
 AEC environment (``FamilyEnv``, every player's seat watched) and the single-learner one
 (``SingleAgentEnv``, the learner's only: with one seat watched a card costs half of
@@ -34,14 +36,14 @@ AEC environment (``FamilyEnv``, every player's seat watched) and the single-lear
 ``tests/envs/test_mirror.py`` pins them to the core: every state, observation, mask, reward
 and info of random and heuristic play, signals, renuncios, claims, matches and truncations
 included, equal to the environment's without it, under the four-seat game's, col morto's and
-Calabresella's switches. Its figures: docs/benchmarks.md.
+Calabresella's and a perdere's switches. Its figures: docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from ..encoders.observation import Observation
+from ..encoders.observation import Observation, side_order
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
 from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
@@ -80,15 +82,22 @@ class MirrorLayout:
     """Where a kept observation's pieces lie (``layout_of``): the offsets and bit tables a card's patch needs."""
 
     __slots__ = (
-        "seats", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "voids", "signals",
-        "exposed", "of_turn", "played_out", "_flips",
+        "seats", "sides", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "thirds_width",
+        "voids", "signals", "exposed", "of_turn", "played_out", "_flips",
     )  # fmt: skip
 
     def __init__(
-        self, at: dict[str, int], seats: int, tricks: int, thirds_width: int, of_turn: tuple, played_out: tuple
+        self,
+        at: dict[str, int],
+        seats: int,
+        sides: int,
+        tricks: int,
+        thirds_width: int,
+        of_turn: tuple,
+        played_out: tuple,
     ) -> None:
-        self.seats = seats
-        """The table's seats (N): the observation's pieces by relative seat have N rows."""
+        self.seats, self.sides = seats, sides
+        """The table's seats (N): the observation's pieces by relative seat have N rows; its sides, the thirds' rows."""
         self.played_by = tuple(
             tuple(
                 1 << (at["trick"] + 40 * r + card) | 1 << (at["played"] + 40 * r + card)
@@ -104,7 +113,7 @@ class MirrorLayout:
             ((1 << 40 * seats) - 1) << at["trick"]
             | ((1 << seats) - 1) << at["leader"]
             | ((1 << tricks) - 1) << at["trick_number"]
-            | ((1 << 2 * thirds_width) - 1) << at["thirds"]
+            | ((1 << sides * thirds_width) - 1) << at["thirds"]
         )
         self.keep = ~by_trick
         """Everything but the bits a trick's end writes again: the trick (emptied), the leader, the trick number,
@@ -112,7 +121,7 @@ class MirrorLayout:
         self.leader, self.trick_number, self.voids = at["leader"], at["trick_number"], at["voids"]
         self.signals = at.get("signals", -1)
         """Where the ``signals`` piece starts, or -1 (a game without signals has none)."""
-        self.thirds, self.thirds_other = at["thirds"], at["thirds"] + thirds_width
+        self.thirds, self.thirds_other, self.thirds_width = at["thirds"], at["thirds"] + thirds_width, thirds_width
         self.exposed = at.get("exposed", -1)
         """Where the ``exposed`` piece starts (the face-up hands: a card played from one leaves it), or -1."""
         self.of_turn = of_turn
@@ -134,28 +143,38 @@ class MirrorLayout:
 def layout_of(encoder: object) -> MirrorLayout | None:
     """The ``MirrorLayout`` of ``encoder``'s observation, or None where a mirror cannot keep it.
 
-    A mirror keeps an ``Observation`` of two sides whose pieces are those a card changes
-    (``_shapes``, by the observation's seats and tricks), those a hand's card play leaves as they
-    are (``_STILL``, and game pieces of the table, ``ExtraPiece.of_table``), the face-up hands
-    (``exposed``), game pieces of the turn (``ExtraPiece.of_turn``) and sets of cards a card
-    played leaves (``ExtraPiece.played_out``, private ones included): the four-seat game's, col
-    morto's and Calabresella's.
+    A mirror keeps an ``Observation`` (or an observation of several tables' ``of_full_table``)
+    whose pieces are those a card changes (``_shapes``, by the observation's seats and tricks),
+    those a hand's card play leaves as they are (``_STILL``, and game pieces of the table,
+    ``ExtraPiece.of_table``), the face-up hands (``exposed``), game pieces of the turn
+    (``ExtraPiece.of_turn``) and sets of cards a card played leaves (``ExtraPiece.played_out``,
+    private ones included): the four-seat game's, col morto's, Calabresella's and a perdere's.
     """
-    if type(encoder) is not Observation or encoder.sides != 2:
-        return None
+    if type(encoder) is not Observation:
+        encoder = getattr(encoder, "of_full_table", None)  # an observation of several tables (a perdere's)
+        if type(encoder) is not Observation:
+            return None
     if not all(e.of_table or e.of_turn or e.played_out for e in encoder.extras):
         return None  # a game piece the mirror does not know how a card changes
     extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn, e.played_out) for e in encoder.extras)
-    return _layout(tuple(encoder.layout), extras, encoder.seats, encoder.tricks, encoder.thirds_width)
+    return _layout(tuple(encoder.layout), extras, encoder.seats, encoder.sides, encoder.tricks, encoder.thirds_width)
 
 
 @cache
-def _layout(pieces: tuple, extras: tuple, seats: int, tricks: int, thirds_width: int) -> MirrorLayout | None:
+def _layout(
+    pieces: tuple, extras: tuple, seats: int, sides: int, tricks: int, thirds_width: int
+) -> MirrorLayout | None:
     shapes = {piece.name: piece.shape for piece in pieces}
-    wanted = _shapes(seats, tricks)
+    trick_rows = shapes.get("trick_number", (0,))[0]  # more than the table's tricks in a layout shared by tables
+    if trick_rows < tricks:  # (of several sizes: a perdere's with elimination)
+        return None
+    wanted = _shapes(seats, trick_rows)
     if "signals" not in shapes:  # an observation without the piece (no signals): nothing to patch
         del wanted["signals"]
-    if any(shapes.get(name) != shape for name, shape in wanted.items()) or shapes.get("thirds") != (2, thirds_width):
+    if any(shapes.get(name) != shape for name, shape in wanted.items()) or shapes.get("thirds") != (
+        sides,
+        thirds_width,
+    ):
         return None  # (a larger layout than the table's, a game whose players drop out, has other shapes)
     game_pieces = {name for name, *_ in extras}  # each marked of_table, of_turn or played_out (``layout_of``)
     if game_pieces & _COMMON or not shapes.keys() <= _COMMON | game_pieces:
@@ -169,11 +188,11 @@ def _layout(pieces: tuple, extras: tuple, seats: int, tricks: int, thirds_width:
         (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn, _ in extras if turn
     )  # fmt: skip
     played_out = tuple(at[name] for name, _, _, _, out in extras if out)
-    return MirrorLayout(at, seats, tricks, thirds_width, of_turn, played_out)
+    return MirrorLayout(at, seats, sides, trick_rows, thirds_width, of_turn, played_out)
 
 
 def keeps(encoder: object) -> bool:
-    """Whether a mirror keeps ``encoder``'s observations (``layout_of``): the four-seat game's, col morto's, Calabresella's."""
+    """Whether a mirror keeps ``encoder``'s observations (``layout_of``)."""
     return layout_of(encoder) is not None
 
 
@@ -194,7 +213,7 @@ class CardPlayMirror:
     __slots__ = (
         "fixed", "table", "dealt", "hidden", "hands", "trick", "leader", "turn", "tricks_done", "thirds",
         "played", "signals", "voids", "history", "obs", "watched", "flips", "last_trick", "state_now", "layout",
-        "n",
+        "n", "orders",
     )  # fmt: skip
 
     def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
@@ -217,6 +236,8 @@ class CardPlayMirror:
         """[the seat that plays] -> (watched seat, its ``MirrorLayout.played_by`` row) for each watched seat."""
         n = self.n = layout.seats
         """The seats at the table."""
+        self.orders = None if layout.sides == 2 else tuple(side_order(p.table.sides, me) for me in range(n))
+        """With more than two sides: [seat] -> the sides in the order of its ``thirds`` piece (``side_order``)."""
         self.obs = [encoder.seat_bits(game, seat) if seat in watched else 0 for seat in range(n)]
         """The watched seats' observation bits (``Observation.seat_bits``, the mask not included); 0 for the others."""
         self.last_trick = p.table.tricks - 1
@@ -279,15 +300,26 @@ class CardPlayMirror:
             at.thirds,
             at.thirds_other,
         )
+        orders = self.orders
+        if orders is None:  # two sides: own, other
+            for me in self.watched:
+                own = sides[me]
+                obs[me] = (
+                    obs[me] & keep
+                    | 1 << (leader + (winner - me) % n)
+                    | 1 << number
+                    | ((1 << thirds[own]) - 1) << mine
+                    | ((1 << thirds[1 - own]) - 1) << other
+                )
+            return
+        width = at.thirds_width
         for me in self.watched:
-            own = sides[me]
-            obs[me] = (
-                obs[me] & keep
-                | 1 << (leader + (winner - me) % n)
-                | 1 << number
-                | ((1 << thirds[own]) - 1) << mine
-                | ((1 << thirds[1 - own]) - 1) << other
-            )
+            bits = obs[me] & keep | 1 << (leader + (winner - me) % n) | 1 << number
+            place = mine
+            for side in orders[me]:
+                bits |= ((1 << thirds[side]) - 1) << place
+                place += width
+            obs[me] = bits
 
     def copy(self) -> CardPlayMirror:
         """Another mirror of the same hand that plays on without changing this one."""

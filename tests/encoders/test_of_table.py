@@ -8,7 +8,8 @@ the phases before the card play included:
   marked ``of_turn`` (a mirror fills it again after each card) from one with the table and the
   turn;
 - each fill marked ``played_out`` (a mirror clears the card played from it) changes from one
-  card of the card play to the next only by losing that card;
+  card of the card play to the next only by losing that card; each marked ``changed_by`` (a
+  mirror fills it again only after one of those cards) is the same after any other card;
 - the encoder's bits, with the kept pieces, equal its bits with nothing kept (every fill
   called again), for every seat at every decision.
 """
@@ -77,40 +78,48 @@ def test_a_piece_of_the_table_reads_the_table_and_the_seat_alone(game, rules):
         assert checked > 0
 
 
-def _played_out_bits(env) -> dict:
-    """(seat, piece name) -> the bits of each ``played_out`` piece of every seat now."""
+def _card_play_bits(env) -> dict:
+    """(seat, piece name) -> (the bits, the extra) of each ``played_out`` or ``changed_by`` piece of every seat now."""
     game_state = env.game
     p = game_state.public
     out = {}
     for observation in _observations(env._encoder):
         for extra in observation.extras:
-            if extra.played_out:
+            if extra.played_out or extra.changed_by is not None:
                 for seat in range(p.table.seats):
                     args = (p, seat, game_state.hands[seat])
                     if extra.private:
                         args += (private_of(game_state, seat),)
-                    out[seat, extra.piece.name] = extra.fill(*args)
+                    out[seat, extra.piece.name] = (extra.fill(*args), extra)
     return out
 
 
 @pytest.mark.parametrize(("game", "rules"), CASES, ids=IDS)
-def test_a_played_out_piece_loses_the_card_played_and_nothing_else(game, rules):
-    """What ``ExtraPiece.played_out`` promises the mirror, at every card of the card play but a hand's last."""
+def test_a_played_out_or_changed_by_piece_changes_as_it_says(game, rules):
+    """What ``ExtraPiece.played_out`` and ``changed_by`` promise the mirror, at every card of the card play but a hand's last."""
     checked = 0
-    last = None  # (public state, the played_out pieces' bits) at the decision before
+    last = None  # (public state, the pieces' bits) at the decision before
     for env in _decisions(game, rules, episodes=4):
         p = env.game.public
-        now = _played_out_bits(env)
+        now = _card_play_bits(env)
         if last is not None:
-            q, bits = last
+            q, before = last
             # one card played in the card play since (the table, which holds the phase, the same record)
             if p.table is q.table and not q.table.phase and p.history[:-1] == q.history and p.history[-1] < 160:
                 card = p.history[-1] % 40
-                for key, value in now.items():
-                    assert value == bits[key] & ~(1 << card), key
+                for key, (value, extra) in now.items():
+                    if extra.played_out:
+                        assert value == before[key][0] & ~(1 << card), key
+                    elif not extra.changed_by(p.table) >> card & 1:
+                        assert value == before[key][0], key
                     checked += 1
         last = (p, now) if now else None
-    marked = [e for o in _observations(MODULES[game].raw_env(**rules)._encoder) for e in o.extras if e.played_out]
+    marked = [
+        e
+        for o in _observations(MODULES[game].raw_env(**rules)._encoder)
+        for e in o.extras
+        if e.played_out or e.changed_by is not None
+    ]
     if marked:
         assert checked > 0
 

@@ -21,7 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.family import RULE_SETS as FAMILY_RULE_SETS
-from tressette_env import calabresella_v0, tressette_a_perdere_v0, tressette_col_morto_v0, tressette_v0
+from tressette_env import (
+    calabresella_v0,
+    tressette_a_chiamare_v0,
+    tressette_a_perdere_v0,
+    tressette_col_morto_v0,
+    tressette_v0,
+)
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
 
@@ -54,6 +60,10 @@ the partial exchange, signals full and none, matches."""
 A_PERDERE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_perdere"]
 """Every a perdere rule set of the family's tests: three to eight players, teams, the monte and the dealer's discards,
 both objectives, matches with elimination (a smaller table plays on the core)."""
+
+
+A_CHIAMARE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_chiamare"]
+"""Every a chiamare rule set of the family's tests: the called card, the partner announced or shown by the card."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -166,6 +176,39 @@ def test_a_perdere_on_the_mirror_plays_as_the_core(rules):
     assert (mirror.orders is None) == bool(rules.get("teams"))  # thirds by player: each seat's order of the sides
 
 
+@pytest.mark.parametrize(
+    "rules", A_CHIAMARE_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
+    """Thirds by player over five seats; ``partner`` filled again when the called card is played."""
+    assert _play_episodes(rules, seed=9, episodes=12, module=tressette_a_chiamare_v0) > 100
+
+
+def test_a_chiamare_on_the_mirror_shows_the_partner_when_the_called_card_is_played():
+    env = tressette_a_chiamare_v0.raw_env()
+    at = env._encoder.slices["partner"]
+    rng = random.Random(4)
+    shown = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            action = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
+            mirror = env._mirror
+            called = env.game.public.table.extra.called
+            on_mirror = mirror is not None and mirror.takes(action) and action % 40 == called >= 0
+            before = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
+            env.step(action)
+            if on_mirror:  # every seat but the declarer (and the partner himself) learns the partner now
+                after = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
+                assert all(after[a] == 1 for a in env.agents)
+                shown += sum(after[a] > before[a] for a in env.agents)
+    assert shown > 0
+
+
 def test_calabresella_on_the_mirror_clears_the_face_down_cards_a_seat_knows():
     """A card of the monte a seat saw, played later from a hand, leaves that seat's ``face_down_known``.
 
@@ -206,6 +249,9 @@ def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
     module = calabresella_v0
     _play_episodes({"episode": "match", "rounds": 1}, seed=5, episodes=3, illegal_rate=0.05, module=module)
     _play_episodes({"players": 4}, seed=3, episodes=3, max_cycles=9, module=module)
+    module = tressette_a_chiamare_v0
+    _play_episodes({"episode": "match", "rounds": 1}, seed=5, episodes=2, illegal_rate=0.05, module=module)
+    _play_episodes({}, seed=3, episodes=3, max_cycles=9, module=module)
     module = tressette_a_perdere_v0
     _play_episodes(
         {"players": 5, "episode": "match", "target_score": 11}, seed=5, episodes=2, illegal_rate=0.05, module=module
@@ -229,6 +275,12 @@ def test_col_morto_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
 @given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(A_PERDERE_RULE_SETS))
 def test_a_perdere_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
     _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_a_perdere_v0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(A_CHIAMARE_RULE_SETS))
+def test_a_chiamare_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_a_chiamare_v0)
 
 
 @settings(max_examples=15, deadline=None)
@@ -266,6 +318,11 @@ SINGLE_CASES = [
     ({"others": "heuristic", "game": "tressette_col_morto"}, {"players": 2, "dummy_exposed": "after_first_card"}),
     ({"others": "random", "game": "tressette_col_morto", "dense_reward": True}, {"dummy_holder": "fixed"}),
     ({"others": "random", "game": "calabresella"}, {}),
+    ({"others": "random", "game": "tressette_a_chiamare"}, {}),
+    (
+        {"others": "heuristic", "game": "tressette_a_chiamare"},
+        {"reveal_partner": True, "episode": "match", "rounds": 1},
+    ),
     ({"others": "random", "game": "tressette_a_perdere", "dense_reward": True}, {"players": 6, "reduce": "monte"}),
     ({"others": "heuristic", "game": "tressette_a_perdere"}, {"teams": True, "episode": "match", "target_score": 11}),
     (
@@ -293,6 +350,7 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
         "tressette_col_morto": "tressette_env/TressetteColMorto-v0",
         "calabresella": "tressette_env/Calabresella-v0",
         "tressette_a_perdere": "tressette_env/TressetteAPerdere-v0",
+        "tressette_a_chiamare": "tressette_env/TressetteAChiamare-v0",
     }.get(options.pop("game", None))
     gym_id = gym_id or "tressette_env/Tressette-v0"
     fast = gym.make(gym_id, **options, **rules).unwrapped
@@ -353,6 +411,7 @@ def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
         "tressette_env/TressetteColMorto-v0",
         "tressette_env/Calabresella-v0",
         "tressette_env/TressetteAPerdere-v0",
+        "tressette_env/TressetteAChiamare-v0",
     ],
 )
 def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original(gym_id):
@@ -445,6 +504,16 @@ def test_a_played_out_piece_is_a_set_of_cards_of_neither_the_table_nor_the_turn(
         cards._replace(piece=Piece("seen", (4, 40), "cards by seat")),
     ):
         with pytest.raises(ValueError, match="played_out=True is a set of cards"):
+            Observation(4, 2, 10, 2, extras=(wrong,))
+
+
+def test_a_piece_changed_by_some_cards_says_only_that():
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+
+    piece = ExtraPiece(Piece("seen", (1,), "a piece"), lambda p, me, hand: 0, changed_by=lambda table: 0)
+    for wrong in (piece._replace(of_table=True), piece._replace(of_turn=True), piece._replace(played_out=True)):
+        with pytest.raises(ValueError, match="changed_by names the cards whose play changes it"):
             Observation(4, 2, 10, 2, extras=(wrong,))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..engine.actions import CHIAMO, PASS, SOLO
-from ..engine.state import GameState, PublicState
+from ..engine.state import GameState, PublicState, Table
 from ..games.a_chiamare import AUCTION, HAND, PLAYERS, AChiamareRules, partner_of, revealed_partner
 from .global_state import ExtraStatePiece, StateEncoder
 from .layout import Piece
@@ -80,16 +80,31 @@ def _partner(p: PublicState, me: int, hand: int) -> int:
     return 1 << ((seat - me) % N) if seat >= 0 else 0
 
 
+def _no_card(table: Table) -> int:
+    return 0
+
+
+def _called_card(table: Table) -> int:
+    called = table.extra.called
+    return 1 << called if called >= 0 else 0
+
+
 EXTRAS = (
     ExtraPiece(Piece("phase", (2,), "one-hot: the phase before the play (auction, call); all 0 in the card play"), _phase, of_table=True),
     ExtraPiece(Piece("bids", (N, 3), "relative seat x (pass, chiamo, sola): its bid"), _bids, of_table=True),
     ExtraPiece(Piece("contract", (2,), "one-hot: the contract won (chiamo, sola)"), _contract, of_table=True),
     ExtraPiece(Piece("declarer", (N,), "one-hot: the caller's or the soloist's relative seat"), _declarer, of_table=True),
     ExtraPiece(Piece("called", (40,), "the called card"), _called, of_table=True),
-    ExtraPiece(Piece("role", (3,), "one-hot: what you know you are: the declarer, the partner, an opponent"), _role),
+    # (the card play leaves ``role`` as it is: it reads the hand with the cards the seat played; only the called
+    # card, played, changes ``partner``)
+    ExtraPiece(
+        Piece("role", (3,), "one-hot: what you know you are: the declarer, the partner, an opponent"), _role,
+        changed_by=_no_card,
+    ),
     ExtraPiece(
         Piece("partner", (N,), "one-hot: the partner's relative seat, once you know it (you; or the card was played)"),
         _partner,
+        changed_by=_called_card,
     ),
 )  # fmt: skip
 

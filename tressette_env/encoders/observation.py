@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -85,6 +85,12 @@ class ExtraPiece(NamedTuple):
     card play changes it (Calabresella's ``face_down_known``, a private piece); a mirror of the
     card play clears the card's bit after each card instead of filling it again.
     ``tests/envs/test_mirror.py`` pins it to the fill over whole hands.
+    With ``changed_by=cards_of(table)`` (a function of ``public.table`` returning a card mask)
+    the card play changes the piece only when one of those cards is played, and every other card
+    leaves it as it is (``lambda table: 0``: the card play never changes it): a mirror of the
+    card play fills it again from the whole state only then (a chiamare's ``role`` and
+    ``partner``, which the called card reveals). ``tests/encoders/test_of_table.py`` checks
+    every such piece over whole hands.
     """
 
     piece: Piece
@@ -93,6 +99,7 @@ class ExtraPiece(NamedTuple):
     of_table: bool = False
     of_turn: bool = False
     played_out: bool = False
+    changed_by: Callable[[Any], int] | None = None
 
 
 class Encoded:
@@ -241,6 +248,11 @@ class Observation(Encoded):
                 raise ValueError(
                     f"observation piece {extra.piece.name!r}: of_turn=True reads only the table and the turn "
                     "(it changes with each card); it is neither of_table=True nor private=True"
+                )
+            if extra.changed_by is not None and (extra.of_table or extra.of_turn or extra.played_out):
+                raise ValueError(
+                    f"observation piece {extra.piece.name!r}: changed_by names the cards whose play changes it; "
+                    "a piece of the table, of the turn or played_out says how it changes already"
                 )
             if extra.played_out and (extra.of_table or extra.of_turn or extra.piece.shape != (40,)):
                 raise ValueError(

@@ -20,23 +20,25 @@ from the game: any number of seats, sides and tricks, the pieces above, those a 
 card play leaves alone (declarations, match scores, game pieces marked
 ``ExtraPiece.of_table``), the face-up hands (``exposed``: a card played from one leaves it),
 game pieces marked ``ExtraPiece.of_turn`` (filled again after each card from the table and
-the turn) and sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
-private ones included). Today: the four-seat game's, col morto's (``FaceUpMirror``, its dummies
-and ``acting_for``), Calabresella's (three or four seats, the cards handed over face up, the
-private ``face_down_known``) and a perdere's (three to eight seats, thirds by player or by
-team; with elimination, the hands of the whole table: ``of_full_table``). A hand plays on one
-from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an auction,
-a call, an exchange or a discard are the core's). Not in due's (its stock and packets play in
-a phase of their own) nor a chiamare's (its ``role`` and ``partner`` pieces read the hand and
-the cards played). The environments keep one for
+the turn), sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
+private ones included) and pieces marked ``ExtraPiece.changed_by`` (filled again from the
+state after one of the cards it names). Today: the four-seat game's, col morto's
+(``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four seats, the
+cards handed over face up, the private ``face_down_known``), a perdere's (three to eight
+seats, thirds by player or by team; with elimination, the hands of the whole table:
+``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
+which the called card shows). A hand plays on one from its first card in phase ``PLAY`` at a
+table of the layout's seats (``fits``: an auction, a call, an exchange or a discard are the
+core's). Not in due's: its stock and packets play in a phase of their own. The environments
+keep one for
 such an observation (not with ``history=True``, nor while recording; ``MirroredGame``): the
 AEC environment (``FamilyEnv``, every player's seat watched) and the single-learner one
 (``SingleAgentEnv``, the learner's only: with one seat watched a card costs half of
 ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
 ``tests/envs/test_mirror.py`` pins them to the core: every state, observation, mask, reward
 and info of random and heuristic play, signals, renuncios, claims, matches and truncations
-included, equal to the environment's without it, under the four-seat game's, col morto's and
-Calabresella's and a perdere's switches. Its figures: docs/benchmarks.md.
+included, equal to the environment's without it, under the switches of every game it plays.
+Its figures: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from functools import cache
 from ..encoders.observation import Observation, side_order
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
+from ..engine.game import private_of
 from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
 from ..engine.tricks import winning_position
 
@@ -83,7 +86,7 @@ class MirrorLayout:
 
     __slots__ = (
         "seats", "sides", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "thirds_width",
-        "voids", "signals", "exposed", "of_turn", "played_out", "_flips",
+        "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips",
     )  # fmt: skip
 
     def __init__(
@@ -95,6 +98,7 @@ class MirrorLayout:
         thirds_width: int,
         of_turn: tuple,
         played_out: tuple,
+        changed_by: tuple,
     ) -> None:
         self.seats, self.sides = seats, sides
         """The table's seats (N): the observation's pieces by relative seat have N rows; its sides, the thirds' rows."""
@@ -128,6 +132,9 @@ class MirrorLayout:
         """The game's pieces of the turn (``ExtraPiece.of_turn``), as (fill, where, mask of its bits)."""
         self.played_out = played_out
         """Where the game's pieces that a card played leaves (``ExtraPiece.played_out``) start."""
+        self.changed_by = changed_by
+        """The game's pieces that only some cards change (``ExtraPiece.changed_by``), as (fill, where, mask of its
+        bits, whether the fill takes the seat's private cards, the function of the table naming those cards)."""
         self._flips: dict = {}
 
     def flips(self, watched: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
@@ -147,16 +154,19 @@ def layout_of(encoder: object) -> MirrorLayout | None:
     whose pieces are those a card changes (``_shapes``, by the observation's seats and tricks),
     those a hand's card play leaves as they are (``_STILL``, and game pieces of the table,
     ``ExtraPiece.of_table``), the face-up hands (``exposed``), game pieces of the turn
-    (``ExtraPiece.of_turn``) and sets of cards a card played leaves (``ExtraPiece.played_out``,
-    private ones included): the four-seat game's, col morto's, Calabresella's and a perdere's.
+    (``ExtraPiece.of_turn``), sets of cards a card played leaves (``ExtraPiece.played_out``,
+    private ones included) and pieces only some cards change (``ExtraPiece.changed_by``): every
+    game's but in due's.
     """
     if type(encoder) is not Observation:
         encoder = getattr(encoder, "of_full_table", None)  # an observation of several tables (a perdere's)
         if type(encoder) is not Observation:
             return None
-    if not all(e.of_table or e.of_turn or e.played_out for e in encoder.extras):
+    if not all(e.of_table or e.of_turn or e.played_out or e.changed_by is not None for e in encoder.extras):
         return None  # a game piece the mirror does not know how a card changes
-    extras = tuple((e.piece.name, e.fill, e.of_table, e.of_turn, e.played_out) for e in encoder.extras)
+    extras = tuple(
+        (e.piece.name, e.fill, e.of_table, e.of_turn, e.played_out, e.changed_by, e.private) for e in encoder.extras
+    )
     return _layout(tuple(encoder.layout), extras, encoder.seats, encoder.sides, encoder.tricks, encoder.thirds_width)
 
 
@@ -185,10 +195,15 @@ def _layout(
         at[piece.name], sizes[piece.name] = start, piece.size
         start += piece.size
     of_turn = tuple(
-        (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn, _ in extras if turn
+        (fill, at[name], ((1 << sizes[name]) - 1) << at[name]) for name, fill, _, turn, *_ in extras if turn
     )  # fmt: skip
-    played_out = tuple(at[name] for name, _, _, _, out in extras if out)
-    return MirrorLayout(at, seats, sides, trick_rows, thirds_width, of_turn, played_out)
+    played_out = tuple(at[name] for name, _, _, _, out, *_ in extras if out)
+    changed_by = tuple(
+        (fill, at[name], ((1 << sizes[name]) - 1) << at[name], private, cards)
+        for name, fill, _, _, _, cards, private in extras
+        if cards is not None
+    )
+    return MirrorLayout(at, seats, sides, trick_rows, thirds_width, of_turn, played_out, changed_by)
 
 
 def keeps(encoder: object) -> bool:
@@ -347,25 +362,32 @@ class CardPlayMirror:
 
 
 class FaceUpMirror(CardPlayMirror):
-    """A ``CardPlayMirror`` of a hand with face-up hands or game pieces a card changes: col morto's, Calabresella's.
+    """A ``CardPlayMirror`` of a hand with face-up hands or game pieces a card changes.
 
     A card played from a face-up hand leaves the ``exposed`` piece of every watched seat; a card
-    played leaves each game piece of cards marked ``ExtraPiece.played_out`` (Calabresella's
-    ``face_down_known``); after each card the pieces of the turn (``ExtraPiece.of_turn``: col
-    morto's ``acting_for``, the seat a player is to play now) are filled again from the table
-    and the turn alone.
+    played leaves each game piece of cards marked ``ExtraPiece.played_out`` (Calabresella's and a
+    perdere's ``face_down_known``); after each card the pieces of the turn (``ExtraPiece.of_turn``:
+    col morto's ``acting_for``, the seat a player is to play now) are filled again from the table
+    and the turn alone; after a card that changes a piece marked ``ExtraPiece.changed_by`` (a
+    chiamare's called card, which shows the partner), such pieces are filled again from the state.
     """
 
-    __slots__ = ("now",)
+    __slots__ = ("now", "changing")
 
     def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
         super().__init__(game, watched, encoder, layout)
         self.now = _TableTurn(self.table, self.turn)
         """The table and the turn, for the pieces of the turn (not the mirror itself: it holds every hand)."""
+        changing = 0
+        for *_, cards in layout.changed_by:
+            changing |= cards(self.table)
+        self.changing = changing
+        """The cards whose play changes a piece marked ``changed_by`` in this hand (a mask)."""
 
     def copy(self) -> FaceUpMirror:
         other = CardPlayMirror.copy(self)
         other.now = _TableTurn(self.table, self.turn)
+        other.changing = self.changing
         return other
 
     def play(self, action: int) -> None:
@@ -388,11 +410,19 @@ class FaceUpMirror(CardPlayMirror):
         for fill, at, bits in layout.of_turn:
             for me in self.watched:
                 obs[me] = obs[me] & ~bits | fill(now, me, hands[me]) << at
+        if self.changing >> card & 1:
+            state = self.state()
+            p = state.public
+            for fill, at, bits, private, _ in layout.changed_by:
+                for me in self.watched:
+                    value = fill(p, me, hands[me], private_of(state, me)) if private else fill(p, me, hands[me])
+                    obs[me] = obs[me] & ~bits | value << at
 
 
 def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:
     """A mirror of ``game``'s hand keeping ``encoder``'s observations of the ``watched`` seats (``layout_of(encoder)``)."""
-    kind = FaceUpMirror if layout.exposed >= 0 or layout.of_turn or layout.played_out else CardPlayMirror
+    faces = layout.exposed >= 0 or layout.of_turn or layout.played_out or layout.changed_by
+    kind = FaceUpMirror if faces else CardPlayMirror
     return kind(game, watched, encoder, layout)
 
 

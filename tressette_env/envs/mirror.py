@@ -30,11 +30,10 @@ seats, thirds by player or by team; with elimination, the hands of the whole tab
 which the called card shows). A hand plays on one from its first card in phase ``PLAY`` at a
 table of the layout's seats (``fits``: an auction, a call, an exchange or a discard are the
 core's). Not in due's: its stock and packets play in a phase of their own. The environments
-keep one for
-such an observation (not with ``history=True``, nor while recording; ``MirroredGame``): the
-AEC environment (``FamilyEnv``, every player's seat watched) and the single-learner one
-(``SingleAgentEnv``, the learner's only: with one seat watched a card costs half of
-``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
+keep one for such an observation (not with ``history=True``, nor while recording;
+``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
+single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
+half of ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
 ``tests/envs/test_mirror.py`` pins them to the core: every state, observation, mask, reward
 and info of random and heuristic play, signals, renuncios, claims, matches and truncations
 included, equal to the environment's without it, under the switches of every game it plays.
@@ -178,15 +177,12 @@ def _layout(
     trick_rows = shapes.get("trick_number", (0,))[0]  # more than the table's tricks in a layout shared by tables
     if trick_rows < tricks:  # (of several sizes: a perdere's with elimination)
         return None
-    wanted = _shapes(seats, trick_rows)
+    wanted = {**_shapes(seats, trick_rows), "thirds": (sides, thirds_width)}
     if "signals" not in shapes:  # an observation without the piece (no signals): nothing to patch
         del wanted["signals"]
-    if any(shapes.get(name) != shape for name, shape in wanted.items()) or shapes.get("thirds") != (
-        sides,
-        thirds_width,
-    ):
+    if any(shapes.get(name) != shape for name, shape in wanted.items()):
         return None  # (a larger layout than the table's, a game whose players drop out, has other shapes)
-    game_pieces = {name for name, *_ in extras}  # each marked of_table, of_turn or played_out (``layout_of``)
+    game_pieces = {name for name, *_ in extras}  # each marked of_table, of_turn, played_out or changed_by
     if game_pieces & _COMMON or not shapes.keys() <= _COMMON | game_pieces:
         return None  # a game piece named as a common one, or a piece the mirror does not know how a card changes
     at, start = {}, 0

@@ -114,6 +114,21 @@ def _play_episodes(
     return mirrored
 
 
+def _until_the_mirror(env, seed: int):
+    """Random legal play from a reset until a mirror plays the hand (a deal may end first: all passed); returns it."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    while env._mirror is None:  # what comes before the card play (an auction, a discard) is the core's
+        agent = env.agent_selection
+        if not env.agents:
+            env.reset()
+        elif env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    return env._mirror
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default")
 def test_the_mirror_plays_as_the_core(rules):
     assert _play_episodes(rules, seed=11, episodes=6) > 100
@@ -126,11 +141,9 @@ def test_col_morto_on_the_mirror_plays_as_the_core(rules):
     """The face-up dummies leave ``exposed`` card by card, and ``acting_for`` follows the turn."""
     assert _play_episodes(rules, seed=7, episodes=5, module=tressette_col_morto_v0) > 100
     env = tressette_col_morto_v0.raw_env(**rules)
-    env.reset(seed=0)
-    while env._mirror is None:  # the opening lead in the dark (after_first_card) is the core's
-        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-    assert type(env._mirror) is FaceUpMirror
-    assert env._mirror.watched == tuple(s for s in env.game.public.table.seat_of)
+    mirror = _until_the_mirror(env, 0)  # (the opening lead in the dark, after_first_card, is the core's)
+    assert type(mirror) is FaceUpMirror
+    assert mirror.watched == tuple(s for s in env.game.public.table.seat_of)
 
 
 @pytest.mark.parametrize(
@@ -144,19 +157,10 @@ def test_calabresella_on_the_mirror_plays_as_the_core(rules):
     """
     assert _play_episodes(rules, seed=3, episodes=6, module=calabresella_v0) > 100
     env = calabresella_v0.raw_env(**rules)
-    rng = random.Random(1)
-    env.reset(seed=1)
-    while env._mirror is None:  # the auction (the hand may be void: all passed), the call, the exchange
-        agent = env.agent_selection
-        if not env.agents:
-            env.reset()
-        elif env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
-    assert type(env._mirror) is FaceUpMirror
+    mirror = _until_the_mirror(env, 1)
+    assert type(mirror) is FaceUpMirror
     table = env.game.public.table
-    assert env._mirror.n == table.seats and env._mirror.watched == tuple(s for s in table.seat_of if s >= 0)
+    assert mirror.n == table.seats and mirror.watched == tuple(s for s in table.seat_of if s >= 0)
 
 
 @pytest.mark.parametrize(
@@ -166,12 +170,7 @@ def test_a_perdere_on_the_mirror_plays_as_the_core(rules):
     """Thirds by player (or by team), three to eight seats; with elimination, the whole table's hands on the mirror."""
     assert _play_episodes(rules, seed=5, episodes=4, module=tressette_a_perdere_v0) > 100
     env = tressette_a_perdere_v0.raw_env(**rules)
-    env.reset(seed=2)
-    rng = random.Random(2)
-    while env._mirror is None:  # the dealer's discards are the core's
-        agent = env.agent_selection
-        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
-    mirror = env._mirror
+    mirror = _until_the_mirror(env, 2)
     assert mirror.n == env.game.public.table.seats == len(env.agents) == len(mirror.watched)
     assert (mirror.orders is None) == bool(rules.get("teams"))  # thirds by player: each seat's order of the sides
 
@@ -184,12 +183,9 @@ def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
     assert _play_episodes(rules, seed=9, episodes=12, module=tressette_a_chiamare_v0) > 100
 
 
-def test_a_chiamare_on_the_mirror_shows_the_partner_when_the_called_card_is_played():
-    env = tressette_a_chiamare_v0.raw_env()
-    at = env._encoder.slices["partner"]
-    rng = random.Random(4)
-    shown = 0
-    for seed in range(30):
+def _walk(env, seeds: range, rng: random.Random, around) -> None:
+    """Random legal play, one deal a seed; ``around(env, action)`` runs before each step and returns what runs after it."""
+    for seed in seeds:
         env.reset(seed=seed)
         while env.agents:
             agent = env.agent_selection
@@ -197,16 +193,31 @@ def test_a_chiamare_on_the_mirror_shows_the_partner_when_the_called_card_is_play
                 env.step(None)
                 continue
             action = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
-            mirror = env._mirror
-            called = env.game.public.table.extra.called
-            on_mirror = mirror is not None and mirror.takes(action) and action % 40 == called >= 0
-            before = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
+            after = around(env, action)
             env.step(action)
-            if on_mirror:  # every seat but the declarer (and the partner himself) learns the partner now
-                after = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
-                assert all(after[a] == 1 for a in env.agents)
-                shown += sum(after[a] > before[a] for a in env.agents)
-    assert shown > 0
+            after()
+
+
+def test_a_chiamare_on_the_mirror_shows_the_partner_when_the_called_card_is_played():
+    at = tressette_a_chiamare_v0.raw_env()._encoder.slices["partner"]
+    shown = []
+
+    def around(env, action):
+        mirror = env._mirror
+        called = env.game.public.table.extra.called
+        if mirror is None or not mirror.takes(action) or action % 40 != called or called < 0:
+            return lambda: None
+        before = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
+
+        def after():  # every seat knows the partner now (the partner knew itself already)
+            now = {a: env.observe(a)["observation"][at].sum() for a in env.agents}
+            assert all(now[a] == 1 for a in env.agents)
+            shown.extend(a for a in env.agents if now[a] > before[a])
+
+        return after
+
+    _walk(tressette_a_chiamare_v0.raw_env(), range(30), random.Random(4), around)
+    assert shown
 
 
 def test_calabresella_on_the_mirror_clears_the_face_down_cards_a_seat_knows():
@@ -214,30 +225,27 @@ def test_calabresella_on_the_mirror_clears_the_face_down_cards_a_seat_knows():
 
     In scegliete the first opponent sees the monte, and the second may take cards of it into his hand and play them.
     """
-    env = calabresella_v0.raw_env(contracts=("scegliete",))
-    at = env._encoder.slices["face_down_known"]
-    rng = random.Random(0)
-    cleared = 0
-    for seed in range(60):
-        env.reset(seed=seed)
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            before = {a: env.observe(a)["observation"][at].copy() for a in env.agents}
-            action = int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
-            on_mirror = env._mirror is not None and env._mirror.takes(action)
-            env.step(action)
-            if on_mirror:
-                card = action % 40
-                for a in env.agents:
-                    cleared += int(before[a][card] == 1)
-                    after = env.observe(a)["observation"][at]
-                    expected = before[a].copy()
-                    expected[card] = 0
-                    assert np.array_equal(after, expected)
-    assert cleared > 0
+    at = calabresella_v0.raw_env()._encoder.slices["face_down_known"]
+    cleared = []
+
+    def around(env, action):
+        if env._mirror is None or not env._mirror.takes(action):
+            return lambda: None
+        before = {a: env.observe(a)["observation"][at].copy() for a in env.agents}
+
+        def after():
+            card = action % 40
+            for a in env.agents:
+                expected = before[a].copy()
+                expected[card] = 0
+                assert np.array_equal(env.observe(a)["observation"][at], expected)
+                if before[a][card]:
+                    cleared.append(a)
+
+        return after
+
+    _walk(calabresella_v0.raw_env(contracts=("scegliete",)), range(60), random.Random(0), around)
+    assert cleared
 
 
 def test_renuncios_and_truncations_leave_the_mirror_equal_to_the_core():
@@ -265,28 +273,24 @@ def test_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
     _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02)
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(COL_MORTO_RULE_SETS))
-def test_col_morto_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
-    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_col_morto_v0)
+FAMILY_CASES = [
+    (module, rules)
+    for module, sets in (
+        (tressette_col_morto_v0, COL_MORTO_RULE_SETS),
+        (tressette_a_perdere_v0, A_PERDERE_RULE_SETS),
+        (tressette_a_chiamare_v0, A_CHIAMARE_RULE_SETS),
+        (calabresella_v0, CALABRESELLA_RULE_SETS),
+    )
+    for rules in sets
+]
+"""Every other game on the mirror, with each of its rule sets."""
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(A_PERDERE_RULE_SETS))
-def test_a_perdere_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
-    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_a_perdere_v0)
-
-
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(A_CHIAMARE_RULE_SETS))
-def test_a_chiamare_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
-    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=tressette_a_chiamare_v0)
-
-
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(CALABRESELLA_RULE_SETS))
-def test_calabresella_on_the_mirror_plays_as_the_core_from_any_seed(seed, rules):
-    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=calabresella_v0)
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), case=st.sampled_from(FAMILY_CASES))
+def test_the_other_games_on_the_mirror_play_as_the_core_from_any_seed(seed, case):
+    module, rules = case
+    _play_episodes(rules, seed=seed, episodes=1, illegal_rate=0.02, module=module)
 
 
 def test_the_mirror_stays_out_of_recordings_and_the_history_observation(tmp_path):

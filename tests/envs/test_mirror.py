@@ -424,20 +424,25 @@ def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_chang
     import gymnasium as gym
 
     env = gym.make(gym_id, others="random").unwrapped
-    env.reset(seed=5)
-    env.step(int(np.flatnonzero(env.action_masks())[0]))
-    assert env._mirror is not None
-    before, obs_before = env.game, env._observe()
-    twin = copy.copy(env)
-    twin.step(int(np.flatnonzero(twin.action_masks())[0]))
-    assert twin.game != before
-    assert env.game == before and np.array_equal(env._observe(), obs_before)
     core = gym.make(gym_id, others="random").unwrapped
     core._may_mirror = False
-    core.reset(seed=5)
-    core.step(int(np.flatnonzero(core.action_masks())[0]))
-    core.step(int(np.flatnonzero(core.action_masks())[0]))
-    assert twin.game == core.game and np.array_equal(twin._observe(), core._observe())
+    for e in (env, core):
+        e.reset(seed=5)
+        e.step(int(np.flatnonzero(e.action_masks())[0]))
+    assert env._mirror is not None
+    before, obs_before = env.game, env._observe()
+    twin, core_twin = copy.copy(env), copy.copy(core)  # (each shares its original's random stream)
+    for t in (twin, core_twin):
+        t.step(int(np.flatnonzero(t.action_masks())[0]))
+    assert twin.game != before
+    assert twin.game == core_twin.game and np.array_equal(twin._observe(), core_twin._observe())
+    assert env.game == before and np.array_equal(env._observe(), obs_before)
+    for _ in range(8):  # the original plays on as its core twin does: nothing of the copy's play reached it
+        action = int(np.flatnonzero(env.action_masks())[-1])
+        out, out_core = env.step(action), core.step(action)
+        assert np.array_equal(out[0], out_core[0]) and out[1:] == out_core[1:] and env.game == core.game
+        if out[2]:
+            break
 
 
 def test_the_renuncio_warning_points_at_the_callers_step():
@@ -519,6 +524,61 @@ def test_a_piece_changed_by_some_cards_says_only_that():
     for wrong in (piece._replace(of_table=True), piece._replace(of_turn=True), piece._replace(played_out=True)):
         with pytest.raises(ValueError, match="changed_by names the cards whose play changes it"):
             Observation(4, 2, 10, 2, extras=(wrong,))
+
+
+def test_marked_pieces_of_a_made_up_game_on_the_mirror_are_the_encoders():
+    """Every mark the mirror reads, on a stand-in observation of the four-seat game, against the encoder card by card.
+
+    A ``played_out`` piece alone (the plain mirror would leave it), two ``changed_by`` pieces naming different cards
+    (each refilled after its own), one of them private (its fill given the seat's private cards), and one no card
+    changes.
+    """
+    from tressette_env.encoders.layout import Piece
+    from tressette_env.encoders.observation import ExtraPiece, Observation
+    from tressette_env.engine import legal_actions, new_game
+    from tressette_env.engine.cards import SUIT_MASK
+    from tressette_env.envs.mirror import layout_of, mirror_of
+
+    denari, asso_coppe, tre_spade = SUIT_MASK[0], 10, 29
+    private_args = []
+
+    def out_by(card):
+        return lambda p: int(any(p.played >> (40 * s + card) & 1 for s in range(4)))
+
+    def seen_private(p, me, hand, private):
+        private_args.append(private)
+        return out_by(tre_spade)(p)
+
+    played_out = (
+        ExtraPiece(Piece("denari_left", (40,), "cards"), lambda p, me, hand: denari & ~p.all_played, played_out=True),
+    )
+    changed_by = (
+        ExtraPiece(
+            Piece("asso_out", (1,), "a card"), lambda p, me, hand: out_by(asso_coppe)(p),
+            changed_by=lambda table: 1 << asso_coppe,
+        ),
+        ExtraPiece(Piece("tre_out", (1,), "a card"), seen_private, private=True, changed_by=lambda table: 1 << tre_spade),
+        ExtraPiece(Piece("seats", (1,), "a constant"), lambda p, me, hand: me & 1, changed_by=lambda table: 0),
+    )  # fmt: skip
+    rng = random.Random(0)
+    shown = set()
+    for extras in (played_out, changed_by):
+        encoder = Observation(4, 2, 10, 2, extras=extras)
+        layout = layout_of(encoder)
+        assert layout is not None and len(layout.played_out) + len(layout.changed_by) == len(extras)
+        for seed in range(30):
+            game = new_game(seed=seed)
+            mirror = mirror_of(game, (0, 1, 2, 3), encoder, layout)
+            while mirror.takes(action := rng.choice(legal_actions(mirror.state()))):
+                private_args.clear()
+                mirror.play(action)
+                if extras is changed_by and action % 40 in (asso_coppe, tre_spade):
+                    shown.add(action % 40)
+                    assert action % 40 != tre_spade or private_args  # the private fill was called again
+                state = mirror.state()
+                for seat in range(4):
+                    assert mirror.obs[seat] == encoder.seat_bits(state, seat), (seed, seat)
+    assert shown == {asso_coppe, tre_spade}
 
 
 def test_a_piece_of_the_turn_is_given_the_table_and_the_turn_alone():

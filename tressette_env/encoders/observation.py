@@ -82,15 +82,17 @@ class ExtraPiece(NamedTuple):
     alone; the same test checks it on a stand-in that has only those two.
     With ``played_out=True`` the piece is a set of cards (shape ``(40,)``) that the card play
     only shrinks, and only by the card played: a card played leaves it, and nothing else of the
-    card play changes it (Calabresella's ``face_down_known``, a private piece); a mirror of the
-    card play clears the card's bit after each card instead of filling it again.
-    ``tests/envs/test_mirror.py`` pins it to the fill over whole hands.
+    card play changes it (Calabresella's and a perdere's ``face_down_known``, private pieces); a
+    mirror of the card play clears the card's bit after each card instead of filling it again.
     With ``changed_by=cards_of(table)`` (a function of ``public.table`` returning a card mask)
     the card play changes the piece only when one of those cards is played, and every other card
-    leaves it as it is (``lambda table: 0``: the card play never changes it): a mirror of the
-    card play fills it again from the whole state only then (a chiamare's ``role`` and
-    ``partner``, which the called card reveals). ``tests/encoders/test_of_table.py`` checks
-    every such piece over whole hands.
+    leaves it as it is (``lambda table: 0``: the card play never changes it). A mirror of the card
+    play asks each such piece for its cards once, when it starts on a hand (the table does not
+    change in the card play), and after any of those cards fills every such piece again from
+    the whole state (a chiamare's ``role`` and ``partner``, which the called card reveals).
+    ``tests/encoders/test_of_table.py`` checks every ``played_out`` and ``changed_by`` piece
+    card by card over whole hands of every rule set; ``tests/envs/test_mirror.py`` pins the
+    environments that use them to the rules core.
     """
 
     piece: Piece

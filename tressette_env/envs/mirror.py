@@ -93,14 +93,15 @@ class MirrorLayout:
         at: dict[str, int],
         seats: int,
         sides: int,
-        tricks: int,
+        trick_rows: int,
         thirds_width: int,
         of_turn: tuple,
         played_out: tuple,
         changed_by: tuple,
     ) -> None:
         self.seats, self.sides = seats, sides
-        """The table's seats (N): the observation's pieces by relative seat have N rows; its sides, the thirds' rows."""
+        """The table's seats (N): the observation's pieces by relative seat have N rows; its sides, the thirds' rows.
+        (``trick_rows``: the ``trick_number`` piece's entries, the table's tricks or more.)"""
         self.played_by = tuple(
             tuple(
                 1 << (at["trick"] + 40 * r + card) | 1 << (at["played"] + 40 * r + card)
@@ -115,7 +116,7 @@ class MirrorLayout:
         by_trick = (
             ((1 << 40 * seats) - 1) << at["trick"]
             | ((1 << seats) - 1) << at["leader"]
-            | ((1 << tricks) - 1) << at["trick_number"]
+            | ((1 << trick_rows) - 1) << at["trick_number"]
             | ((1 << sides * thirds_width) - 1) << at["thirds"]
         )
         self.keep = ~by_trick

@@ -21,7 +21,9 @@ from tressette_env.training.masking import (  # noqa: E402
     LogSoftmaxMaskableCategorical,
     LogSoftmaxMaskableCategoricalDistribution,
     MaskablePolicy,
+    fast_adam_kwargs,
     inverse_cdf,
+    masked_log_prob_and_entropy,
 )
 
 from .envs import make_env  # noqa: E402
@@ -65,6 +67,52 @@ def test_log_probs_entropy_mode_and_gradients_equal_sb3_contrib(seed, scale):
     (ours.log_prob(actions).sum() + 0.01 * ours.entropy().sum()).backward()
     assert torch.allclose(ours_in.grad, theirs_in.grad, atol=1e-5)
     assert ours_in.grad[~torch.as_tensor(masks)].abs().max() < 1e-6  # 0 up to the rounding of both
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([0.01, 1.0, 30.0]))
+def test_the_update_s_log_probs_and_entropies_equal_sb3_contrib_with_their_gradients(seed, scale):
+    logits, masks = logits_and_masks(seed, scale=scale)
+    masks[0] = False  # a row masked whole: uniform, entropy 0 (masked entries count 0)
+    masks[1] = False
+    masks[1, 7] = True  # a row with one legal action: log-probability 0, entropy 0
+    actions = torch.tensor([np.flatnonzero(m)[i % m.sum()] if m.any() else 3 for i, m in enumerate(masks)])
+    theirs_in, theirs, ours_in, distribution = both(logits, masks)
+    log_prob, entropy = masked_log_prob_and_entropy(ours_in, masks, actions)
+    assert torch.allclose(log_prob, distribution.log_prob(actions), atol=1e-5)
+    assert torch.allclose(log_prob[1:], theirs.log_prob(actions)[1:], atol=1e-5)  # row 0: -log 161, theirs -8.0
+    assert torch.allclose(entropy, theirs.entropy(), atol=1e-5)
+    assert entropy[0] == 0 and entropy[1] == 0 and log_prob[1] == 0
+    # The PPO loss's two terms, with a weight that differs by row so that no gradient cancels by symmetry.
+    weights = torch.linspace(0.5, 1.5, len(masks))
+    (weights * (theirs.log_prob(actions) + 0.01 * theirs.entropy())).sum().backward()
+    (weights * (log_prob + 0.01 * entropy)).sum().backward()
+    assert torch.allclose(ours_in.grad, theirs_in.grad, atol=1e-5)
+    assert torch.all(ours_in.grad[~torch.as_tensor(masks)] == 0)  # the masked logits get no gradient
+
+
+def test_the_update_s_numbers_validate_as_the_distribution_does():
+    logits, masks = logits_and_masks(13, rows=3)
+    with pytest.raises(ValueError, match="support"):
+        masked_log_prob_and_entropy(logits, masks, torch.tensor([0, 1, 161]))
+    with pytest.raises(ValueError, match="support"):
+        masked_log_prob_and_entropy(logits, masks, torch.tensor([0, -1, 1]))
+    for bad in (float("nan"), float("inf")):  # masked or not, as the distribution refuses them
+        for row, column in ((2, int(np.flatnonzero(masks[2])[0])), (2, int(np.flatnonzero(~masks[2])[0]))):
+            spoilt = logits.clone()
+            spoilt[row, column] = bad
+            with pytest.raises(ValueError, match="NaN"):
+                masked_log_prob_and_entropy(spoilt, masks, torch.tensor([0, 1, 2]))
+            with pytest.raises(ValueError, match="NaN"):
+                LogSoftmaxMaskableCategorical(logits=spoilt, masks=masks)
+    logits[1, 4] = -float("inf")  # an impossible action: accepted, as by the distribution
+    masked_log_prob_and_entropy(logits, masks, torch.tensor([0, 1, 2]))
+    logits[2, 4] = float("nan")
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:  # with torch's validation off, as the distribution: no check
+        masked_log_prob_and_entropy(logits, masks, torch.tensor([0, 1, 2]))
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(True)
 
 
 def test_samples_are_legal_and_masking_can_be_removed():
@@ -245,6 +293,54 @@ def test_policy_evaluates_actions_as_the_sb3_contrib_policy_with_the_same_weight
         deterministic_theirs = theirs.predict(np.array(obs), action_masks=masks_a, deterministic=True)[0]
     assert np.array_equal(deterministic_ours, deterministic_theirs)
     assert masks_a[np.arange(len(masks_a)), deterministic_ours].all()
+    # The update's gradients: MaskablePPO's loss terms, through every layer of both policies.
+    for policy in (ours, theirs):
+        policy.optimizer.zero_grad()
+        values, log_prob, entropy = policy.evaluate_actions(obs_t, actions_t, action_masks=masks_a)
+        (log_prob.mean() * 2 + 0.01 * entropy.mean() + values.square().mean()).backward()
+    for (name, mine), other in zip(ours.named_parameters(), theirs.parameters(), strict=True):
+        assert torch.allclose(mine.grad, other.grad, atol=1e-5), name
+    # Without masks, sb3-contrib's own way.
+    with torch.no_grad():
+        v1, lp1, e1 = ours.evaluate_actions(obs_t, actions_t)
+        v2, lp2, e2 = theirs.evaluate_actions(obs_t, actions_t)
+    assert torch.allclose(lp1, lp2, atol=1e-5) and torch.allclose(e1, e2, atol=1e-5)
+
+
+def test_the_policy_s_adam_is_the_fast_one_unless_the_caller_chooses():
+    venv = DummyVecEnv([make_env(0)])
+    model = MaskablePPO(MaskablePolicy, venv, n_steps=32, batch_size=32, seed=0)
+    adam = model.policy.optimizer
+    assert type(adam) is torch.optim.Adam
+    assert all(adam.defaults[key] for key in fast_adam_kwargs())
+    assert adam.defaults["lr"] == model.learning_rate
+    assert adam.param_groups[0]["params"] == list(model.policy.parameters())
+    assert "fused" not in model.policy_kwargs.get("optimizer_kwargs", {})  # not written into the saved model
+    chosen = MaskablePPO(
+        MaskablePolicy, venv, seed=0, policy_kwargs={"optimizer_kwargs": {"foreach": False, "eps": 1e-6}}
+    ).policy.optimizer
+    assert not chosen.defaults["foreach"] and not chosen.defaults["fused"] and chosen.defaults["eps"] == 1e-6
+    other = MaskablePPO(MaskablePolicy, venv, seed=0, policy_kwargs={"optimizer_class": torch.optim.SGD})
+    assert type(other.policy.optimizer) is torch.optim.SGD
+
+
+def test_a_model_trained_with_the_policy_steps_as_sb3_contrib_s_up_to_rounding():
+    """One MaskablePPO update from the same weights and rollout: sb3-contrib's policy and ours end level."""
+    venv = DummyVecEnv([make_env(0)])
+    ours = MaskablePPO(MaskablePolicy, venv, n_steps=64, batch_size=32, n_epochs=2, seed=0)
+    ours.learn(64)  # a rollout in the buffer, and one update
+    theirs = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=32, n_epochs=2, seed=0)
+    theirs.set_logger(ours.logger)
+    theirs.rollout_buffer = ours.rollout_buffer
+    theirs._current_progress_remaining = ours._current_progress_remaining
+    theirs.policy.load_state_dict(ours.policy.state_dict())
+    for model in (ours, theirs):
+        model.policy.optimizer.state.clear()
+        torch.manual_seed(1)
+        np.random.seed(1)  # the buffer's minibatches
+        model.train()
+    for (name, mine), other in zip(ours.policy.named_parameters(), theirs.policy.parameters(), strict=True):
+        assert torch.allclose(mine, other, atol=1e-5), name
 
 
 def test_model_with_the_policy_learns_saves_and_loads(tmp_path):

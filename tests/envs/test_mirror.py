@@ -6,8 +6,9 @@ every agent's observation and mask, rewards, terminations, truncations, infos an
 act are equal. Under every four-seat rule switch that touches the card play, with signals,
 voids, renuncios (an illegal action now and then), claims (calling out), matches over
 several hands and ``max_cycles`` truncations; and so for col morto (its face-up dummies and
-the seat each player is to play for) and Calabresella (three and four seats, the cards handed
-over face up, the face-down cards a seat knows: a private piece), under their switches.
+the seat each player is to play for), Calabresella (three and four seats, the cards handed
+over face up, the face-down cards a seat knows: a private piece), a perdere, a chiamare and in
+due (the tricks after its stock or packets), under their switches.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tressette_env import (
     tressette_a_chiamare_v0,
     tressette_a_perdere_v0,
     tressette_col_morto_v0,
+    tressette_in_due_v0,
     tressette_v0,
 )
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
@@ -64,6 +66,11 @@ both objectives, matches with elimination (a smaller table plays on the core).""
 
 A_CHIAMARE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_chiamare"]
 """Every a chiamare rule set of the family's tests: the called card, the partner announced or shown by the card."""
+
+
+IN_DUE_RULE_SETS = FAMILY_RULE_SETS["tressette_in_due"]
+"""Every in due rule set of the family's tests: the stock (its draws shown or not, declarations of the drawn cards) and
+the packets (chosen, with the pickups); the mirror plays the tricks after the stock or the packets are gone."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -183,6 +190,26 @@ def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
     assert _play_episodes(rules, seed=9, episodes=12, module=tressette_a_chiamare_v0) > 100
 
 
+@pytest.mark.parametrize(
+    "rules", IN_DUE_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
+)
+def test_in_due_on_the_mirror_plays_as_the_core(rules):
+    """Two seats, twenty tricks; the mirror takes over once the stock (or every packet) is gone.
+
+    The packet form reaches that plain card play in about one hand of sixteen, and then for a
+    few cards: its episodes are checked step for step like the others, and the stock form must
+    have given the mirror many cards.
+    """
+    mirrored = _play_episodes(rules, seed=3, episodes=8, module=tressette_in_due_v0)
+    if rules.get("deal") != "packets":
+        assert mirrored > 10  # (random claims end many hands of the calling_out rule set early)
+        env = tressette_in_due_v0.raw_env(**rules)
+        mirror = _until_the_mirror(env, 4)
+        p = env.game.public
+        assert type(mirror) is FaceUpMirror and mirror.n == 2
+        assert not p.table.phase and p.table.extra.stock == 0 and p.tricks_done >= 10
+
+
 def _walk(env, seeds: range, rng: random.Random, around) -> None:
     """Random legal play, one deal a seed; ``around(env, action)`` runs before each step and returns what runs after it."""
     for seed in seeds:
@@ -280,6 +307,7 @@ FAMILY_CASES = [
         (tressette_a_perdere_v0, A_PERDERE_RULE_SETS),
         (tressette_a_chiamare_v0, A_CHIAMARE_RULE_SETS),
         (calabresella_v0, CALABRESELLA_RULE_SETS),
+        (tressette_in_due_v0, IN_DUE_RULE_SETS),
     )
     for rules in sets
 ]
@@ -338,6 +366,12 @@ SINGLE_CASES = [
         {"players": 4, "four_player": "dealer_sits_out", "episode": "match"},
     ),
     ({"others": "random", "game": "calabresella", "dense_reward": True}, {"exchange": "partial", "signals": "full"}),
+    ({"others": "random", "game": "tressette_in_due"}, {}),
+    ({"others": "heuristic", "game": "tressette_in_due", "dense_reward": True}, {"show_drawn": False}),
+    (
+        {"others": "random", "game": "tressette_in_due"},
+        {"episode": "match", "target_score": 11, "accusi": "dealt_and_drawn"},
+    ),
     ({"others": "heuristic"}, {}),
     ({"others": "random", "dense_reward": True}, {"signals": False}),
     ({"others": "random"}, {"episode": "match", "target_score": 11, "calling_out": True}),
@@ -355,6 +389,7 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
         "calabresella": "tressette_env/Calabresella-v0",
         "tressette_a_perdere": "tressette_env/TressetteAPerdere-v0",
         "tressette_a_chiamare": "tressette_env/TressetteAChiamare-v0",
+        "tressette_in_due": "tressette_env/TressetteInDue-v0",
     }.get(options.pop("game", None))
     gym_id = gym_id or "tressette_env/Tressette-v0"
     fast = gym.make(gym_id, **options, **rules).unwrapped
@@ -416,6 +451,7 @@ def test_a_player_answering_numpy_integers_plays_on_the_mirror_as_on_the_core():
         "tressette_env/Calabresella-v0",
         "tressette_env/TressetteAPerdere-v0",
         "tressette_env/TressetteAChiamare-v0",
+        "tressette_env/TressetteInDue-v0",
     ],
 )
 def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_changing_the_original(gym_id):
@@ -428,8 +464,12 @@ def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_chang
     core._may_mirror = False
     for e in (env, core):
         e.reset(seed=5)
-        e.step(int(np.flatnonzero(e.action_masks())[0]))
-    assert env._mirror is not None
+    for _ in range(12):  # in due's mirror starts once the stock is gone: after ten tricks
+        for e in (env, core):
+            e.step(int(np.flatnonzero(e.action_masks())[0]))
+        if env._mirror is not None:
+            break
+    assert env._mirror is not None and env.game == core.game
     before, obs_before = env.game, env._observe()
     twin, core_twin = copy.copy(env), copy.copy(core)  # (each shares its original's random stream)
     for t in (twin, core_twin):

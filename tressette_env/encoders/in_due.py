@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..engine.cards import cards_of
-from ..engine.state import GameState, PublicState
+from ..engine.state import GameState, PublicState, Table
 from ..games.in_due import PLAY_PACKETS, PLAY_STOCK, SELECT_PACKETS, STOCK_SIZE, TURN_PACKETS, InDueRules
 from .global_state import ExtraStatePiece, StateEncoder
 from .layout import Piece
@@ -30,6 +30,10 @@ def _opponent_hand(p: PublicState, me: int, hand: int) -> int:
     if p.rules.deal == "stock" and p.table.extra.stock == 0 and p.status == 0:
         known |= _M40 & ~(hand | p.all_played)  # ten cards each, twenty played: the rest is his
     return known
+
+
+def _no_card(table: Table) -> int:
+    return 0
 
 
 def _phase(p: PublicState, me: int, hand: int) -> int:
@@ -63,6 +67,10 @@ def _packet_sizes(p: PublicState, me: int, hand: int) -> int:
     return bits
 
 
+# The marks say how the plain card play (phase ``PLAY``: after the stock or the packets are gone, the
+# part of a hand a mirror plays, ``envs.mirror``) changes each piece: ``opponent_hand`` is then the
+# opponent's whole hand (or, with packets, its face-up cards), which only loses the cards it plays;
+# ``phase``, ``own_packets`` and ``turned`` are 0 throughout it.
 EXTRAS = (
     ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock, of_table=True),
     ExtraPiece(
@@ -70,18 +78,25 @@ EXTRAS = (
             "opponent_hand", (40,), "the opponent's cards you know: face up, and all of them once the stock is empty"
         ),
         _opponent_hand,
+        played_out=True,
     ),
     ExtraPiece(
         Piece(
             "phase", (4,), "one-hot: select packets, turn packets up, play with a stock, play with packets (0 after)"
         ),
         _phase,
+        changed_by=_no_card,
     ),
     ExtraPiece(
         Piece("own_packets", (4, 40), "while turning packets up: the bottom card of each of your four packets"),
         _own_packets,
+        changed_by=_no_card,
     ),
-    ExtraPiece(Piece("turned", (4,), "while turning packets up: the packets you have turned face up"), _turned),
+    ExtraPiece(
+        Piece("turned", (4,), "while turning packets up: the packets you have turned face up"),
+        _turned,
+        changed_by=_no_card,
+    ),
     ExtraPiece(
         Piece("packet_sizes", (2, 2, 5), "cards left in each relative seat's two face-up packets, as thermometers"),
         _packet_sizes,

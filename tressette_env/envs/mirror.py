@@ -27,9 +27,11 @@ state after one of the cards it names). Today: the four-seat game's, col morto's
 cards handed over face up, the private ``face_down_known``), a perdere's (three to eight
 seats, thirds by player or by team; with elimination, the hands of the whole table:
 ``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
-which the called card shows). A hand plays on one from its first card in phase ``PLAY`` at a
+which the called card shows) and in due's (two seats, twenty tricks: the tricks after the
+stock or the last packet is gone, where ``opponent_hand`` is the opponent's whole hand and
+only loses the cards it plays). A hand plays on one from its first card in phase ``PLAY`` at a
 table of the layout's seats (``fits``: an auction, a call, an exchange or a discard are the
-core's). Not in due's: its stock and packets play in a phase of their own. The environments
+core's, and so are in due's stock and packets, which play in a phase of their own). The environments
 keep one for such an observation (not with ``history=True``, nor while recording;
 ``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
 single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
@@ -156,7 +158,7 @@ def layout_of(encoder: object) -> MirrorLayout | None:
     ``ExtraPiece.of_table``), the face-up hands (``exposed``), game pieces of the turn
     (``ExtraPiece.of_turn``), sets of cards a card played leaves (``ExtraPiece.played_out``,
     private ones included) and pieces only some cards change (``ExtraPiece.changed_by``): every
-    game's but in due's.
+    game's of the package.
     """
     if type(encoder) is not Observation:
         encoder = getattr(encoder, "of_full_table", None)  # an observation of several tables (a perdere's)

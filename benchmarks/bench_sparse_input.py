@@ -67,23 +67,48 @@ def first_layers(variant: str, extractor, pi_first, vf_first):
     return {"dense": dense, "sparse": sparse, "floor": floor}[variant]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(doc: str, rounds: int) -> argparse.Namespace:
+    """The command line of a TeamPlayPPO benchmark: ``--deals``, ``--rounds``, ``--json``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--deals", type=int, default=256)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--json", type=Path, default=None)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def team_play(policy, deals: int, **policy_kwargs):
+    """The benchmarks' ``TeamPlayPPO`` on one thread: team self-play, MLP 64x64, n_steps 30, batch 1024, 4 epochs, seed 0."""
+    import torch as th
+
+    from tressette_env.training.team_play import TeamPlayPPO
+
+    th.set_num_threads(1)
+    return TeamPlayPPO(
+        policy, num_deals=deals, learners="all", n_steps=30, batch_size=1024, n_epochs=4, seed=0,
+        policy_kwargs={"net_arch": [64, 64], **policy_kwargs},
+    )  # fmt: skip
+
+
+def write_results(args: argparse.Namespace, **fields) -> None:
+    """``fields`` with the Python and torch versions and the arguments, as JSON at ``args.json`` (where given)."""
+    if not args.json:
+        return
+    import torch as th
+
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    record = {"python": platform.python_version(), "torch": th.__version__}
+    record["arguments"] = vars(args) | {"json": str(args.json)}
+    args.json.write_text(json.dumps(record | fields, indent=2) + "\n")
+
+
+def main() -> None:
+    args = arguments(__doc__, rounds=5)
 
     import torch as th
 
     from tressette_env.training.masking import MaskablePolicy
-    from tressette_env.training.team_play import TeamPlayPPO
 
-    th.set_num_threads(1)
-    model = TeamPlayPPO(
-        MaskablePolicy, num_deals=args.deals, learners="all", n_steps=30, batch_size=1024, n_epochs=4, seed=0,
-        policy_kwargs={"net_arch": [64, 64]},
-    )  # fmt: skip
+    model = team_play(MaskablePolicy, args.deals)
     extractor = model.policy.mlp_extractor
     pi_first, vf_first = extractor.policy_net[0], extractor.value_net[0]
     forwards = {v: first_layers(v, extractor, pi_first, vf_first) for v in VARIANTS}
@@ -110,22 +135,7 @@ def main() -> None:
         ratio = statistics.median(r / d for r, d in zip(rates[variant], rates["dense"], strict=True))
         table[variant] = {"samples_per_cpu_second": statistics.median(rates[variant]), "vs_dense": ratio}
         print(f"| {variant} | {table[variant]['samples_per_cpu_second']:,.0f} | {ratio:.2f}x |")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "python": platform.python_version(),
-                    "torch": th.__version__,
-                    "arguments": vars(args) | {"json": str(args.json)},
-                    "same_numbers": same,
-                    "rows": table,
-                    "rounds": rates,
-                },
-                indent=2,
-            )  # fmt: skip
-            + "\n"
-        )
+    write_results(args, same_numbers=same, rows=table, rounds=rates)
 
 
 if __name__ == "__main__":

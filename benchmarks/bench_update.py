@@ -25,15 +25,15 @@ median of the per-round ratios).
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_sparse_input import arguments, team_play, write_results  # noqa: E402 (the benchmarks' own module)
 
 VARIANTS = ("sb3-contrib", "before", "lean update", "fused Adam", "MaskablePolicy")
 
@@ -61,23 +61,10 @@ def policies() -> dict[str, tuple[type, dict]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=256)
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--json", type=Path, default=None)
-    args = parser.parse_args()
-
-    import torch as th
-
-    from tressette_env.training.team_play import TeamPlayPPO
-
-    th.set_num_threads(1)
+    args = arguments(__doc__, rounds=7)
     models, update_time = {}, {}
     for variant, (policy, optimizer_kwargs) in policies().items():
-        model = TeamPlayPPO(
-            policy, num_deals=args.deals, learners="all", n_steps=30, batch_size=1024, n_epochs=4, seed=0,
-            policy_kwargs={"net_arch": [64, 64], "optimizer_kwargs": optimizer_kwargs},
-        )  # fmt: skip
+        model = team_play(policy, args.deals, optimizer_kwargs=optimizer_kwargs)
         update_time[variant] = 0.0
         train = model.train
 
@@ -121,21 +108,7 @@ def main() -> None:
             f"| {variant} | {row['samples_per_cpu_second']:,.0f} | {ratio:.2f}x | "
             f"{row['update_us_per_sample']:.1f} | {speedup:.2f}x |"
         )
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "python": platform.python_version(),
-                    "torch": th.__version__,
-                    "arguments": vars(args) | {"json": str(args.json)},
-                    "rows": table,
-                    "rounds": {"samples_per_cpu_second": rates, "update_us_per_sample": updates},
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+    write_results(args, rows=table, rounds={"samples_per_cpu_second": rates, "update_us_per_sample": updates})
 
 
 if __name__ == "__main__":

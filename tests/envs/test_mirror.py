@@ -93,9 +93,18 @@ def _same(fast, core) -> None:
 
 
 def _play_episodes(
-    rules: dict, seed: int, episodes: int, illegal_rate: float = 0.0, max_cycles: int | None = None, module=tressette_v0
+    rules: dict,
+    seed: int,
+    episodes: int,
+    illegal_rate: float = 0.0,
+    max_cycles: int | None = None,
+    module=tressette_v0,
+    prefer=None,
 ):
-    """Random play on both environments; returns how many steps the mirror took."""
+    """Random play on both environments; returns how many steps the mirror took.
+
+    ``prefer(env, legal)``, where given, narrows the legal actions the random choice is made from.
+    """
     fast, core = _pair(rules, max_cycles, module)
     rng = random.Random(seed)
     mirrored = 0
@@ -109,6 +118,8 @@ def _play_episodes(
                 action = None
             else:
                 legal = np.flatnonzero(fast.observe(agent)["action_mask"])
+                if prefer is not None:
+                    legal = prefer(fast, legal)
                 wrong = rng.randrange(fast.action_space(agent).n)
                 action = int(rng.choice(legal)) if rng.random() >= illegal_rate else wrong
             mirrored += fast._mirror is not None and action is not None and fast._legal >> action & 1
@@ -196,18 +207,27 @@ def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
 def test_in_due_on_the_mirror_plays_as_the_core(rules):
     """Two seats, twenty tricks; the mirror takes over once the stock (or every packet) is gone.
 
-    The packet form reaches that plain card play in about one hand of sixteen, and then for a
-    few cards: its episodes are checked step for step like the others, and the stock form must
-    have given the mirror many cards.
+    Random play empties the packets before the hand's last cards in about one hand of sixteen:
+    the packet form's players here play their face-up cards first, which empties them early.
     """
-    mirrored = _play_episodes(rules, seed=3, episodes=8, module=tressette_in_due_v0)
-    if rules.get("deal") != "packets":
-        assert mirrored > 10  # (random claims end many hands of the calling_out rule set early)
+    packets = rules.get("deal") == "packets"
+    prefer = _face_up_first if packets else None
+    mirrored = _play_episodes(rules, seed=3, episodes=8, module=tressette_in_due_v0, prefer=prefer)
+    assert mirrored > 10  # (random claims end many hands of the calling_out rule set early)
+    if not packets:
         env = tressette_in_due_v0.raw_env(**rules)
         mirror = _until_the_mirror(env, 4)
         p = env.game.public
         assert type(mirror) is FaceUpMirror and mirror.n == 2
         assert not p.table.phase and p.table.extra.stock == 0 and p.tricks_done >= 10
+
+
+def _face_up_first(env, legal: np.ndarray) -> np.ndarray:
+    """The legal card plays of face-up cards of the seat on turn where it has any (in due's packet tops), else ``legal``."""
+    p = env.game.public
+    up = p.table.exposed >> (40 * p.turn) & ((1 << 40) - 1)
+    tops = legal[(legal < 160) & np.array([up >> int(a) % 40 & 1 for a in legal], dtype=bool)]
+    return tops if len(tops) else legal
 
 
 def _walk(env, seeds: range, rng: random.Random, around) -> None:
@@ -414,6 +434,43 @@ def test_the_single_learner_environment_on_the_mirror_plays_as_on_the_core(optio
             assert fast.game == core.game
             if out_a[2]:
                 break
+    assert mirrored > 10 and core._mirror is None
+
+
+class _FaceUpFirst:
+    """A player of in due's packet form that plays its face-up cards first (so the packets empty early)."""
+
+    name = "face_up_first"
+
+    def act(self, view, legal, rng):
+        up = view.public.table.exposed >> (40 * view.seat) & ((1 << 40) - 1)
+        tops = [a for a in legal if a < 160 and up >> a % 40 & 1]
+        return rng.choice(tops or legal)
+
+
+@pytest.mark.parametrize(
+    "rules", [{"deal": "packets"}, {"deal": "packets", "packet_deal": "choose", "pizzichi_pickup": True}]
+)
+def test_in_due_s_packet_form_on_the_mirror_plays_as_on_the_core_for_one_learner(rules):
+    import gymnasium as gym
+
+    fast = gym.make("tressette_env/TressetteInDue-v0", others=_FaceUpFirst(), **rules).unwrapped
+    core = gym.make("tressette_env/TressetteInDue-v0", others=_FaceUpFirst(), **rules).unwrapped
+    core._may_mirror = False
+    rng = random.Random(4)
+    mirrored = 0
+    for episode in range(6):
+        assert np.array_equal(fast.reset(seed=episode)[0], core.reset(seed=episode)[0])
+        done = False
+        while not done:
+            mask = fast.action_masks()
+            assert np.array_equal(mask, core.action_masks())
+            legal = _face_up_first(fast, np.flatnonzero(mask))
+            action = int(rng.choice(legal))
+            mirrored += fast._mirror is not None
+            out_a, out_b = fast.step(action), core.step(action)
+            assert np.array_equal(out_a[0], out_b[0]) and out_a[1:] == out_b[1:] and fast.game == core.game
+            done = out_a[2]
     assert mirrored > 10 and core._mirror is None
 
 

@@ -368,6 +368,38 @@ def test_nothing_hidden_reaches_an_observation():
     assert compared >= 25  # most positions were compared with a really different hidden deal
 
 
+@pytest.mark.parametrize("rules", [{"deal": "packets"}, {"deal": "packets", "pizzichi_pickup": True}, {}])
+def test_the_opponent_hand_a_seat_sees_is_what_lies_face_up_and_with_a_stock_the_end(rules):
+    """``opponent_hand`` at every decision of every seat, the card play on the mirror included: the opponent's cards
+    lying face up (its packets' tops, its shown draws), and with the stock form once the stock is empty its whole hand;
+    with packets, never the hidden hand, even after the last packet is gone. The players play face-up cards first, so
+    that the packets empty before the hand's last tricks."""
+    env = tressette_in_due_v0.raw_env(**rules)
+    piece = OBSERVATION.slices["opponent_hand"]
+    rng = random.Random(5)
+    after_the_packets = 0
+    for episode in range(10):
+        env.reset(seed=episode)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            state = env.game
+            p = state.public
+            for seat, name in enumerate(env.agents):
+                other = 1 - seat
+                face_up = p.table.exposed >> (40 * other) & FULL & state.hands[other]
+                whole = p.rules.deal == "stock" and p.extra.stock == 0
+                seen = np.flatnonzero(env.observe(name)["observation"][piece]).tolist()
+                assert seen == cards_of(state.hands[other] if whole else face_up), (episode, p.history)
+            after_the_packets += p.rules.deal == "packets" and not p.table.phase
+            legal = np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
+            up = p.table.exposed >> (40 * p.turn) & FULL
+            env.step(rng.choice([a for a in legal if a < 160 and up >> a % 40 & 1] or legal))
+    assert after_the_packets > 10 or rules.get("deal") != "packets"
+
+
 def test_the_dense_reward_points_the_way_of_the_objective():
     from tressette_env.wrappers.single_agent import SingleAgentEnv
 

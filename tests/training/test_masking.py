@@ -105,6 +105,12 @@ def test_the_update_s_numbers_validate_as_the_distribution_does():
                 masked_log_prob_and_entropy(spoilt, masks, torch.tensor([0, 1, 2]))
             with pytest.raises(ValueError, match="NaN"):
                 LogSoftmaxMaskableCategorical(logits=spoilt, masks=masks)
+    with pytest.raises(ValueError, match="one action per row"):
+        masked_log_prob_and_entropy(logits, masks, torch.tensor([0, 1]))
+    masks_half = masks.copy()
+    masks_half[1] = False  # -1e8 is -inf in float16: the row normalises to NaN after masking only
+    with pytest.raises(ValueError, match="distribution LogSoftmaxMaskableCategorical to hold no NaN"):
+        masked_log_prob_and_entropy(logits.half(), masks_half, torch.tensor([0, 1, 2]))
     logits[1, 4] = -float("inf")  # an impossible action: accepted, as by the distribution
     masked_log_prob_and_entropy(logits, masks, torch.tensor([0, 1, 2]))
     logits[2, 4] = float("nan")
@@ -305,6 +311,66 @@ def test_policy_evaluates_actions_as_the_sb3_contrib_policy_with_the_same_weight
         v1, lp1, e1 = ours.evaluate_actions(obs_t, actions_t)
         v2, lp2, e2 = theirs.evaluate_actions(obs_t, actions_t)
     assert torch.allclose(lp1, lp2, atol=1e-5) and torch.allclose(e1, e2, atol=1e-5)
+
+
+def test_a_checkpoint_loaded_into_the_policy_keeps_the_fast_adam(tmp_path):
+    """Torch restores a saved param group's implementation: the policy's hook keeps its own."""
+    venv = DummyVecEnv([make_env(0)])
+    old = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    old.learn(32)  # Adam's moments and steps in the checkpoint
+    assert not old.policy.optimizer.param_groups[0]["fused"]
+    old.save(tmp_path / "old.zip")
+    resumed = MaskablePPO.load(tmp_path / "old.zip", env=venv, custom_objects={"policy_class": MaskablePolicy})
+    adam = resumed.policy.optimizer
+    for key, value in fast_adam_kwargs().items():
+        assert adam.param_groups[0][key] is value
+    moments = [state["exp_avg"] for state in adam.state.values()]
+    assert len(moments) == len(adam.param_groups[0]["params"]) and all(m.abs().sum() > 0 for m in moments)
+    resumed.learn(32)  # steps with the loaded moments
+    # sb3-contrib's policy loads a checkpoint of ours with what its optimizer's state says, as torch does.
+    resumed.save(tmp_path / "new.zip")
+    plain = MaskablePPO.load(tmp_path / "new.zip", env=venv, custom_objects={"policy_class": MaskableActorCriticPolicy})
+    plain.learn(32)
+
+
+class _LearnedFeatures(torch.nn.Module):
+    """A features extractor with weights of its own (``FlattenExtractor``'s two outputs are the same)."""
+
+    def __init__(self, observation_space, features_dim=24):
+        super().__init__()
+        self.features_dim = features_dim
+        self.linear = torch.nn.Linear(observation_space.shape[0], features_dim)
+
+    def forward(self, obs):
+        return torch.tanh(self.linear(obs))
+
+
+def test_the_update_reads_the_actor_s_and_the_critic_s_own_features():
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class Features(BaseFeaturesExtractor):
+        def __init__(self, observation_space, features_dim=24):
+            super().__init__(observation_space, features_dim)
+            self.inner = _LearnedFeatures(observation_space, features_dim)
+
+        def forward(self, obs):
+            return self.inner(obs)
+
+    venv = DummyVecEnv([make_env(0)])
+    kwargs = {"net_arch": [16], "features_extractor_class": Features, "share_features_extractor": False}
+    ours = MaskablePPO(MaskablePolicy, venv, policy_kwargs=kwargs, seed=0).policy
+    theirs = MaskablePPO("MlpPolicy", venv, policy_kwargs=kwargs, seed=1).policy
+    theirs.load_state_dict(ours.state_dict())
+    rng = np.random.default_rng(3)
+    obs = torch.as_tensor(rng.integers(0, 2, (32, venv.observation_space.shape[0])), dtype=torch.float32)
+    _, masks = logits_and_masks(4, rows=32)
+    actions = torch.tensor([np.flatnonzero(m)[0] for m in masks])
+    for policy in (ours, theirs):
+        policy.optimizer.zero_grad()
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks)
+        (log_prob.mean() + 0.01 * entropy.mean() + values.square().mean()).backward()
+    for (name, mine), other in zip(ours.named_parameters(), theirs.parameters(), strict=True):
+        assert torch.allclose(mine.grad, other.grad, atol=1e-6), name
 
 
 def test_the_policy_s_adam_is_the_fast_one_unless_the_caller_chooses():

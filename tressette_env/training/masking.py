@@ -163,8 +163,10 @@ def inverse_cdf(probs: th.Tensor, uniforms: th.Tensor) -> th.Tensor:
     return th.minimum(index, last).clamp_(max=probs.shape[-1] - 1).squeeze(-1)
 
 
-def refuse_nan(logits: th.Tensor, distribution: Distribution) -> None:
+def refuse_nan(logits: th.Tensor, distribution: Distribution | str) -> None:
     """Raise ``ValueError`` if ``logits`` holds a NaN: torch's check of ``Categorical``'s normalised logits, cheaper.
+
+    ``distribution`` is the distribution the logits are of (the message names its class), or its name.
 
     Torch compares every entry with itself and reduces row by row (about 450 µs for 1024 rows
     of 161 on the machine measured); a sum that is not NaN proves there is none (about 20 µs),
@@ -176,7 +178,8 @@ def refuse_nan(logits: th.Tensor, distribution: Distribution) -> None:
         if th.isnan(logits).any():
             raise ValueError(
                 f"Expected parameter logits (Tensor of shape {tuple(logits.shape)}) of distribution "
-                f"{type(distribution).__name__} to hold no NaN, but found NaN values:\n{logits}"
+                f"{distribution if isinstance(distribution, str) else type(distribution).__name__} to hold no NaN, "
+                f"but found NaN values:\n{logits}"
             )
 
 
@@ -200,8 +203,8 @@ def masked_log_prob_and_entropy(
 
     Validated as the distribution is (where ``Distribution``'s default validation is on): a
     ``ValueError`` for a NaN or +inf logit, masked or not (the distribution's normalisation
-    makes either a NaN), for a NaN after masking, and for actions out of range. One case
-    differs: a row whose logits are all -inf, which the distribution refuses, is taken here
+    makes either a NaN), for a NaN after masking, and for actions out of range; always for
+    actions that are not one a row. One case differs: a row whose logits are all -inf, which the distribution refuses, is taken here
     as the masking leaves it.
     """
     masks = th.as_tensor(masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
@@ -217,8 +220,12 @@ def masked_log_prob_and_entropy(
         th.where(masks, logits, th.tensor(MASKED_LOGIT, dtype=logits.dtype, device=logits.device)), dim=-1
     )
     actions = actions.long()
+    if actions.shape != logits.shape[:-1]:
+        raise ValueError(
+            f"actions has shape {tuple(actions.shape)}: one action per row of the logits, {tuple(logits.shape[:-1])}"
+        )
     if validate:
-        refuse_nan(log_probs, LogSoftmaxMaskableCategorical)
+        refuse_nan(log_probs, LogSoftmaxMaskableCategorical.__name__)
         if actions.numel() and (int(actions.min()) < 0 or int(actions.max()) >= logits.shape[-1]):
             raise ValueError(
                 f"Expected value argument (Tensor of shape {tuple(actions.shape)}) to be within the support "
@@ -235,6 +242,22 @@ def fast_adam_kwargs() -> dict[str, bool]:
     return {"fused": True} if (major, minor) >= (2, 4) else {"foreach": True}
 
 
+def _keeping(fast: dict[str, bool]):
+    """A hook for ``Optimizer.load_state_dict`` that keeps the optimizer's ``fast`` implementation (``fused``, ``foreach``).
+
+    Torch restores a saved param group's every setting, its implementation included: a
+    checkpoint saved before this policy chose fused Adam would bring back Adam one tensor at a
+    time. Its moments and steps load as they are; torch moves the steps where fused Adam wants
+    them.
+    """
+
+    def keep(optimizer: th.optim.Optimizer, state_dict: dict) -> dict:
+        settings = {"fused": None, "foreach": None, **fast}
+        return {**state_dict, "param_groups": [{**group, **settings} for group in state_dict["param_groups"]]}
+
+    return keep
+
+
 class MaskablePolicy(MaskableActorCriticPolicy):
     """sb3-contrib's ``MaskableActorCriticPolicy`` (``"MlpPolicy"``), faster: its masked distribution, its update, its Adam.
 
@@ -247,8 +270,11 @@ class MaskablePolicy(MaskableActorCriticPolicy):
     | ``evaluate_actions`` (MaskablePPO's update) | builds that distribution, then its ``log_prob`` and ``entropy`` | ``masked_log_prob_and_entropy``: no distribution object, no ``exp`` of masked entries |
     | the optimizer | ``Adam`` | ``Adam`` with ``fast_adam_kwargs()`` (``fused=True``), unless ``optimizer_class`` or ``optimizer_kwargs`` says otherwise |
 
-    The optimizer's choice is not written into the saved model (its ``policy_kwargs`` stay the
-    caller's), so a model saved with it loads with sb3-contrib's policy too. Action spaces
+    The optimizer's choice is not written into the saved model's ``policy_kwargs`` (they stay
+    the caller's), so a model saved with it loads with sb3-contrib's policy too (its optimizer's
+    saved state says ``fused=True``, which torch restores: under torch older than 2.4, which has
+    no fused Adam on CPU, resume it with ``MaskablePolicy``). A checkpoint loaded into this
+    policy keeps the fast Adam, whatever the implementation it was saved with. Action spaces
     other than ``Discrete`` keep sb3-contrib's distribution and update.
     """
 
@@ -257,9 +283,9 @@ class MaskablePolicy(MaskableActorCriticPolicy):
             self.action_dist = LogSoftmaxMaskableCategoricalDistribution(self.action_dist.action_dim)
         super()._build(lr_schedule)
         if self.optimizer_class is th.optim.Adam and not {"fused", "foreach"} & self.optimizer_kwargs.keys():
-            self.optimizer = th.optim.Adam(
-                self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs, **fast_adam_kwargs()
-            )
+            fast = fast_adam_kwargs()
+            self.optimizer = th.optim.Adam(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs, **fast)
+            self.optimizer.register_load_state_dict_pre_hook(_keeping(fast))
 
     def evaluate_actions(
         self, obs: th.Tensor, actions: th.Tensor, action_masks: MaybeMasks = None

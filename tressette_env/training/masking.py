@@ -44,7 +44,7 @@ MaskablePPO's update asks the policy for each minibatch's log-probabilities and 
 (``evaluate_actions``). ``MaskablePolicy`` computes them by ``masked_log_prob_and_entropy``,
 without a distribution object and without ``exp`` of the masked entries, and builds Adam with
 ``fused=True`` (``fast_adam_kwargs``). With ``OMP_NUM_THREADS=1 python
-benchmarks/bench_update.py --rounds 11 --json benchmarks/results/update.json`` (``TeamPlayPPO``,
+benchmarks/bench_update.py --rounds 11 --json benchmarks/results/update.json`` at cc36e9e (``TeamPlayPPO``,
 256 deals, batch 1024, 4 epochs, one thread, medians of 11 interleaved rounds): the update
 from 43.3 to 36.0 CPU µs a sample (1.18x), ``TeamPlayPPO``'s samples a second 1.17x; each
 change alone gave 1.09x (the update's numbers) and 1.05x (Adam). What is left, in torch's

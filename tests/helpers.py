@@ -23,6 +23,14 @@ from tressette_env.engine import (
 SIGNALS = {"busso": BUSSO, "striscio": STRISCIO, "volo": VOLO}
 
 
+def face_up_first(public, seat: int, legal) -> list[int]:
+    """Of ``legal`` (action ids), the plays of cards lying face up in ``seat``'s hand (in due's packet tops, shown
+    draws), or all of ``legal`` where it has none: a player who plays them first empties in due's packets early."""
+    up = public.table.exposed >> (40 * seat) & ((1 << 40) - 1)
+    legal = [int(a) for a in legal]
+    return [a for a in legal if a < CALL_OUT and up >> a % 40 & 1] or legal
+
+
 def hands(*codes: str) -> list[list[int]]:
     """Four hands from four strings of card codes ('3d 2d Ad ...'), seat 0 first."""
     assert len(codes) == 4

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.family import RULE_SETS as FAMILY_RULE_SETS
+from tests.helpers import face_up_first
 from tressette_env import (
     calabresella_v0,
     tressette_a_chiamare_v0,
@@ -222,12 +223,10 @@ def test_in_due_on_the_mirror_plays_as_the_core(rules):
         assert not p.table.phase and p.table.extra.stock == 0 and p.tricks_done >= 10
 
 
-def _face_up_first(env, legal: np.ndarray) -> np.ndarray:
-    """The legal card plays of face-up cards of the seat on turn where it has any (in due's packet tops), else ``legal``."""
+def _face_up_first(env, legal: np.ndarray) -> list[int]:
+    """``face_up_first`` for the seat on turn of ``env``."""
     p = env.game.public
-    up = p.table.exposed >> (40 * p.turn) & ((1 << 40) - 1)
-    tops = legal[(legal < 160) & np.array([up >> int(a) % 40 & 1 for a in legal], dtype=bool)]
-    return tops if len(tops) else legal
+    return face_up_first(p, p.turn, legal)
 
 
 def _walk(env, seeds: range, rng: random.Random, around) -> None:
@@ -443,9 +442,7 @@ class _FaceUpFirst:
     name = "face_up_first"
 
     def act(self, view, legal, rng):
-        up = view.public.table.exposed >> (40 * view.seat) & ((1 << 40) - 1)
-        tops = [a for a in legal if a < 160 and up >> a % 40 & 1]
-        return rng.choice(tops or legal)
+        return rng.choice(face_up_first(view.public, view.seat, legal))
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.helpers import action, play
+from tests.helpers import action, face_up_first, play
 from tressette_env import tressette_in_due_v0
 from tressette_env.encoders.in_due import OBSERVATION
 from tressette_env.engine import (
@@ -394,9 +394,7 @@ def test_the_opponent_hand_a_seat_sees_is_what_lies_face_up_and_with_a_stock_the
                 seen = np.flatnonzero(env.observe(name)["observation"][piece]).tolist()
                 assert seen == cards_of(state.hands[other] if whole else face_up), (episode, p.history)
             after_the_packets += p.rules.deal == "packets" and not p.table.phase
-            legal = np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
-            up = p.table.exposed >> (40 * p.turn) & FULL
-            env.step(rng.choice([a for a in legal if a < 160 and up >> a % 40 & 1] or legal))
+            env.step(rng.choice(face_up_first(p, p.turn, np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert after_the_packets > 10 or rules.get("deal") != "packets"
 
 

@@ -29,10 +29,10 @@ seats, thirds by player or by team; with elimination, the hands of the whole tab
 ``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
 which the called card shows) and in due's (two seats, twenty tricks: the tricks after the
 stock or the last packet is gone, where ``opponent_hand``, the opponent's whole hand after the
-stock and its face-up cards after the packets, only loses the cards it plays). A hand plays on one from its first card in phase ``PLAY`` at a
-table of the layout's seats (``fits``: an auction, a call, an exchange or a discard are the
-core's, and so are in due's stock and packets, which play in a phase of their own). The environments
-keep one for such an observation (not with ``history=True``, nor while recording;
+stock and its face-up cards after the packets, only loses the cards it plays). A hand plays on
+one from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an
+auction, a call, an exchange or a discard are the core's, and so are in due's stock and
+packets, which play in a phase of their own). The environments keep one for such an observation (not with ``history=True``, nor while recording;
 ``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
 single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
 half of ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.

@@ -204,8 +204,8 @@ def masked_log_prob_and_entropy(
     Validated as the distribution is (where ``Distribution``'s default validation is on): a
     ``ValueError`` for a NaN or +inf logit, masked or not (the distribution's normalisation
     makes either a NaN), for a NaN after masking, and for actions out of range; always for
-    actions that are not one a row. One case differs: a row whose logits are all -inf, which the distribution refuses, is taken here
-    as the masking leaves it.
+    actions that are not one a row. One case differs: a row whose logits are all -inf, which
+    the distribution refuses, is taken here as the masking leaves it.
     """
     masks = th.as_tensor(masks, dtype=th.bool, device=logits.device).reshape(logits.shape)
     validate = Distribution._validate_args

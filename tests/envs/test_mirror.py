@@ -680,21 +680,29 @@ def test_a_piece_of_the_turn_is_given_the_table_and_the_turn_alone():
     from tressette_env.encoders.layout import Piece
     from tressette_env.encoders.observation import ExtraPiece, Observation
     from tressette_env.engine import legal_actions, new_game
+    from tressette_env.engine.state import PublicState
     from tressette_env.envs.mirror import FaceUpMirror, layout_of, mirror_of
 
     given = []
 
     def fill(p, me, hand):
-        given.append(p)
+        given.append((p, hand))
         return 1 if p.turn == me else 0
 
     encoder = Observation(4, 2, 10, 2, extras=(ExtraPiece(Piece("my_turn", (1,), "a piece"), fill, of_turn=True),))
     game = new_game(seed=3)
+    given.clear()
     mirror = mirror_of(game, (0, 1, 2, 3), encoder, layout_of(encoder))
     assert type(mirror) is FaceUpMirror
+    # Filled once a hand, for every turn and seat, from the table and the turn alone (and no cards); the encoder's
+    # own fills of the watched seats' first observations are given the public state.
+    by_mirror = [(p, hand) for p, hand in given if not isinstance(p, PublicState)]
+    assert sorted(p.turn for p, _ in by_mirror) == sorted(list(range(4)) * 4)
+    assert all(p.__slots__ == ("table", "turn") and p.table is game.public.table and not hand for p, hand in by_mirror)
+    assert not any(hasattr(p, name) for p, _ in by_mirror for name in ("hands", "dealt", "played", "obs"))
     given.clear()
-    mirror.play(legal_actions(game)[0])
-    assert given and all(p.__slots__ == ("table", "turn") and p.turn == mirror.turn for p in given)
-    assert not any(hasattr(p, name) for p in given for name in ("hands", "dealt", "played", "obs"))
     at = encoder.slices["my_turn"].start
-    assert [mirror.obs[s] >> at & 1 for s in range(4)] == [int(s == mirror.turn) for s in range(4)]
+    for _ in range(6):  # a trick and a half: the turn passes on, and to the trick's winner
+        mirror.play(legal_actions(mirror.state())[0])
+        assert [mirror.obs[s] >> at & 1 for s in range(4)] == [int(s == mirror.turn) for s in range(4)]
+    assert not given  # nothing filled again card by card

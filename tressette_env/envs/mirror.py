@@ -87,7 +87,7 @@ class MirrorLayout:
 
     __slots__ = (
         "seats", "sides", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "thirds_width",
-        "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips",
+        "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips", "clears", "of_turn_bits",
     )  # fmt: skip
 
     def __init__(
@@ -134,6 +134,12 @@ class MirrorLayout:
         """The game's pieces of the turn (``ExtraPiece.of_turn``), as (fill, where, mask of its bits)."""
         self.played_out = played_out
         """Where the game's pieces that a card played leaves (``ExtraPiece.played_out``) start."""
+        self.clears = (
+            tuple(~sum(1 << (start + card) for start in played_out) for card in range(40)) if played_out else None
+        )
+        """[card]: every bit but the card's in each ``played_out`` piece (one AND a watched seat); None without one."""
+        self.of_turn_bits = ~sum(bits for *_, bits in of_turn)
+        """Every bit but those of the pieces of the turn."""
         self.changed_by = changed_by
         """The game's pieces that only some cards change (``ExtraPiece.changed_by``), as (fill, where, mask of its
         bits, whether the fill takes the seat's private cards, the function of the table naming those cards)."""
@@ -360,23 +366,41 @@ class CardPlayMirror:
         return state
 
 
+def _of_turn(table: object, n: int, watched: tuple[int, ...], pieces: tuple) -> tuple[tuple[int, ...], ...]:
+    """[turn][seat]: the bits of the pieces of the turn (``MirrorLayout.of_turn``) of each watched seat, 0 for the others."""
+    rows = []
+    for turn in range(n):
+        now = _TableTurn(table, turn)
+        row = [0] * n
+        for me in watched:
+            bits = 0
+            for fill, at, _ in pieces:
+                bits |= fill(now, me, 0) << at
+            row[me] = bits
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
 class FaceUpMirror(CardPlayMirror):
     """A ``CardPlayMirror`` of a hand with face-up hands or game pieces a card changes.
 
     A card played from a face-up hand leaves the ``exposed`` piece of every watched seat; a card
     played leaves each game piece of cards marked ``ExtraPiece.played_out`` (Calabresella's and a
-    perdere's ``face_down_known``); after each card the pieces of the turn (``ExtraPiece.of_turn``:
-    col morto's ``acting_for``, the seat a player is to play now) are filled again from the table
-    and the turn alone; after a card that changes a piece marked ``ExtraPiece.changed_by`` (a
+    perdere's ``face_down_known``: one AND a watched seat, ``MirrorLayout.clears``); after each card
+    the pieces of the turn (``ExtraPiece.of_turn``: col morto's ``acting_for``, the seat a player is
+    to play now) are set from a table of every turn filled once a hand from the table and the turn
+    alone (``of_turn``: they change with the turn only, and the table does not change in the card
+    play); after a card that changes a piece marked ``ExtraPiece.changed_by`` (a
     chiamare's called card, which shows the partner), such pieces are filled again from the state.
     """
 
-    __slots__ = ("now", "changing")
+    __slots__ = ("of_turn", "changing")
 
     def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
         super().__init__(game, watched, encoder, layout)
-        self.now = _TableTurn(self.table, self.turn)
-        """The table and the turn, for the pieces of the turn (not the mirror itself: it holds every hand)."""
+        self.of_turn = _of_turn(self.table, self.n, watched, layout.of_turn) if layout.of_turn else None
+        """[turn][seat]: the pieces of the turn (``ExtraPiece.of_turn``, which read only the table, the turn and the
+        seat) of each watched seat's observation (0 for the others), filled once a hand; None where there are none."""
         changing = 0
         for *_, cards in layout.changed_by:
             changing |= cards(self.table)
@@ -385,7 +409,7 @@ class FaceUpMirror(CardPlayMirror):
 
     def copy(self) -> FaceUpMirror:
         other = CardPlayMirror.copy(self)
-        other.now = _TableTurn(self.table, self.turn)
+        other.of_turn = self.of_turn
         other.changing = self.changing
         return other
 
@@ -399,19 +423,22 @@ class FaceUpMirror(CardPlayMirror):
             n = self.n
             for me in self.watched:
                 obs[me] ^= 1 << (at + 40 * ((seat - me) % n) + card)
-        for at in layout.played_out:
+        clears = layout.clears
+        if clears is not None:
+            clear = clears[card]
             for me in self.watched:
-                obs[me] &= ~(1 << (at + card))
+                obs[me] &= clear
         CardPlayMirror.play(self, action)
-        hands = self.hands
-        now = self.now
-        now.turn = self.turn
-        for fill, at, bits in layout.of_turn:
+        of_turn = self.of_turn
+        if of_turn is not None:
+            keep = layout.of_turn_bits
+            now = of_turn[self.turn]
             for me in self.watched:
-                obs[me] = obs[me] & ~bits | fill(now, me, hands[me]) << at
+                obs[me] = obs[me] & keep | now[me]
         if self.changing >> card & 1:
             state = self.state()
             p = state.public
+            hands = self.hands
             for fill, at, bits, private, _ in layout.changed_by:
                 for me in self.watched:
                     value = fill(p, me, hands[me], private_of(state, me)) if private else fill(p, me, hands[me])

@@ -299,6 +299,9 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
             choose = self._mask_chooser_at[seat]
             if choose is not None:  # a player that needs only the legal actions (the random one)
                 action = choose(legal, rng)
+                if mirror is not None and type(action) is int and legal >> action & 1 and mirror.takes(action):
+                    mirror.play(action)  # (``_take``'s first case, written out: the hot path)
+                    continue
             else:
                 action = player.act(view(self.game, self._view_seat[seat]), actions_of(legal), rng)
             if type(action) is not int:  # a NumPy int (a model's argmax), as ``apply`` takes it

@@ -5,8 +5,8 @@ the phases before the card play included:
 
 - each fill marked ``of_table`` gives the same bits from a stand-in that has nothing but the
   table (anything else it read would raise) as from the whole public state and the hand; each
-  marked ``of_turn`` (a mirror fills it again after each card) from one with the table and the
-  turn;
+  marked ``of_turn`` (a mirror fills it once a hand for every turn, then sets it after each
+  card) from one with the table and the turn;
 - each fill marked ``played_out`` (a mirror clears the card played from it) changes from one
   card of the card play to the next only by losing that card; each marked ``changed_by`` (a
   mirror fills it again only after one of those cards) is the same after any other card;

@@ -78,9 +78,10 @@ class ExtraPiece(NamedTuple):
     ``tests/encoders/test_of_table.py`` checks every such fill on a stand-in that has only a table.
     With ``of_turn=True`` the fill reads ``public.table``, ``public.turn`` and ``seat`` and
     nothing else (whose turn it is, as the seat sees it): a mirror of the card play
-    (``envs.mirror``) fills it once a hand for every turn and seat, given a record of the table
-    and the turn alone (and ``hand`` 0), and sets each watched seat's after each card from that
-    table; the same test checks it on a stand-in that has only those two.
+    (``envs.mirror``) fills it once a hand for every turn 0..seats-1 and watched seat (turns
+    the hand may never reach included), given a record of the table and the turn alone (and
+    ``hand`` 0), and sets each watched seat's after each card from that table; the same test
+    checks it on a stand-in that has only those two.
     With ``played_out=True`` the piece is a set of cards (shape ``(40,)``) that the card play
     only shrinks, and only by the card played: a card played leaves it, and nothing else of the
     card play changes it (Calabresella's and a perdere's ``face_down_known``, private pieces); a

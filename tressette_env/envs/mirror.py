@@ -19,8 +19,8 @@ Which observations a mirror keeps (``layout_of``) is read from the observation's
 from the game: any number of seats, sides and tricks, the pieces above, those a hand's
 card play leaves alone (declarations, match scores, game pieces marked
 ``ExtraPiece.of_table``), the face-up hands (``exposed``: a card played from one leaves it),
-game pieces marked ``ExtraPiece.of_turn`` (filled again after each card from the table and
-the turn), sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
+game pieces marked ``ExtraPiece.of_turn`` (filled once a hand for every turn from the table
+and the turn, then set after each card), sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
 private ones included) and pieces marked ``ExtraPiece.changed_by`` (filled again from the
 state after one of the cards it names). Today: the four-seat game's, col morto's
 (``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four seats, the

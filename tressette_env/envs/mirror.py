@@ -20,10 +20,10 @@ from the game: any number of seats, sides and tricks, the pieces above, those a 
 card play leaves alone (declarations, match scores, game pieces marked
 ``ExtraPiece.of_table``), the face-up hands (``exposed``: a card played from one leaves it),
 game pieces marked ``ExtraPiece.of_turn`` (filled once a hand for every turn from the table
-and the turn, then set after each card), sets of cards marked ``ExtraPiece.played_out`` (a card played leaves them,
-private ones included) and pieces marked ``ExtraPiece.changed_by`` (filled again from the
-state after one of the cards it names). Today: the four-seat game's, col morto's
-(``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four seats, the
+and the turn, then set after each card), sets of cards marked ``ExtraPiece.played_out`` (a
+card played leaves them, private ones included) and pieces marked ``ExtraPiece.changed_by``
+(filled again from the state after one of the cards it names). Today: the four-seat game's,
+col morto's (``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four seats, the
 cards handed over face up, the private ``face_down_known``), a perdere's (three to eight
 seats, thirds by player or by team; with elimination, the hands of the whole table:
 ``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
@@ -87,7 +87,7 @@ class MirrorLayout:
 
     __slots__ = (
         "seats", "sides", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "thirds_width",
-        "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips", "clears", "of_turn_bits",
+        "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips", "clears", "of_turn_keep",
     )  # fmt: skip
 
     def __init__(
@@ -138,7 +138,7 @@ class MirrorLayout:
             tuple(~sum(1 << (start + card) for start in played_out) for card in range(40)) if played_out else None
         )
         """[card]: every bit but the card's in each ``played_out`` piece (one AND a watched seat); None without one."""
-        self.of_turn_bits = ~sum(bits for *_, bits in of_turn)
+        self.of_turn_keep = ~sum(bits for *_, bits in of_turn)
         """Every bit but those of the pieces of the turn."""
         self.changed_by = changed_by
         """The game's pieces that only some cards change (``ExtraPiece.changed_by``), as (fill, where, mask of its
@@ -431,7 +431,7 @@ class FaceUpMirror(CardPlayMirror):
         CardPlayMirror.play(self, action)
         of_turn = self.of_turn
         if of_turn is not None:
-            keep = layout.of_turn_bits
+            keep = layout.of_turn_keep
             now = of_turn[self.turn]
             for me in self.watched:
                 obs[me] = obs[me] & keep | now[me]

@@ -421,3 +421,79 @@ def test_model_with_the_policy_learns_saves_and_loads(tmp_path):
     resumed = MaskablePPO.load(tmp_path / "plain.zip", env=venv, custom_objects={"policy_class": MaskablePolicy})
     assert type(resumed.policy) is MaskablePolicy
     assert type(resumed.policy.action_dist) is LogSoftmaxMaskableCategoricalDistribution
+
+
+def _rollout(venv, steps=40, seed=0):
+    """Observations, masks and random legal actions of ``steps`` steps of ``venv`` (one environment)."""
+    obs, masks, actions = [], [], []
+    venv.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = get_action_masks(venv)
+        obs.append(venv.buf_obs[None].copy()[0])
+        masks.append(mask[0])
+        actions.append(rng.choice(np.flatnonzero(mask[0])))
+        venv.step(np.array([actions[-1]]))
+    return torch.as_tensor(np.array(obs), dtype=torch.float32), torch.as_tensor(np.array(actions)), np.array(masks)
+
+
+def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding():
+    """``bf16_update``: the same numbers and gradients as float32 within bfloat16's rounding; weights and grads float32."""
+    venv = DummyVecEnv([make_env(0)])
+    kwargs = {"net_arch": [32, 16]}
+    plain = MaskablePPO(MaskablePolicy, venv, policy_kwargs=kwargs, seed=0).policy
+    bf16 = MaskablePPO(MaskablePolicy, venv, policy_kwargs={**kwargs, "bf16_update": True}, seed=1).policy
+    assert not plain.bf16_update and bf16.bf16_update
+    bf16.load_state_dict(plain.state_dict())
+    obs, actions, masks = _rollout(venv)
+    results = []
+    for policy in (plain, bf16):
+        policy.optimizer.zero_grad()
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks)
+        assert values.dtype == log_prob.dtype == entropy.dtype == torch.float32
+        (log_prob.mean() * 2 + 0.01 * entropy.mean() + values.square().mean()).backward()
+        results.append((values.detach(), log_prob.detach(), entropy.detach()))
+    for ours, theirs in zip(*results, strict=True):
+        assert not torch.equal(ours, theirs)  # rounded: bfloat16 keeps 8 bits of mantissa
+        assert torch.allclose(ours, theirs, atol=0.05, rtol=0.02)
+    for (name, mine), other in zip(bf16.named_parameters(), plain.parameters(), strict=True):
+        assert mine.dtype == mine.grad.dtype == torch.float32, name
+        scale = other.grad.abs().max().item()
+        assert torch.allclose(mine.grad, other.grad, atol=0.05 * scale + 1e-6), name
+    # Without masks (sb3-contrib's own way), also under bfloat16, returned as float32.
+    with torch.no_grad():
+        values, log_prob, entropy = bf16.evaluate_actions(obs, actions)
+    assert values.dtype == log_prob.dtype == entropy.dtype == torch.float32
+    assert torch.allclose(log_prob, plain.evaluate_actions(obs, actions)[1].detach(), atol=0.05, rtol=0.02)
+    # The rollouts' forward pass stays float32: the same actions and log-probabilities as the float32 policy.
+    with torch.no_grad():
+        assert torch.equal(
+            bf16.get_distribution(obs, masks).distribution.logits,
+            plain.get_distribution(obs, masks).distribution.logits,
+        )
+
+
+def test_the_bf16_update_trains_saves_and_loads(tmp_path):
+    venv = DummyVecEnv([make_env(0)])
+    model = MaskablePPO(MaskablePolicy, venv, n_steps=32, batch_size=32, n_epochs=2, seed=0,
+                        policy_kwargs={"bf16_update": True})  # fmt: skip
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.learn(64)
+    after = list(model.policy.parameters())
+    assert all(p.dtype == torch.float32 and torch.isfinite(p).all() for p in after)
+    assert any(not torch.equal(a, b) for a, b in zip(after, before, strict=True))
+    model.save(tmp_path / "model.zip")
+    loaded = MaskablePPO.load(tmp_path / "model.zip", env=venv)
+    assert type(loaded.policy) is MaskablePolicy and loaded.policy.bf16_update
+    # Off (the default), the saved arguments are sb3-contrib's own: such a model loads with its policy too.
+    plain = MaskablePPO(MaskablePolicy, venv, seed=0)
+    assert "bf16_update" not in plain.policy._get_constructor_parameters()
+    plain.save(tmp_path / "plain.zip")
+    MaskablePPO.load(tmp_path / "plain.zip", env=venv, custom_objects={"policy_class": MaskableActorCriticPolicy})
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_bf16_update_is_true_or_false(value):
+    venv = DummyVecEnv([make_env(0)])
+    with pytest.raises(ValueError, match="bf16_update is True or False"):
+        MaskablePPO(MaskablePolicy, venv, policy_kwargs={"bf16_update": value})

@@ -75,15 +75,16 @@ def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path, capsys):
     # The model settings given with resume are ignored: the run records the checkpoint's. total_timesteps is
     # the whole run's: 256 more steps after the checkpoint's 512.
     other = {"learning_rate": 0.01, "ent_coef": 0.5, "n_steps": 16, "batch_size": 32, "n_epochs": 2,
-             "gamma": 0.5, "gae_lambda": 0.5, "net_arch": (8,)}  # fmt: skip
+             "gamma": 0.5, "gae_lambda": 0.5, "net_arch": (8,), "bf16_update": True}  # fmt: skip
     resumed = train(
         TrainConfig(**{**config.__dict__, **other, "total_timesteps": 768, "resume": str(checkpoints[-1]),
                        "run_name": "resumed"})
     )  # fmt: skip
     model = MaskablePPO.load(resumed.model_path)
     assert model.num_timesteps == 768 and model.n_steps == 64 and model.learning_rate == 3e-4
+    assert not model.policy.bf16_update
     kept = {"learning_rate": 3e-4, "ent_coef": 0.01, "n_steps": 64, "batch_size": 128, "n_epochs": 4,
-            "gamma": 1.0, "gae_lambda": 0.95, "net_arch": [32, 32], "imitate": None}  # fmt: skip
+            "gamma": 1.0, "gae_lambda": 0.95, "net_arch": [32, 32], "imitate": None, "bf16_update": False}  # fmt: skip
     for recorded in (
         json.loads((tmp_path / "resumed" / "config.json").read_text()),
         MLPPolicy.load(resumed.policy_path).info["config"],
@@ -91,6 +92,16 @@ def test_smoke_training_saves_loads_evaluates_and_resumes(tmp_path, capsys):
         assert {k: recorded[k] for k in kept} == kept
     assert "the model settings come from the checkpoint (learning_rate=0.0003, n_steps=64" in capsys.readouterr().out
     assert not (tmp_path / "resumed" / "imitation.json").exists()
+
+
+def test_a_run_s_policy_takes_bf16_update_from_its_config():
+    from tressette_env.cli import build_parser
+    from tressette_env.training.config import policy_kwargs
+
+    assert policy_kwargs(TrainConfig(net_arch=(8, 4))) == {"net_arch": [8, 4]}
+    assert policy_kwargs(TrainConfig(net_arch=(8,), bf16_update=True)) == {"net_arch": [8], "bf16_update": True}
+    assert build_parser().parse_args(["train", "--bf16-update"]).bf16_update is True
+    assert build_parser().parse_args(["train"]).bf16_update is False
 
 
 def test_missing_packages_are_named_before_training(tmp_path, monkeypatch):

@@ -30,7 +30,9 @@ FOUR_SEAT = "tressette"
 TEAM_PLAY_OPPONENTS = ("self", "ppo")
 """Team play's opponents besides the batched engine's players: a frozen copy of the learner, the shipped model."""
 
-MODEL_SETTINGS = ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch")
+MODEL_SETTINGS = (
+    "learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "ent_coef", "net_arch", "bf16_update",
+)  # fmt: skip
 """The fields that shape the model: a resumed run takes them from its checkpoint, not from the config."""
 
 ENV_SETTINGS = ("game", "seed", "n_envs", "batched", "rules", "dense_reward", "reward_scale", "history")
@@ -71,7 +73,7 @@ class TrainConfig:
     values as they are typed on the command line.
 
     With ``resume``, the model settings (``MODEL_SETTINGS``: ``learning_rate``, ``n_steps``,
-    ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``, ``ent_coef``, ``net_arch``) come
+    ``batch_size``, ``n_epochs``, ``gamma``, ``gae_lambda``, ``ent_coef``, ``net_arch``, ``bf16_update``) come
     from the checkpoint and the values given here are ignored; the run's ``config.json`` and
     its ``policy.npz`` record the checkpoint's values (and ``imitate=None``: no warm start).
     ``total_timesteps`` is the whole run's total, the checkpoint's steps included.
@@ -153,6 +155,10 @@ class TrainConfig:
     """The lambda of PPO's advantage estimate (GAE)."""
     ent_coef: float = 0.01
     """Weight of the entropy bonus."""
+    bf16_update: bool = False
+    """Run PPO's update with the networks' layers in bfloat16 (autocast; the weights, Adam and the
+    rollouts stay float32): about 1.4x faster on CPUs with AVX512-BF16 or AMX, slower on others;
+    rounds the update's numbers, so a run is not the float32 run (docs/training.md)."""
     reward_scale: float = 1 / 11
     """Rewards are points, times this: 1/11 makes a hand worth about 1."""
     eval_every: int = 25_000
@@ -441,3 +447,11 @@ class TrainResult:
     policy_path: Path
     final: dict
     history: list = field(default_factory=list)
+
+
+def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
+    """``MaskablePolicy``'s arguments of a run: its layers, and ``bf16_update`` where it is on."""
+    kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
+    if config.bf16_update:  # (left out when off, as MaskablePolicy leaves it out of a saved model)
+        kwargs["bf16_update"] = True
+    return kwargs

@@ -278,6 +278,19 @@ class MaskablePolicy(MaskableActorCriticPolicy):
     other than ``Discrete`` keep sb3-contrib's distribution and update.
     """
 
+    def __init__(self, *args: Any, bf16_update: bool = False, **kwargs: Any) -> None:
+        if not isinstance(bf16_update, bool):
+            raise ValueError(f"bf16_update is True or False; got {bf16_update!r}")
+        self.bf16_update = bf16_update
+        """Whether ``evaluate_actions`` (MaskablePPO's update) runs the networks under bfloat16 autocast."""
+        super().__init__(*args, **kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        if self.bf16_update:  # (left out when off: such a model loads with sb3-contrib's policy too)
+            data["bf16_update"] = True
+        return data
+
     def _build(self, lr_schedule: Any) -> None:
         if type(self.action_dist) is MaskableCategoricalDistribution:
             self.action_dist = LogSoftmaxMaskableCategoricalDistribution(self.action_dist.action_dim)
@@ -292,7 +305,22 @@ class MaskablePolicy(MaskableActorCriticPolicy):
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
         """sb3-contrib's ``evaluate_actions`` (values, log-probabilities, entropies), by ``masked_log_prob_and_entropy``."""
         if action_masks is None or type(self.action_dist) is not LogSoftmaxMaskableCategoricalDistribution:
+            if self.bf16_update:
+                with th.autocast(self.device.type, dtype=th.bfloat16):
+                    values, log_prob, entropy = super().evaluate_actions(obs, actions, action_masks)
+                return values.float(), log_prob.float(), None if entropy is None else entropy.float()
             return super().evaluate_actions(obs, actions, action_masks)
+        if self.bf16_update:  # the layers in bfloat16 (their weights and gradients stay float32), the rest in float32
+            with th.autocast(self.device.type, dtype=th.bfloat16):
+                values, logits = self._values_and_logits(obs)
+            values, logits = values.float(), logits.float()
+        else:
+            values, logits = self._values_and_logits(obs)
+        log_prob, entropy = masked_log_prob_and_entropy(logits, action_masks, actions)
+        return values, log_prob, entropy
+
+    def _values_and_logits(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        """The value and the action logits of each observation (the actor's and the critic's networks)."""
         features = self.extract_features(obs)
         if self.share_features_extractor:
             latent_pi, latent_vf = self.mlp_extractor(features)
@@ -300,5 +328,4 @@ class MaskablePolicy(MaskableActorCriticPolicy):
             pi_features, vf_features = features
             latent_pi = self.mlp_extractor.forward_actor(pi_features)
             latent_vf = self.mlp_extractor.forward_critic(vf_features)
-        log_prob, entropy = masked_log_prob_and_entropy(self.action_net(latent_pi), action_masks, actions)
-        return self.value_net(latent_vf), log_prob, entropy
+        return self.value_net(latent_vf), self.action_net(latent_pi)

@@ -251,6 +251,7 @@ def _model_settings(model) -> dict:
         "gae_lambda": float(model.gae_lambda),
         "ent_coef": float(model.ent_coef),
         "net_arch": tuple(arch) if isinstance(arch, list) else arch,
+        "bf16_update": bool(getattr(model.policy, "bf16_update", False)),
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .config import TrainConfig, TrainResult
+from .config import TrainConfig, TrainResult, policy_kwargs
 from .resume import whole_rollouts
 from .run_files import finish_run, start_run
 
@@ -30,7 +30,7 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
         n_steps=config.n_steps, seed=config.seed, rules=config.rules, history=config.history, game=config.game,
         learning_rate=config.learning_rate, batch_size=config.batch_size, n_epochs=config.n_epochs,
         gamma=config.gamma, gae_lambda=config.gae_lambda, ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
+        policy_kwargs=policy_kwargs(config),
         tensorboard_log=str(run / "tensorboard") if config.tensorboard else None, verbose=0,
     )  # fmt: skip
     rows = model.rows.num_rows

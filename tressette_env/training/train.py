@@ -70,6 +70,7 @@ from .config import (
     TrainConfig,
     TrainResult,
     evaluation_rules,
+    policy_kwargs,
 )
 from .resume import (
     Resume,
@@ -209,7 +210,7 @@ def _new_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
         gamma=config.gamma,
         gae_lambda=config.gae_lambda,
         ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
+        policy_kwargs=policy_kwargs(config),
         tensorboard_log=tensorboard,
         seed=config.seed,
         verbose=0,

@@ -15,6 +15,7 @@ round, each learning one rollout a turn, CPU time (``time.process_time``):
 | ``lean update`` | ``before`` with ``masked_log_prob_and_entropy`` |
 | ``fused Adam`` | ``before`` with ``fused=True`` |
 | ``MaskablePolicy`` | as it is now: both |
+| ``bf16 update`` | ``MaskablePolicy(bf16_update=True)``: the update's layers under bfloat16 autocast (``tressette train --bf16-update``) |
 
 Each row: learner samples per CPU second (rollout and update), the update's CPU microseconds
 per sample (``train``), each the median over the rounds, and the ratios to ``before`` (the
@@ -35,11 +36,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sparse_input import arguments, team_play, write_results  # noqa: E402 (the benchmarks' own module)
 
-VARIANTS = ("sb3-contrib", "before", "lean update", "fused Adam", "MaskablePolicy")
+VARIANTS = ("sb3-contrib", "before", "lean update", "fused Adam", "MaskablePolicy", "bf16 update")
 
 
 def policies() -> dict[str, tuple[type, dict]]:
-    """Each variant's policy class and its ``optimizer_kwargs``."""
+    """Each variant's policy class and its ``policy_kwargs`` (besides the layers)."""
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from tressette_env.training.masking import MaskablePolicy
@@ -49,22 +50,23 @@ def policies() -> dict[str, tuple[type, dict]]:
 
         evaluate_actions = MaskableActorCriticPolicy.evaluate_actions
 
-    one_tensor = {"foreach": False}  # Adam's default on CPU, named so that the policy keeps it
-    fused = {"fused": True}
+    one_tensor = {"optimizer_kwargs": {"foreach": False}}  # Adam's default on CPU, named so that the policy keeps it
+    fused = {"optimizer_kwargs": {"fused": True}}
     return {
         "sb3-contrib": (MaskableActorCriticPolicy, {}),
         "before": (Before, one_tensor),
         "lean update": (MaskablePolicy, one_tensor),
         "fused Adam": (Before, fused),
         "MaskablePolicy": (MaskablePolicy, {}),
+        "bf16 update": (MaskablePolicy, {"bf16_update": True}),
     }
 
 
 def main() -> None:
     args = arguments(__doc__, rounds=7)
     models, update_time = {}, {}
-    for variant, (policy, optimizer_kwargs) in policies().items():
-        model = team_play(policy, args.deals, optimizer_kwargs=optimizer_kwargs)
+    for variant, (policy, policy_kwargs) in policies().items():
+        model = team_play(policy, args.deals, **policy_kwargs)
         update_time[variant] = 0.0
         train = model.train
 

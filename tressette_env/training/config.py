@@ -157,8 +157,9 @@ class TrainConfig:
     """Weight of the entropy bonus."""
     bf16_update: bool = False
     """Run PPO's update with the networks' layers in bfloat16 (autocast; the weights, Adam and the
-    rollouts stay float32): about 1.4x faster on CPUs with AVX512-BF16 or AMX, slower on others;
-    rounds the update's numbers, so a run is not the float32 run (docs/training.md)."""
+    rollouts stay float32): the main job took a quarter less CPU time on a CPU with AVX512-BF16
+    (not measured on CPUs without bfloat16 instructions); rounds the update's numbers, so a run is not
+    the float32 run, and two seeds of the main job ended lower against random (docs/training.md)."""
     reward_scale: float = 1 / 11
     """Rewards are points, times this: 1/11 makes a hand worth about 1."""
     eval_every: int = 25_000

@@ -437,8 +437,32 @@ def _rollout(venv, steps=40, seed=0):
     return torch.as_tensor(np.array(obs), dtype=torch.float32), torch.as_tensor(np.array(actions)), np.array(masks)
 
 
-def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding():
-    """``bf16_update``: the same numbers and gradients as float32 within bfloat16's rounding; weights and grads float32."""
+def _dtypes_seen(policy):
+    """Record the dtype of the first hidden layer's output and of the action head's."""
+    seen = {"hidden": [], "head": []}
+    first = next(m for m in policy.mlp_extractor.policy_net.modules() if isinstance(m, torch.nn.Linear))
+    first.register_forward_hook(lambda module, args, out: seen["hidden"].append(out.dtype))
+    policy.action_net.register_forward_hook(lambda module, args, out: seen["head"].append(out.dtype))
+    return seen
+
+
+def _numbers_seen(monkeypatch):
+    """Record the dtype of the logits ``masked_log_prob_and_entropy`` (the update's numbers) is given."""
+    import tressette_env.training.masking as masking
+
+    seen, numbers = [], masking.masked_log_prob_and_entropy
+
+    def recording(logits, masks, actions):
+        seen.append(logits.dtype)
+        return numbers(logits, masks, actions)
+
+    monkeypatch.setattr(masking, "masked_log_prob_and_entropy", recording)
+    return seen
+
+
+def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding(monkeypatch):
+    """``bf16_update``: the layers in bfloat16, the numbers from float32 logits; float32's results within bfloat16's
+    rounding; weights and gradients float32; the rollouts' forward pass untouched."""
     venv = DummyVecEnv([make_env(0)])
     kwargs = {"net_arch": [32, 16]}
     plain = MaskablePPO(MaskablePolicy, venv, policy_kwargs=kwargs, seed=0).policy
@@ -446,6 +470,8 @@ def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding():
     assert not plain.bf16_update and bf16.bf16_update
     bf16.load_state_dict(plain.state_dict())
     obs, actions, masks = _rollout(venv)
+    seen = {id(policy): _dtypes_seen(policy) for policy in (plain, bf16)}
+    numbers = _numbers_seen(monkeypatch)
     results = []
     for policy in (plain, bf16):
         policy.optimizer.zero_grad()
@@ -453,24 +479,38 @@ def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding():
         assert values.dtype == log_prob.dtype == entropy.dtype == torch.float32
         (log_prob.mean() * 2 + 0.01 * entropy.mean() + values.square().mean()).backward()
         results.append((values.detach(), log_prob.detach(), entropy.detach()))
-    for ours, theirs in zip(*results, strict=True):
-        assert not torch.equal(ours, theirs)  # rounded: bfloat16 keeps 8 bits of mantissa
-        assert torch.allclose(ours, theirs, atol=0.05, rtol=0.02)
+    assert seen[id(plain)] == {"hidden": [torch.float32], "head": [torch.float32]}
+    assert seen[id(bf16)] == {"hidden": [torch.bfloat16], "head": [torch.bfloat16]}
+    assert numbers == [torch.float32, torch.float32]  # the logits made float32 before the numbers
+    (v1, lp1, e1), (v2, lp2, e2) = results
+    assert 1e-4 < (v1 - v2).abs().max() < 0.05  # rounded by bfloat16 (8 bits of mantissa), and only so
+    assert torch.allclose(lp1, lp2, atol=0.02) and torch.allclose(e1, e2, atol=0.02)
     for (name, mine), other in zip(bf16.named_parameters(), plain.parameters(), strict=True):
         assert mine.dtype == mine.grad.dtype == torch.float32, name
         scale = other.grad.abs().max().item()
         assert torch.allclose(mine.grad, other.grad, atol=0.05 * scale + 1e-6), name
-    # Without masks (sb3-contrib's own way), also under bfloat16, returned as float32.
+    # The rollouts' forward pass stays float32: the same logits as the float32 policy's, bit for bit.
+    with torch.no_grad():
+        ours, theirs = bf16.get_distribution(obs, masks), plain.get_distribution(obs, masks)
+        assert torch.equal(ours.distribution.logits, theirs.distribution.logits)
+
+
+def test_the_bf16_update_without_masks_rounds_only_the_layers(monkeypatch):
+    """sb3-contrib's way (no masks): the hidden layers in bfloat16, the head and the distribution in float32."""
+    venv = DummyVecEnv([make_env(0)])
+    kwargs = {"net_arch": [32, 16]}
+    plain = MaskablePPO(MaskablePolicy, venv, policy_kwargs=kwargs, seed=0).policy
+    bf16 = MaskablePPO(MaskablePolicy, venv, policy_kwargs={**kwargs, "bf16_update": True}, seed=1).policy
+    bf16.load_state_dict(plain.state_dict())
+    obs, actions, _ = _rollout(venv)
+    seen = _dtypes_seen(bf16)
     with torch.no_grad():
         values, log_prob, entropy = bf16.evaluate_actions(obs, actions)
+        plain_values, plain_log_prob, plain_entropy = plain.evaluate_actions(obs, actions)
+    assert seen == {"hidden": [torch.bfloat16], "head": [torch.float32]}
     assert values.dtype == log_prob.dtype == entropy.dtype == torch.float32
-    assert torch.allclose(log_prob, plain.evaluate_actions(obs, actions)[1].detach(), atol=0.05, rtol=0.02)
-    # The rollouts' forward pass stays float32: the same actions and log-probabilities as the float32 policy.
-    with torch.no_grad():
-        assert torch.equal(
-            bf16.get_distribution(obs, masks).distribution.logits,
-            plain.get_distribution(obs, masks).distribution.logits,
-        )
+    assert 1e-4 < (values - plain_values).abs().max() < 0.05
+    assert torch.allclose(log_prob, plain_log_prob, atol=0.02) and torch.allclose(entropy, plain_entropy, atol=0.02)
 
 
 def test_the_bf16_update_trains_saves_and_loads(tmp_path):

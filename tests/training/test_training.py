@@ -102,6 +102,10 @@ def test_a_run_s_policy_takes_bf16_update_from_its_config():
     assert policy_kwargs(TrainConfig(net_arch=(8,), bf16_update=True)) == {"net_arch": [8], "bf16_update": True}
     assert build_parser().parse_args(["train", "--bf16-update"]).bf16_update is True
     assert build_parser().parse_args(["train"]).bf16_update is False
+    with pytest.raises(ValueError, match="bf16_update='no': must be True or False"):
+        TrainConfig(bf16_update="no").check()
+    with pytest.raises(ValueError, match="history=1: must be True or False"):
+        TrainConfig(history=1).check()
 
 
 def test_missing_packages_are_named_before_training(tmp_path, monkeypatch):

@@ -186,7 +186,7 @@ class TrainConfig:
     had never stopped (the self-play pool, the history up to the checkpoint, the clocks, the
     environments' deals and every random stream), given the first run's options again. No warm start;
     the model settings (learning-rate, n-steps, batch-size, n-epochs, gamma, gae-lambda, ent-coef,
-    net-arch) come from the checkpoint, and their options are ignored."""
+    net-arch, bf16-update) come from the checkpoint, and their options are ignored."""
     tensorboard: bool = False
     """Also log to TensorBoard (<run>/tensorboard)."""
     progress_bar: bool = True
@@ -204,6 +204,8 @@ class TrainConfig:
         from ..agents.registry import make_player
 
         for f in fields(self):
+            if isinstance(f.default, bool) and not isinstance(getattr(self, f.name), (bool, np.bool_)):
+                raise ValueError(f"{f.name}={getattr(self, f.name)!r}: must be True or False")
             if isinstance(f.default, int) and not isinstance(f.default, bool):
                 value = getattr(self, f.name)
                 least, why = _LEAST.get(f.name, (1, ""))
@@ -453,6 +455,6 @@ class TrainResult:
 def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     """``MaskablePolicy``'s arguments of a run: its layers, and ``bf16_update`` where it is on."""
     kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
-    if config.bf16_update:  # (left out when off, as MaskablePolicy leaves it out of a saved model)
-        kwargs["bf16_update"] = True
+    if config.bf16_update is not False:  # (left out when off, as MaskablePolicy leaves it out of a saved model)
+        kwargs["bf16_update"] = config.bf16_update  # (anything but a bool: MaskablePolicy refuses it)
     return kwargs

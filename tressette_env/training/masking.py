@@ -311,28 +311,31 @@ class MaskablePolicy(MaskableActorCriticPolicy):
         self, obs: th.Tensor, actions: th.Tensor, action_masks: MaybeMasks = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
         """sb3-contrib's ``evaluate_actions`` (values, log-probabilities, entropies), by ``masked_log_prob_and_entropy``."""
-        if action_masks is None or type(self.action_dist) is not LogSoftmaxMaskableCategoricalDistribution:
-            if self.bf16_update:
-                with th.autocast(self.device.type, dtype=th.bfloat16):
-                    values, log_prob, entropy = super().evaluate_actions(obs, actions, action_masks)
-                return values.float(), log_prob.float(), None if entropy is None else entropy.float()
+        masked = action_masks is not None and type(self.action_dist) is LogSoftmaxMaskableCategoricalDistribution
+        if not masked and not self.bf16_update:
             return super().evaluate_actions(obs, actions, action_masks)
         if self.bf16_update:  # the layers in bfloat16 (their weights and gradients stay float32), the rest in float32
             with th.autocast(self.device.type, dtype=th.bfloat16):
-                values, logits = self._values_and_logits(obs)
-            values, logits = values.float(), logits.float()
+                latent_pi, latent_vf = self._latents(obs)
+                values = self.value_net(latent_vf)
+                logits = self.action_net(latent_pi) if masked else None
+            values = values.float()
         else:
-            values, logits = self._values_and_logits(obs)
-        log_prob, entropy = masked_log_prob_and_entropy(logits, action_masks, actions)
-        return values, log_prob, entropy
+            latent_pi, latent_vf = self._latents(obs)
+            values, logits = self.value_net(latent_vf), self.action_net(latent_pi)
+        if masked:
+            log_prob, entropy = masked_log_prob_and_entropy(logits.float(), action_masks, actions)
+            return values, log_prob, entropy
+        # sb3-contrib's own way (no masks, or another distribution), from the float32 latent.
+        distribution = self._get_action_dist_from_latent(latent_pi.float())
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        return values, distribution.log_prob(actions), distribution.entropy()
 
-    def _values_and_logits(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        """The value and the action logits of each observation (the actor's and the critic's networks)."""
+    def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        """The actor's and the critic's latent of each observation (the features, then their networks)."""
         features = self.extract_features(obs)
         if self.share_features_extractor:
-            latent_pi, latent_vf = self.mlp_extractor(features)
-        else:
-            pi_features, vf_features = features
-            latent_pi = self.mlp_extractor.forward_actor(pi_features)
-            latent_vf = self.mlp_extractor.forward_critic(vf_features)
-        return self.value_net(latent_vf), self.action_net(latent_pi)
+            return self.mlp_extractor(features)
+        pi_features, vf_features = features
+        return self.mlp_extractor.forward_actor(pi_features), self.mlp_extractor.forward_critic(vf_features)

@@ -496,7 +496,8 @@ def test_the_bf16_update_evaluates_actions_as_float32_up_to_bfloat16_rounding(mo
 
 
 def test_the_bf16_update_without_masks_rounds_only_the_layers(monkeypatch):
-    """sb3-contrib's way (no masks): the hidden layers in bfloat16, the head and the distribution in float32."""
+    """sb3-contrib's way (no masks): the hidden layers (and the value head) in bfloat16, the action head and the
+    distribution in float32."""
     venv = DummyVecEnv([make_env(0)])
     kwargs = {"net_arch": [32, 16]}
     plain = MaskablePPO(MaskablePolicy, venv, policy_kwargs=kwargs, seed=0).policy
@@ -530,6 +531,12 @@ def test_the_bf16_update_trains_saves_and_loads(tmp_path):
     assert "bf16_update" not in plain.policy._get_constructor_parameters()
     plain.save(tmp_path / "plain.zip")
     MaskablePPO.load(tmp_path / "plain.zip", env=venv, custom_objects={"policy_class": MaskableActorCriticPolicy})
+
+
+def test_bf16_update_takes_a_numpy_bool_as_train_config_does():
+    venv = DummyVecEnv([make_env(0)])
+    policy = MaskablePPO(MaskablePolicy, venv, policy_kwargs={"bf16_update": np.True_}).policy
+    assert policy.bf16_update is True
 
 
 @pytest.mark.parametrize("value", [1, "yes", None])

@@ -80,6 +80,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.distributions import (
     MaskableCategorical,
@@ -286,9 +287,9 @@ class MaskablePolicy(MaskableActorCriticPolicy):
     """
 
     def __init__(self, *args: Any, bf16_update: bool = False, **kwargs: Any) -> None:
-        if not isinstance(bf16_update, bool):
+        if not isinstance(bf16_update, (bool, np.bool_)):
             raise ValueError(f"bf16_update is True or False; got {bf16_update!r}")
-        self.bf16_update = bf16_update
+        self.bf16_update = bool(bf16_update)
         """Whether ``evaluate_actions`` (MaskablePPO's update) runs the networks under bfloat16 autocast."""
         super().__init__(*args, **kwargs)
 

@@ -23,8 +23,8 @@ game pieces marked ``ExtraPiece.of_turn`` (filled once a hand for every turn fro
 and the turn, then set after each card), sets of cards marked ``ExtraPiece.played_out`` (a
 card played leaves them, private ones included) and pieces marked ``ExtraPiece.changed_by``
 (filled again from the state after one of the cards it names). Today: the four-seat game's,
-col morto's (``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four seats, the
-cards handed over face up, the private ``face_down_known``), a perdere's (three to eight
+col morto's (``FaceUpMirror``, its dummies and ``acting_for``), Calabresella's (three or four
+seats, the cards handed over face up, the private ``face_down_known``), a perdere's (three to eight
 seats, thirds by player or by team; with elimination, the hands of the whole table:
 ``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
 which the called card shows) and in due's (two seats, twenty tricks: the tricks after the
@@ -32,8 +32,8 @@ stock or the last packet is gone, where ``opponent_hand``, the opponent's whole 
 stock and its face-up cards after the packets, only loses the cards it plays). A hand plays on
 one from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an
 auction, a call, an exchange or a discard are the core's, and so are in due's stock and
-packets, which play in a phase of their own). The environments keep one for such an observation (not with ``history=True``, nor while recording;
-``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
+packets, which play in a phase of their own). The environments keep one for such an
+observation (not with ``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
 single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
 half of ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
 ``tests/envs/test_mirror.py`` pins them to the core: every state, observation, mask, reward
@@ -367,7 +367,7 @@ class CardPlayMirror:
 
 
 def _of_turn(table: object, n: int, watched: tuple[int, ...], pieces: tuple) -> tuple[tuple[int, ...], ...]:
-    """[turn][seat]: the bits of the pieces of the turn (``MirrorLayout.of_turn``) of each watched seat, 0 for the others."""
+    """[turn][seat]: the bits of the pieces of the turn (``MirrorLayout.of_turn``) of each watched seat, 0 else."""
     rows = []
     for turn in range(n):
         now = _TableTurn(table, turn)

@@ -456,5 +456,5 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     """``MaskablePolicy``'s arguments of a run: its layers, and ``bf16_update`` where it is on."""
     kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
     if config.bf16_update is not False:  # (left out when off, as MaskablePolicy leaves it out of a saved model)
-        kwargs["bf16_update"] = config.bf16_update  # (anything but a bool: MaskablePolicy refuses it)
+        kwargs["bf16_update"] = config.bf16_update  # (not a bool: check() and MaskablePolicy refuse it)
     return kwargs

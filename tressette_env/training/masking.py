@@ -282,8 +282,9 @@ class MaskablePolicy(MaskableActorCriticPolicy):
     ``evaluate_actions``, the update's forward pass, under bfloat16 autocast: the layers' matrix
     products in bfloat16, their weights and gradients, Adam, the loss and the rollouts in
     float32. Faster on a CPU with bfloat16 instructions (measured on AVX512-BF16 only), and
-    rounded: a run is not the float32 run (docs/training.md has both on the main job). It is saved with the model only when on, so a model saved without it loads with
-    sb3-contrib's policy.
+    rounded: a run is not the float32 run (docs/training.md has both on the main job). It is
+    saved with the model only when on, so a model saved without it loads with sb3-contrib's
+    policy.
     """
 
     def __init__(self, *args: Any, bf16_update: bool = False, **kwargs: Any) -> None:

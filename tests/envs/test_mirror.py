@@ -31,7 +31,9 @@ from tressette_env import (
     tressette_in_due_v0,
     tressette_v0,
 )
-from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
+from tressette_env.engine.cards import cards_of
+from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror, StockMirror
+from tressette_env.games.in_due import PLAY_STOCK
 from tressette_env.envs.playing import RenuncioWarning
 
 RULE_SETS = [
@@ -206,7 +208,8 @@ def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
     "rules", IN_DUE_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
 )
 def test_in_due_on_the_mirror_plays_as_the_core(rules):
-    """Two seats, twenty tricks; the mirror takes over once the stock (or every packet) is gone.
+    """Two seats, twenty tricks; the mirror takes over once the stock (or every packet) is gone, and plays the stock's
+    tricks with their draws where a ``StockMirror`` fits.
 
     Random play empties the packets before the hand's last cards in about one hand of sixteen:
     the packet form's players here play their face-up cards first, which empties them early.
@@ -219,8 +222,73 @@ def test_in_due_on_the_mirror_plays_as_the_core(rules):
         env = tressette_in_due_v0.raw_env(**rules)
         mirror = _until_the_mirror(env, 4)
         p = env.game.public
+        stock = rules.get("follow_suit_with_stock", True) and rules.get("accusi") != "dealt_and_drawn"
+        if stock:  # from the first card
+            assert type(mirror) is StockMirror and p.table.phase == PLAY_STOCK and p.tricks_done == 0
+            mirror = _after_the_stock(env, random.Random(4))
+            p = env.game.public
         assert type(mirror) is FaceUpMirror and mirror.n == 2
         assert not p.table.phase and p.table.extra.stock == 0 and p.tricks_done >= 10
+
+
+def _after_the_stock(env, rng: random.Random):
+    """Random legal play until the stock is gone (the hand still being played); returns the mirror then."""
+    while env.game.public.table.phase == PLAY_STOCK:
+        agent = env.agent_selection
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    return env._mirror
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"show_drawn": False}, {"show_drawn": False, "accusi": "dealt"}, {"follow_suit_with_stock": False},
+     {"accusi": "dealt_and_drawn"}],
+    ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default",
+)  # fmt: skip
+def test_in_due_s_stock_on_the_mirror_plays_as_the_core(rules):
+    """The stock's draws on the mirror: the drawn cards in the hands, face up or the voids forgotten, the stock piece.
+
+    Where the suit need not be followed while the stock lasts, or drawn cards may be declared, the core plays the
+    stock (``fits_stock``); its last trick, which empties it, is the core's everywhere.
+    """
+    mirrored = _play_episodes(rules, seed=21, episodes=10, module=tressette_in_due_v0)
+    env = tressette_in_due_v0.raw_env(**rules)
+    env.reset(seed=2)
+    fits = rules.get("follow_suit_with_stock", True) and rules.get("accusi") != "dealt_and_drawn"
+    assert (type(env._mirror) is StockMirror) == fits
+    assert mirrored > (10 * 38 if fits else 10 * 10)  # (the stock's last trick and the hand's last card are the core's)
+    rng = random.Random(6)
+    while env.game.public.table.extra.stock > 2 or not env.game.public.trick:  # to the stock's last trick's last card
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    if fits:
+        assert not any(env._mirror.takes(int(a)) for a in legal)
+    env.step(int(legal[0]))
+    assert type(env._mirror) is FaceUpMirror and env.game.public.table.extra.stock == 0
+
+
+def test_in_due_s_stock_on_the_mirror_keeps_each_draw_out_of_the_other_seat_s_view_unless_shown():
+    """A drawn card sets its drawer's ``hand`` bit; the other seat sees it only where the draws are shown."""
+    for show in (True, False):
+        env = tressette_in_due_v0.raw_env(show_drawn=show)
+        env.reset(seed=8)
+        rng = random.Random(8)
+        hand = env._encoder.slices["hand"]
+        known = env._encoder.slices["opponent_hand"]
+        shown = 0
+        for _ in range(6):  # six tricks, two draws each
+            for _ in range(2):
+                env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+            assert type(env._mirror) is StockMirror
+            state = env.game
+            for seat, agent in enumerate(env.agents):
+                obs = env.observe(agent)["observation"]
+                assert np.flatnonzero(obs[hand]).tolist() == cards_of(state.hands[seat])
+                seen = np.flatnonzero(obs[known]).tolist()
+                assert seen == (cards_of(state.public.exposed_by(1 - seat)) if show else [])
+                assert set(seen) <= set(cards_of(state.hands[1 - seat]))
+                shown += len(seen)
+        assert bool(shown) == show
 
 
 def _face_up_first(env, legal: np.ndarray) -> list[int]:

@@ -52,6 +52,7 @@ from ..engine.cards import SUIT_MASK, THIRDS
 from ..engine.game import private_of
 from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
 from ..engine.tricks import winning_position
+from ..games.in_due import PLAY_STOCK, STOCK_SIZE, InDueRules
 
 _new = tuple.__new__
 
@@ -88,6 +89,7 @@ class MirrorLayout:
     __slots__ = (
         "seats", "sides", "played_by", "keep", "leader", "trick_number", "thirds", "thirds_other", "thirds_width",
         "voids", "signals", "exposed", "of_turn", "played_out", "changed_by", "_flips", "clears", "of_turn_keep",
+        "at",
     )  # fmt: skip
 
     def __init__(
@@ -101,6 +103,8 @@ class MirrorLayout:
         played_out: tuple,
         changed_by: tuple,
     ) -> None:
+        self.at = at
+        """Where each piece of the observation starts, by name (the game's pieces included)."""
         self.seats, self.sides = seats, sides
         """The table's seats (N): the observation's pieces by relative seat have N rows; its sides, the thirds' rows.
         (``trick_rows``: the ``trick_number`` piece's entries, the table's tricks or more.)"""
@@ -217,9 +221,33 @@ def keeps(encoder: object) -> bool:
 
 
 def fits(game: GameState, layout: MirrorLayout) -> bool:
-    """Whether a mirror of ``layout`` can play ``game``'s hand: the plain card play, at a table of the layout's seats."""
+    """Whether a mirror of ``layout`` can play ``game``'s hand: the plain card play, at a table of the layout's seats.
+
+    Or Tressette in due's card play with a stock, where a ``StockMirror`` can (``fits_stock``).
+    """
     table = game.public.table
-    return table.seats == layout.seats and not table.phase
+    if table.seats != layout.seats:
+        return False
+    return not table.phase or table.phase == PLAY_STOCK and fits_stock(game, layout)
+
+
+def fits_stock(game: GameState, layout: MirrorLayout) -> bool:
+    """Whether a ``StockMirror`` can play ``game``'s card play with a stock (Tressette in due's phase ``PLAY_STOCK``).
+
+    Where the suit is followed while the stock lasts (``follow_suit_with_stock``: the legal
+    cards are the plain card play's) and no declaration is made of drawn cards (``accusi`` other
+    than ``"dealt_and_drawn"``), with the observation's ``stock`` and ``opponent_hand`` pieces.
+    Elsewhere the core plays the stock's tricks, and a mirror the tricks after it.
+    """
+    p = game.public
+    return (
+        type(p.rules) is InDueRules
+        and p.table.must_follow
+        and p.rules.accusi != "dealt_and_drawn"
+        and "stock" in layout.at
+        and "opponent_hand" in layout.at
+        and layout.exposed >= 0
+    )
 
 
 class CardPlayMirror:
@@ -445,8 +473,87 @@ class FaceUpMirror(CardPlayMirror):
                     obs[me] = obs[me] & ~bits | value << at
 
 
+class StockMirror(FaceUpMirror):
+    """A ``FaceUpMirror`` of Tressette in due's card play with a stock (phase ``PLAY_STOCK``): each trick ends in two draws.
+
+    After a trick the winner draws the stock's top card and the loser the next
+    (``games.in_due``'s ``_draw``, of which this is a second implementation): each card goes
+    into its drawer's hand (the drawer's ``hand`` bit); where the draws are shown
+    (``show_drawn``) it lies face up (the ``exposed`` piece, and the other seat's
+    ``opponent_hand``), else the drawer's voids are forgotten (a hidden card may be of a suit it
+    lacked); the ``stock`` piece counts two cards fewer, and the table and the hidden stock are
+    the core's after the draw. The stock's last trick, whose draws empty it (from then on every
+    card is known and the suit must be followed), is the core's (``takes`` is False for its last
+    card), and a ``FaceUpMirror`` plays the rest of the hand. Where one fits: ``fits_stock``.
+    ``tests/envs/test_mirror.py`` pins it to the core.
+    """
+
+    __slots__ = ("places",)
+
+    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
+        super().__init__(game, watched, encoder, layout)
+        at = layout.at
+        self.places = (
+            at["hand"], at["stock"], at["opponent_hand"], layout.exposed, layout.voids,
+            ~(((1 << STOCK_SIZE) - 1) << at["stock"]), game.public.rules.show_drawn,
+        )  # fmt: skip
+        """Where the pieces a draw changes start (and every bit but the ``stock`` piece's), and whether draws are shown."""
+
+    def copy(self) -> StockMirror:
+        other = FaceUpMirror.copy(self)
+        other.places = self.places
+        return other
+
+    def takes(self, action: int) -> bool:
+        """Whether ``play`` may take this legal action: a card, but not the one that ends the stock's last trick."""
+        return action < CALL_OUT and (len(self.trick) < self.n - 1 or self.table.extra.stock > 2)
+
+    def play(self, action: int) -> None:
+        FaceUpMirror.play(self, action)
+        if self.trick:  # the trick goes on: nothing is drawn
+            return
+        hand_at, stock_at, opponent_at, exposed_at, voids_at, keep, show = self.places
+        stock = self.hidden.stock
+        table = self.table
+        exposed, voids = table.exposed, self.voids
+        hands, obs, watched = self.hands, self.obs, self.watched
+        winner = self.turn  # (the trick's winner leads the next)
+        for seat, card in ((winner, stock[0]), (1 - winner, stock[1])):
+            hands[seat] |= 1 << card
+            if show:
+                exposed |= 1 << (40 * seat + card)
+            else:
+                voids &= ~(0xF << (4 * seat))
+            for me in watched:
+                bits = obs[me]
+                if me == seat:
+                    bits |= 1 << (hand_at + card)
+                    bits = bits | 1 << (exposed_at + card) if show else bits & ~(0xF << voids_at)
+                elif show:
+                    bits |= 1 << (exposed_at + 40 + card) | 1 << (opponent_at + card)
+                else:
+                    bits &= ~(0xF << (voids_at + 4))
+                obs[me] = bits
+        left = len(stock) - 2
+        self.hidden = self.hidden._replace(stock=stock[2:])
+        table = self.table = table._replace(exposed=exposed, extra=table.extra._replace(stock=left))
+        self.fixed = self.fixed[:_TABLE] + (table,)
+        self.voids = voids
+        now = ((1 << left) - 1) << stock_at
+        for me in watched:
+            obs[me] = obs[me] & keep | now
+
+
+_TABLE = FIXED_FIELDS - 1
+"""Where ``table`` lies in ``CardPlayMirror.fixed`` (``PublicState``'s fields from ``rules`` to ``table``)."""
+if PublicState._fields[_TABLE] != "table":  # pragma: no cover - a guard for whoever reorders PublicState
+    raise ImportError("envs.mirror: PublicState's field before FIXED_FIELDS is no longer table")
+
+
 def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:
     """A mirror of ``game``'s hand keeping ``encoder``'s observations of the ``watched`` seats (``layout_of(encoder)``)."""
+    if game.public.table.phase == PLAY_STOCK:
+        return StockMirror(game, watched, encoder, layout)
     faces = layout.exposed >= 0 or layout.of_turn or layout.played_out or layout.changed_by
     kind = FaceUpMirror if faces else CardPlayMirror
     return kind(game, watched, encoder, layout)

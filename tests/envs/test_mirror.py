@@ -33,8 +33,8 @@ from tressette_env import (
 )
 from tressette_env.engine.cards import cards_of
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror, StockMirror
-from tressette_env.games.in_due import PLAY_STOCK
 from tressette_env.envs.playing import RenuncioWarning
+from tressette_env.games.in_due import PLAY_STOCK
 
 RULE_SETS = [
     {},

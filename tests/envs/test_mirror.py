@@ -32,7 +32,8 @@ from tressette_env import (
     tressette_v0,
 )
 from tressette_env.engine.cards import cards_of
-from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror, StockMirror
+from tressette_env.envs.in_due_mirror import StockMirror
+from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
 from tressette_env.games.in_due import PLAY_STOCK
 
@@ -249,7 +250,7 @@ def test_in_due_s_stock_on_the_mirror_plays_as_the_core(rules):
     """The stock's draws on the mirror: the drawn cards in the hands, face up or the voids forgotten, the stock piece.
 
     Where the suit need not be followed while the stock lasts, or drawn cards may be declared, the core plays the
-    stock (``fits_stock``); its last trick, which empties it, is the core's everywhere.
+    stock (``stock_mirror`` gives no mirror); its last trick, which empties it, is the core's everywhere.
     """
     mirrored = _play_episodes(rules, seed=21, episodes=10, module=tressette_in_due_v0)
     env = tressette_in_due_v0.raw_env(**rules)

@@ -12,7 +12,7 @@ actions come from the core's own ``legal_mask_for`` (the mirror has the fields i
 | --- | --- | --- |
 | a card that does not end the hand | ``apply``: a new ``GameState`` | ``play``: fields changed in place |
 | the hand's last card, a claim, an illegal action | ``apply``, ``renuncio`` | not taken (``takes`` is False): the core's |
-| in due's draws after a trick while the stock lasts | ``apply``'s ``_draw`` | ``StockMirror.play`` (not the stock's last trick) |
+| in due's draws after a trick while the stock lasts | ``apply``'s ``_draw`` | ``in_due_mirror.StockMirror.play`` (not the stock's last trick) |
 | the whole state | ``GameState`` | ``state()``: built when asked for |
 | a seat's observation bits | ``Observation.seat_bits`` | ``obs[seat]``, kept up to date |
 
@@ -34,10 +34,11 @@ stock and its face-up cards after the packets, only loses the cards it plays; an
 tricks before it, on a ``StockMirror``, which also draws after each trick). A hand plays on
 one from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an
 auction, a call, an exchange or a discard are the core's, and so are in due's packets, which
-play in a phase of their own), and in due's from its first card with a stock (phase
-``PLAY_STOCK``) where a ``StockMirror`` fits (``fits_stock``: the suit followed while the
-stock lasts, no declarations of drawn cards); the stock's last trick, which empties it, is the
-core's. The environments keep one for such an
+play in a phase of their own). A game may name in the catalog its own mirror of a phase of
+its card play (``catalog.Entry.mirror``), which ``MirroredGame`` asks where ``fits`` says no:
+in due's ``envs.in_due_mirror.StockMirror`` plays its stock's tricks and draws from the first
+card, where the suit is followed while the stock lasts and drawn cards are not declared (the
+stock's last trick, which empties it, is the core's). The environments keep one for such an
 observation (not with ``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
 single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
 half of ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.
@@ -50,14 +51,15 @@ Its figures: docs/benchmarks.md.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
+from .. import catalog
 from ..encoders.observation import Observation, side_order
 from ..engine.actions import CALL_OUT
 from ..engine.cards import SUIT_MASK, THIRDS
 from ..engine.game import private_of
 from ..engine.state import FIXED_FIELDS, PLAYING, GameState, PublicState
 from ..engine.tricks import winning_position
-from ..games.in_due import PLAY_STOCK, STOCK_SIZE, InDueRules
 
 _new = tuple.__new__
 
@@ -226,33 +228,9 @@ def keeps(encoder: object) -> bool:
 
 
 def fits(game: GameState, layout: MirrorLayout) -> bool:
-    """Whether a mirror of ``layout`` can play ``game``'s hand: the plain card play, at a table of the layout's seats.
-
-    Or Tressette in due's card play with a stock, where a ``StockMirror`` can (``fits_stock``).
-    """
+    """Whether a mirror of ``layout`` can play ``game``'s hand: the plain card play, at a table of the layout's seats."""
     table = game.public.table
-    if table.seats != layout.seats:
-        return False
-    return not table.phase or table.phase == PLAY_STOCK and fits_stock(game, layout)
-
-
-def fits_stock(game: GameState, layout: MirrorLayout) -> bool:
-    """Whether a ``StockMirror`` can play ``game``'s card play with a stock (Tressette in due's phase ``PLAY_STOCK``).
-
-    Where the suit is followed while the stock lasts (``follow_suit_with_stock``: the legal
-    cards are the plain card play's) and no declaration is made of drawn cards (``accusi`` other
-    than ``"dealt_and_drawn"``), with the observation's ``stock`` and ``opponent_hand`` pieces.
-    Elsewhere the core plays the stock's tricks, and a mirror the tricks after it.
-    """
-    p = game.public
-    return (
-        type(p.rules) is InDueRules
-        and p.table.must_follow
-        and p.rules.accusi != "dealt_and_drawn"
-        and "stock" in layout.at
-        and "opponent_hand" in layout.at
-        and layout.exposed >= 0
-    )
+    return table.seats == layout.seats and not table.phase
 
 
 class CardPlayMirror:
@@ -478,87 +456,8 @@ class FaceUpMirror(CardPlayMirror):
                     obs[me] = obs[me] & ~bits | value << at
 
 
-class StockMirror(FaceUpMirror):
-    """A ``FaceUpMirror`` of Tressette in due's card play with a stock (phase ``PLAY_STOCK``): each trick ends in two draws.
-
-    After a trick the winner draws the stock's top card and the loser the next
-    (``games.in_due``'s ``_draw``, of which this is a second implementation): each card goes
-    into its drawer's hand (the drawer's ``hand`` bit); where the draws are shown
-    (``show_drawn``) it lies face up (the ``exposed`` piece, and the other seat's
-    ``opponent_hand``), else the drawer's voids are forgotten (a hidden card may be of a suit it
-    lacked); the ``stock`` piece counts two cards fewer, and the table and the hidden stock are
-    the core's after the draw. The stock's last trick, whose draws empty it (from then on every
-    card is known and the suit must be followed), is the core's (``takes`` is False for its last
-    card), and a ``FaceUpMirror`` plays the rest of the hand. Where one fits: ``fits_stock``.
-    ``tests/envs/test_mirror.py`` pins it to the core.
-    """
-
-    __slots__ = ("places",)
-
-    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
-        super().__init__(game, watched, encoder, layout)
-        at = layout.at
-        self.places = (
-            at["hand"], at["stock"], at["opponent_hand"], layout.exposed, layout.voids,
-            ~(((1 << STOCK_SIZE) - 1) << at["stock"]), game.public.rules.show_drawn,
-        )  # fmt: skip
-        """Where the pieces a draw changes start (and every bit but the ``stock`` piece's), and whether draws are shown."""
-
-    def copy(self) -> StockMirror:
-        other = FaceUpMirror.copy(self)
-        other.places = self.places
-        return other
-
-    def takes(self, action: int) -> bool:
-        """Whether ``play`` may take this legal action: a card, but not the one that ends the stock's last trick."""
-        return action < CALL_OUT and (len(self.trick) < self.n - 1 or self.table.extra.stock > 2)
-
-    def play(self, action: int) -> None:
-        FaceUpMirror.play(self, action)
-        if self.trick:  # the trick goes on: nothing is drawn
-            return
-        hand_at, stock_at, opponent_at, exposed_at, voids_at, keep, show = self.places
-        stock = self.hidden.stock
-        table = self.table
-        exposed, voids = table.exposed, self.voids
-        hands, obs, watched = self.hands, self.obs, self.watched
-        winner = self.turn  # (the trick's winner leads the next)
-        for seat, card in ((winner, stock[0]), (1 - winner, stock[1])):
-            hands[seat] |= 1 << card
-            if show:
-                exposed |= 1 << (40 * seat + card)
-            else:
-                voids &= ~(0xF << (4 * seat))
-            for me in watched:
-                bits = obs[me]
-                if me == seat:
-                    bits |= 1 << (hand_at + card)
-                    bits = bits | 1 << (exposed_at + card) if show else bits & ~(0xF << voids_at)
-                elif show:
-                    bits |= 1 << (exposed_at + 40 + card) | 1 << (opponent_at + card)
-                else:
-                    bits &= ~(0xF << (voids_at + 4))
-                obs[me] = bits
-        left = len(stock) - 2
-        self.hidden = self.hidden._replace(stock=stock[2:])
-        table = self.table = table._replace(exposed=exposed, extra=table.extra._replace(stock=left))
-        self.fixed = self.fixed[:_TABLE] + (table,)
-        self.voids = voids
-        now = ((1 << left) - 1) << stock_at
-        for me in watched:
-            obs[me] = obs[me] & keep | now
-
-
-_TABLE = FIXED_FIELDS - 1
-"""Where ``table`` lies in ``CardPlayMirror.fixed`` (``PublicState``'s fields from ``rules`` to ``table``)."""
-if PublicState._fields[_TABLE] != "table":  # pragma: no cover - a guard for whoever reorders PublicState
-    raise ImportError("envs.mirror: PublicState's field before FIXED_FIELDS is no longer table")
-
-
 def mirror_of(game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> CardPlayMirror:
     """A mirror of ``game``'s hand keeping ``encoder``'s observations of the ``watched`` seats (``layout_of(encoder)``)."""
-    if game.public.table.phase == PLAY_STOCK:
-        return StockMirror(game, watched, encoder, layout)
     faces = layout.exposed >= 0 or layout.of_turn or layout.played_out or layout.changed_by
     kind = FaceUpMirror if faces else CardPlayMirror
     return kind(game, watched, encoder, layout)
@@ -578,6 +477,8 @@ class MirroredGame:
     _mirror: CardPlayMirror | None = None
     _may_mirror: bool = False
     _mirror_layout: MirrorLayout | None = None
+    _phase_mirror: Any = None
+    """The game's own mirror of a phase of its card play (``catalog.Entry.mirror``), or None."""
     _watched: tuple[int, ...] = (0, 1, 2, 3)
     """The seats whose observations the environment reads (``CardPlayMirror.watched``)."""
     _encoder: Observation
@@ -601,9 +502,13 @@ class MirroredGame:
         """Let mirrors play the hands where ``allowed`` and the observation is one they keep (decided once)."""
         self._mirror_layout = layout_of(self._encoder)
         self._may_mirror = allowed and self._mirror_layout is not None
+        self._phase_mirror = catalog.entry_of(self.rules).phase_mirror() if self._may_mirror else None
 
     def _start_mirror(self) -> None:
-        """Play the hand's cards on a mirror from here on, where one can (``fits``)."""
+        """Play the hand's cards on a mirror from here on, where one can (``fits``, or the game's own ``mirror``)."""
         game = self._game
-        if self._may_mirror and game.public.status == PLAYING and fits(game, self._mirror_layout):
-            self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)
+        if self._may_mirror and game.public.status == PLAYING:
+            if fits(game, self._mirror_layout):
+                self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)
+            elif self._phase_mirror is not None:  # a phase of the game's own (in due's stock): its mirror, or None
+                self._mirror = self._phase_mirror(game, self._watched, self._encoder, self._mirror_layout)

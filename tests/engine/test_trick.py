@@ -1,9 +1,16 @@
 """Tricks: the highest card of the led suit takes, its player leads next (RULES.md 3-4, seed 004's example)."""
 
-import pytest
+import random
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.games.family import RULE_SETS
 from tests.helpers import hands, play
-from tressette_env.engine import Rules, new_game, parse_card, trick_winner
+from tressette_env import catalog
+from tressette_env.engine import Rules, apply, legal_actions, new_game, parse_card, trick_winner
+from tressette_env.engine.state import PLAYING
 
 
 @pytest.mark.parametrize(
@@ -48,3 +55,27 @@ def test_seed_004_worked_example():
 def test_carta_tre_the_re_is_master_once_3_2_asso_are_out():
     # Seed 000: once the asso, 2 and 3 are out, the re cannot be taken.
     assert trick_winner(0, [parse_card(c) for c in "Rc Cc Fc 7c".split()]) == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), game=st.sampled_from(sorted(RULE_SETS)), pick=st.integers(0, 9))
+def test_trick_winners_are_the_winners_of_tricks_completed_tricks(seed, game, pick):
+    """``PublicState.trick_winners`` (what the scores count tricks by) reads ``tricks()``'s completed tricks' winners.
+
+    At every state of a random hand of every game of the family and its rule sets, auctions, stocks and packets
+    included.
+    """
+    sets = RULE_SETS[game]
+    rules = catalog.entry(game).rules_type()(**sets[pick % len(sets)])
+    state = new_game(rules, seed)
+    rng = random.Random(seed)
+    while state.public.status == PLAYING:
+        p = state.public
+        n = p.table.seats
+        assert p.trick_winners() == [
+            trick_winner(leader, cards, n) for leader, cards, _ in p.tricks() if len(cards) == n
+        ]
+        legal = legal_actions(state)
+        state = apply(state, legal[rng.randrange(len(legal))])
+    p = state.public
+    assert len(p.trick_winners()) == p.tricks_done or p.result is None or p.result.renuncio is not None

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from .cards import CardMask
 from .rules import Rules
 from .scoring import Declarations, HandScore
-from .tricks import trick_winner
+from .tricks import trick_winner, winning_position
 
 Seat = int
 """A seat, 0..N-1 (in the four-seat game partners sit opposite: team = seat % 2)."""
@@ -202,6 +202,22 @@ class PublicState(NamedTuple):
         if not history or history[0] < 160:  # the other phases' actions (ids above 160) come first
             return history
         return tuple(a for a in history if a < 160)
+
+    def trick_winners(self) -> list[Seat]:
+        """The seat that took each completed trick of this hand, in order (``tricks()``'s winners, without its tuples).
+
+        What a game's score counts tricks by (Calabresella's and a chiamare's cappotto): one
+        ``winning_position`` a trick, where reading ``tricks()`` and asking ``trick_winner`` of
+        each trick found every winner twice.
+        """
+        out = []
+        leader = self.first_leader
+        n = self.table.seats
+        plays = self.plays
+        for start in range(0, len(plays) - n + 1, n):
+            leader = (leader + winning_position([a % 40 for a in plays[start : start + n]])) % n
+            out.append(leader)
+        return out
 
     def tricks(self) -> list[tuple[Seat, tuple[int, ...], tuple[int, ...]]]:
         """The tricks of this hand so far: (leader, cards, actions), the current one last."""

@@ -85,7 +85,6 @@ from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import RuleSwitches, switch, when
-from ..engine.tricks import trick_winner
 from ..engine.variant import with_extra, with_public
 from . import auction
 
@@ -400,8 +399,8 @@ class TressetteAChiamare(auction.StakeGame):
         theirs = auction.HAND_THIRDS - ours
         won = auction.side_wins(ours)
         tricks = [0, 0]  # the declarer's side's tricks, the others'
-        for leader, cards, _ in p.tricks():
-            tricks[0 if trick_winner(leader, cards, PLAYERS) in team else 1] += 1
+        for winner in p.trick_winners():
+            tricks[0 if winner in team else 1] += 1
         loser = 1 if won else 0
         cappotto = auction.is_cappotto((ours, theirs)[loser], tricks[loser], rules.cappotto_rule)
         stakes = self._stakes(state, won, cappotto)

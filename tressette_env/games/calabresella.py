@@ -109,7 +109,6 @@ from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
 from ..engine.switches import Needs, RuleSwitches, switch, when
-from ..engine.tricks import trick_winner
 from ..engine.variant import PILE, with_extra, with_public
 from . import auction
 
@@ -795,9 +794,9 @@ class Calabresella(auction.StakeGame):
         won = auction.side_wins(solo)
         loser = 1 if won else 0
         tricks = [0, 0]
-        n = p.table.seats
-        for leader, cards, _ in p.tricks():
-            tricks[p.table.sides[trick_winner(leader, cards, n)]] += 1
+        sides = p.table.sides
+        for winner in p.trick_winners():
+            tricks[sides[winner]] += 1
         cappotto = auction.is_cappotto(thirds[loser], tricks[loser], rules.cappotto_rule)
         if rules.scoring == "difference":
             unit = (solo - other) * (2 if max(thirds) == auction.HAND_THIRDS else 1)

@@ -47,7 +47,7 @@ from typing import Any
 from .actions import NUM_ACTIONS, action_to_string
 from .cards import NUM_CARDS, CardMask
 from .scoring import RENUNCIO_POINTS, HandScore, score_hand
-from .state import GAME_OVER, HAND_OVER, GameState, PublicState, SeatView
+from .state import GAME_OVER, HAND_OVER, GameState, PublicState, SeatView, Table
 
 PILE = 99
 """The "seat" of the face-down cards out of every hand (Calabresella's monte or discards).
@@ -68,11 +68,20 @@ def with_table(public: PublicState, table: Any) -> PublicState:
     return tuple.__new__(PublicState, public[:_TABLE] + (table,) + public[_TABLE + 1 :])
 
 
+_EXTRA = Table._fields.index("extra")
+
+
 def with_extra(state: GameState, **changes: Any) -> GameState:
-    """``state`` with fields of the game's public record (``Table.extra``) changed."""
+    """``state`` with fields of the game's public record (``Table.extra``) changed.
+
+    The table and the public record are rebuilt as ``with_table`` does, without ``_replace``
+    (an auction's step makes several of these).
+    """
     p = state.public
     t = p.table
-    return with_public(state, p._replace(table=t._replace(extra=t.extra._replace(**changes))))
+    table = tuple.__new__(Table, t[:_EXTRA] + (t.extra._replace(**changes),) + t[_EXTRA + 1 :])
+    public = tuple.__new__(PublicState, p[:_TABLE] + (table,) + p[_TABLE + 1 :])
+    return tuple.__new__(GameState, (public, state.hands, state.dealt, state.hidden))
 
 
 class Game:

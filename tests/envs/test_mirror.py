@@ -8,7 +8,8 @@ voids, renuncios (an illegal action now and then), claims (calling out), matches
 several hands and ``max_cycles`` truncations; and so for col morto (its face-up dummies and
 the seat each player is to play for), Calabresella (three and four seats, the cards handed
 over face up, the face-down cards a seat knows: a private piece), a perdere, a chiamare and in
-due (the tricks after its stock or packets), under their switches.
+due (its stock's tricks and draws on a ``StockMirror``, and the tricks after its stock or packets), under their
+switches.
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ A_CHIAMARE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_chiamare"]
 
 IN_DUE_RULE_SETS = FAMILY_RULE_SETS["tressette_in_due"]
 """Every in due rule set of the family's tests: the stock (its draws shown or not, declarations of the drawn cards) and
-the packets (chosen, with the pickups); the mirror plays the tricks after the stock or the packets are gone."""
+the packets (chosen, with the pickups); a ``StockMirror`` plays the stock's tricks where it fits, and a mirror the tricks
+after the stock or the packets are gone."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -587,7 +589,7 @@ def test_a_shallow_copy_of_the_single_learner_environment_plays_on_without_chang
     core._may_mirror = False
     for e in (env, core):
         e.reset(seed=5)
-    for _ in range(12):  # in due's mirror starts once the stock is gone: after ten tricks
+    for _ in range(12):  # (in due's mirror starts at the first card: its stock's on a StockMirror)
         for e in (env, core):
             e.step(int(np.flatnonzero(e.action_masks())[0]))
         if env._mirror is not None:

@@ -70,7 +70,9 @@ def _packet_sizes(p: PublicState, me: int, hand: int) -> int:
 # The marks say how the plain card play (phase ``PLAY``: after the stock or the packets are gone, the
 # part of a hand a mirror plays, ``envs.mirror``) changes each piece: ``opponent_hand`` is then the
 # opponent's whole hand (or, with packets, its face-up cards), which only loses the cards it plays;
-# ``phase``, ``own_packets`` and ``turned`` are 0 throughout it.
+# ``phase``, ``own_packets`` and ``turned`` are 0 throughout it. While the stock lasts, a
+# ``envs.in_due_mirror.StockMirror`` plays the tricks by the same marks and sets what a draw changes
+# itself: the drawn card's ``opponent_hand`` bit (when shown) and the ``stock`` thermometer.
 EXTRAS = (
     ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock, of_table=True),
     ExtraPiece(

@@ -21,7 +21,8 @@ Where it fits (``stock_mirror``, the catalog's ``mirror`` of Tressette in due, w
 ``envs.mirror.MirroredGame`` asks after each step of the core): the suit followed while the
 stock lasts (``follow_suit_with_stock``, the default: the legal cards are then the plain card
 play's, ``legal_mask_for``'s) and no declaration of drawn cards (``accusi`` other than
-``"dealt_and_drawn"``). Elsewhere, and in the packet form, the core plays until the plain card
+``"dealt_and_drawn"``), and no piece of the observation that a card's play changes
+(``ExtraPiece.changed_by``: ``FaceUpMirror`` would fill it before the draw; in due has none). Elsewhere, and in the packet form, the core plays until the plain card
 play. ``tests/envs/test_mirror.py`` pins it to the core: the state, every observation, mask,
 reward and info after every step, under every in due rule set of ``tests/games/family.py`` and
 ``show_drawn=False``. Its figures: docs/benchmarks.md ("In due's stock on the mirror").
@@ -53,7 +54,9 @@ def stock_mirror(
         and "opponent_hand" in layout.at
         and layout.exposed >= 0
     ):
-        return StockMirror(game, watched, encoder, layout)
+        mirror = StockMirror(game, watched, encoder, layout)
+        if not mirror.changing:  # (a piece a card changes, ``changed_by``, would be filled before the draw: none is)
+            return mirror
     return None
 
 

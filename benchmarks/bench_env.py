@@ -306,12 +306,16 @@ ROWS.update(
         "a_perdere_raw": ("Tressette a perdere AEC raw_env (4 players)", _family_row("tressette_a_perdere_v0")),
         "calabresella_raw": ("Calabresella AEC raw_env (3 players)", _family_row("calabresella_v0")),
         "a_chiamare_raw": ("Tressette a chiamare AEC raw_env (5 players)", _family_row("tressette_a_chiamare_v0")),
+        "in_due_packets_raw": (
+            "Tressette in due AEC raw_env (packets)",
+            _family_row("tressette_in_due_v0", deal="packets"),
+        ),
     }
 )
 
 
-def _family_single_row(gym_id: str) -> Callable[..., Timing]:
-    """The single-learner ``gym.make(gym_id, others="random")`` of a game (random players in the other seats).
+def _family_single_row(gym_id: str, **rules) -> Callable[..., Timing]:
+    """The single-learner ``gym.make(gym_id, others="random", **rules)`` of a game (random players in the other seats).
 
     Counts learner steps (the others' plays inside the step are not counted), as the four-seat
     ``single_seat`` row's ``bench_single_seat`` before its times-four.
@@ -322,7 +326,7 @@ def _family_single_row(gym_id: str) -> Callable[..., Timing]:
 
         import tressette_env  # noqa: F401 (registers the ids)
 
-        return bench_single_learner(lambda: gym.make(gym_id, others="random"), seconds, deals)
+        return bench_single_learner(lambda: gym.make(gym_id, others="random", **rules), seconds, deals)
 
     return loop
 
@@ -350,6 +354,10 @@ ROWS.update(
         "a_chiamare_single": (
             "Tressette a chiamare gym.make, random others (learner steps)",
             _family_single_row("tressette_env/TressetteAChiamare-v0"),
+        ),
+        "in_due_packets_single": (
+            "Tressette in due gym.make, packets, random other (learner steps)",
+            _family_single_row("tressette_env/TressetteInDue-v0", deal="packets"),
         ),
     }
 )

@@ -21,7 +21,7 @@ may solve) it asks the game's ``engine.variant.Game`` hooks, never the game's na
 | ``batch`` | ``"module:Class"`` of its batched engine (``vector``), or None: ``FamilyVectorEnv`` and ``gym.make_vec`` play it | None (col morto's: ``"tressette_env.vector.col_morto:ColMortoBatch"``) |
 | ``gym_vector_entry_point`` | its ``gym.make_vec(..., vectorization_mode="vector_entry_point")``, or None | None (col morto's: ``"tressette_env.vector.family_env:make_vector_env"``) |
 | ``model`` | the file in ``tressette_env/models`` that the player ``ppo`` plays in this game, or None | None (the four-seat game's: ``"ppo_v0.npz"``) |
-| ``mirror`` | ``"module:function"`` of the game's own mirror of a card-play phase of its own (``envs.mirror.MirroredGame``), or None | ``"tressette_env.envs.in_due_mirror:stock_mirror"`` (its stock's tricks and draws) |
+| ``mirror`` | ``"module:function"`` of the game's own mirror of a card-play phase of its own (``envs.mirror.MirroredGame``), or None | ``"tressette_env.envs.in_due_mirror:phase_mirror"`` (its stock's tricks and draws, its packets) |
 | ``forms`` | named rule sets whose observation sizes differ: the docs tables, the learned-policy shapes | ``(("stock", {}), ("packets", {"deal": "packets"}))`` |
 
 A new game is its own files (a ``Game`` with its rules record, an observation, optionally a
@@ -314,7 +314,7 @@ _PACKAGE = (
         rules="tressette_env.games.in_due:InDueRules",
         encoders="tressette_env.encoders.in_due",
         batch="tressette_env.vector.in_due:InDueBatch",
-        mirror="tressette_env.envs.in_due_mirror:stock_mirror",
+        mirror="tressette_env.envs.in_due_mirror:phase_mirror",
         model="ppo_in_due_v0.npz",
         gym_vector_entry_point="tressette_env.vector.family_env:make_vector_env",
         heuristic="tressette_env.agents.in_due_heuristic:InDueHeuristic",

@@ -33,10 +33,11 @@ from tressette_env import (
     tressette_v0,
 )
 from tressette_env.engine.cards import cards_of
-from tressette_env.envs.in_due_mirror import StockMirror
+from tressette_env.engine.state import PLAY
+from tressette_env.envs.in_due_mirror import PacketMirror, StockMirror
 from tressette_env.envs.mirror import CardPlayMirror, FaceUpMirror
 from tressette_env.envs.playing import RenuncioWarning
-from tressette_env.games.in_due import PLAY_STOCK
+from tressette_env.games.in_due import PLAY_PACKETS, PLAY_STOCK
 
 RULE_SETS = [
     {},
@@ -252,7 +253,7 @@ def test_in_due_s_stock_on_the_mirror_plays_as_the_core(rules):
     """The stock's draws on the mirror: the drawn cards in the hands, face up or the voids forgotten, the stock piece.
 
     Where the suit need not be followed while the stock lasts, or drawn cards may be declared, the core plays the
-    stock (``stock_mirror`` gives no mirror); its last trick, which empties it, is the core's everywhere.
+    stock (``phase_mirror`` gives no mirror); its last trick, which empties it, is the core's everywhere.
     """
     mirrored = _play_episodes(rules, seed=21, episodes=10, module=tressette_in_due_v0)
     env = tressette_in_due_v0.raw_env(**rules)
@@ -268,6 +269,37 @@ def test_in_due_s_stock_on_the_mirror_plays_as_the_core(rules):
         assert not any(env._mirror.takes(int(a)) for a in legal)
     env.step(int(legal[0]))
     assert type(env._mirror) is FaceUpMirror and env.game.public.table.extra.stock == 0
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{"deal": "packets"}, {"deal": "packets", "pizzichi_pickup": True},
+     {"deal": "packets", "packet_deal": "choose", "pizzichi_pickup": True, "objective": "avoid"}],
+    ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()),
+)  # fmt: skip
+@pytest.mark.parametrize("face_up_first", [False, True], ids=["random", "face_up_first"])
+def test_in_due_s_packets_on_the_mirror_play_as_the_core(rules, face_up_first):
+    """The packet form on a ``PacketMirror`` from its first card: a top played uncovers the next card of its packet
+    (with the pickups, while it is an asso, a 2 or a 3), and the table moves to the plain card play when the last
+    packet is gone; only the hand's last card is the core's."""
+    prefer = _face_up_first if face_up_first else None
+    mirrored = _play_episodes(rules, seed=13, episodes=10, module=tressette_in_due_v0, prefer=prefer)
+    assert mirrored >= 10 * 39
+    env = tressette_in_due_v0.raw_env(**rules)
+    rng = random.Random(13)
+    emptied = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        while env.game.public.table.phase != PLAY_PACKETS:  # choosing and turning the packets: the core's
+            env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+        assert type(env._mirror) is PacketMirror
+        while env.agents and env._mirror is not None:
+            legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+            env.step(int(legal[0] if face_up_first else rng.choice(legal)))
+            emptied += env._mirror is not None and env.game.public.table.phase == PLAY
+            if emptied:
+                break
+    assert emptied or not face_up_first  # playing the tops first empties the packets before the hand ends
 
 
 def test_in_due_s_stock_on_the_mirror_keeps_each_draw_out_of_the_other_seat_s_view_unless_shown():

@@ -30,34 +30,43 @@ reward and info after every step, under every in due rule set of ``tests/games/f
 
 from __future__ import annotations
 
+from ..encoders.in_due import _PHASE_BIT
 from ..encoders.observation import Observation
 from ..engine.actions import CALL_OUT
-from ..engine.state import FIXED_FIELDS, GameState, PublicState
-from ..games.in_due import PLAY_STOCK, STOCK_SIZE, InDueRules
+from ..engine.state import FIXED_FIELDS, PLAY, GameState, PublicState
+from ..games.in_due import _PIZZICHI, PLAY_PACKETS, PLAY_STOCK, STOCK_SIZE, InDueRules
 from .mirror import FaceUpMirror, MirrorLayout
 
-__all__ = ["StockMirror", "stock_mirror"]
+__all__ = ["PacketMirror", "StockMirror", "phase_mirror"]
 
 
-def stock_mirror(
+def phase_mirror(
     game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout
-) -> StockMirror | None:
-    """A ``StockMirror`` of ``game``'s hand where one fits (see the module docstring), else None."""
+) -> FaceUpMirror | None:
+    """A ``StockMirror`` or a ``PacketMirror`` of ``game``'s hand where one fits (see the module docstring), else None.
+
+    The catalog's ``mirror`` of Tressette in due: ``envs.mirror.MirroredGame`` asks it after each
+    step of the core where the plain card play's mirror does not fit.
+    """
     p = game.public
     rules = p.rules
+    phase = p.table.phase
     if (
-        p.table.phase == PLAY_STOCK
-        and type(rules) is InDueRules
-        and p.table.must_follow
-        and rules.accusi != "dealt_and_drawn"
-        and "stock" in layout.at
-        and "opponent_hand" in layout.at
-        and layout.exposed >= 0
+        type(rules) is not InDueRules
+        or not p.table.must_follow
+        or layout.exposed < 0
+        or not {"opponent_hand", "stock", "packet_sizes", "phase"} <= layout.at.keys()
     ):
-        mirror = StockMirror(game, watched, encoder, layout)
-        if not mirror.changing:  # (a piece a card changes, ``changed_by``, would be filled before the draw: none is)
-            return mirror
-    return None
+        return None
+    if phase == PLAY_STOCK and rules.accusi != "dealt_and_drawn":
+        mirror: FaceUpMirror = StockMirror(game, watched, encoder, layout)
+    elif phase == PLAY_PACKETS:
+        mirror = PacketMirror(game, watched, encoder, layout)
+    else:
+        return None
+    # (A piece a card's play changes, ``changed_by``, would be filled before the draw or the packet's next card: in
+    # due has none.)
+    return None if mirror.changing else mirror
 
 
 class StockMirror(FaceUpMirror):
@@ -120,6 +129,78 @@ class StockMirror(FaceUpMirror):
         now = ((1 << left) - 1) << stock_at
         for me in watched:
             obs[me] = obs[me] & keep | now
+
+
+class PacketMirror(FaceUpMirror):
+    """A ``FaceUpMirror`` of Tressette in due's card play with face-up packets: a packet's top played uncovers the next.
+
+    A second implementation of ``games.in_due``'s ``_uncover`` (with ``pizzichi_pickup`` its
+    ``_pickups``), pinned to it by ``tests/envs/test_mirror.py``; the module docstring has the pieces.
+    """
+
+    __slots__ = ("places",)
+
+    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
+        super().__init__(game, watched, encoder, layout)
+        at = layout.at
+        self.places = (
+            at["hand"], at["opponent_hand"], layout.exposed, at["packet_sizes"], 1 << (at["phase"] + _PHASE_BIT[PLAY_PACKETS]),
+            game.public.rules.pizzichi_pickup,
+        )  # fmt: skip
+        """Where the pieces an uncovered card changes start, the ``phase`` piece's bit of this phase, and the pickups."""
+
+    def copy(self) -> PacketMirror:
+        other = FaceUpMirror.copy(self)
+        other.places = self.places
+        return other
+
+    def play(self, action: int) -> None:
+        seat = self.turn
+        card = action % 40
+        FaceUpMirror.play(self, action)
+        table = self.table
+        extra = table.extra
+        tops = extra.tops[seat]
+        if card not in tops:  # a card from the hand
+            return
+        hand_at, opponent_at, exposed_at, sizes_at, phase_bit, pickup = self.places
+        j = tops.index(card)
+        tops, sizes = list(tops), list(extra.sizes[seat])
+        packets = list(self.hidden.packets[seat])
+        exposed = table.exposed
+        obs, watched = self.obs, self.watched
+        while True:  # the packet's next card turned up (with the pickups: while it is an asso, a 2 or a 3)
+            under = packets[j]
+            packets[j] = under[1:]
+            sizes[j] -= 1
+            top = under[0] if under else -1
+            tops[j] = top
+            if top >= 0:
+                self.hands[seat] |= 1 << top
+                exposed |= 1 << (40 * seat + top)
+                for me in watched:
+                    if me == seat:
+                        obs[me] |= 1 << (hand_at + top) | 1 << (exposed_at + top)
+                    else:
+                        obs[me] |= 1 << (exposed_at + 40 + top) | 1 << (opponent_at + top)
+            if not (pickup and top >= 0 and _PIZZICHI >> top & 1):
+                break
+        for me in watched:  # the packet's size, a thermometer of five for (relative seat, packet)
+            at = sizes_at + 5 * (2 * ((seat - me) % 2) + j)
+            obs[me] = obs[me] & ~(0x1F << at) | ((1 << sizes[j]) - 1) << at
+        pair = (tuple(tops), extra.tops[1]) if seat == 0 else (extra.tops[0], tuple(tops))
+        counts = (tuple(sizes), extra.sizes[1]) if seat == 0 else (extra.sizes[0], tuple(sizes))
+        table = table._replace(exposed=exposed, extra=extra._replace(tops=pair, sizes=counts))
+        if not any(counts[0]) and not any(counts[1]):  # every packet gone: the plain card play from here on
+            table = table._replace(phase=PLAY)
+            for me in watched:
+                obs[me] &= ~phase_bit
+        held = self.hidden.packets
+        self.hidden = self.hidden._replace(
+            packets=(tuple(packets), held[1]) if seat == 0 else (held[0], tuple(packets))
+        )
+        self.table = table
+        self.fixed = self.fixed[:_TABLE] + (table,)
 
 
 _TABLE = FIXED_FIELDS - 1

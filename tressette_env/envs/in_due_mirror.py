@@ -1,31 +1,41 @@
-"""Tressette in due's card play with a stock on a mirror: ``StockMirror``, the tricks and the draws after them.
+"""Tressette in due's card play with a stock or face-up packets on a mirror: ``StockMirror`` and ``PacketMirror``.
 
-While the stock lasts, in due plays its cards in a phase of its own (``PLAY_STOCK``): after each
-trick the winner draws the stock's top card and the loser the next (``games.in_due``). A
-``StockMirror`` plays those tricks as ``envs.mirror.FaceUpMirror`` plays the plain card play, and
-the draws too, patching what each changes in every watched seat's observation:
+In due plays its cards in a phase of its own while its stock lasts (``PLAY_STOCK``: after each
+trick the winner draws the stock's top card and the loser the next) and while face-up packets
+remain (``PLAY_PACKETS``: a packet's top played uncovers the next card of the packet, into its
+owner's hand, face up; with ``pizzichi_pickup`` again while that card is an asso, a 2 or a 3).
+These mirrors play those tricks as ``envs.mirror.FaceUpMirror`` plays the plain card play, and
+the draws and the uncovered cards too (second implementations of ``games.in_due``'s ``_draw``,
+``_uncover`` and ``_pickups``), patching what each changes in every watched seat's observation:
 
-| a draw changes | in the drawer's view | in the other seat's view |
+| what changes | in the owner's view | in the other seat's view |
 | --- | --- | --- |
-| the drawer's hand | its ``hand`` bit | nothing (a hidden card) |
-| with ``show_drawn`` (the default) | its ``exposed`` bit (your face-up cards) | its ``exposed`` bit (seat 1) and its ``opponent_hand`` bit |
-| without ``show_drawn`` | the drawer's voids forgotten | the drawer's voids forgotten |
+| a card drawn or uncovered joins a hand | its ``hand`` bit | nothing, unless face up |
+| face up (drawn with ``show_drawn``, the default; every uncovered card) | its ``exposed`` bit (your face-up cards) | its ``exposed`` bit (seat 1) and its ``opponent_hand`` bit |
+| a card drawn without ``show_drawn`` | the drawer's voids forgotten | the drawer's voids forgotten |
 | the stock | the ``stock`` thermometer, two cards fewer | the same |
+| a packet | its ``packet_sizes`` thermometer, a card fewer | the same |
+| the last packet gone | the ``phase`` piece's bit cleared (the plain card play) | the same |
 
-and keeps the core's table (its ``exposed`` cards and stock count) and hidden stock, so that
-``state()`` is the core's state. The stock's last trick, whose draws empty it (the table then
-moves to phase ``PLAY``: every card is known and the suit must be followed), is the core's
-(``takes`` is False for its last card), and a ``FaceUpMirror`` plays the rest of the hand.
+They keep the core's table (its ``exposed`` cards, the stock count, the packets' tops and
+sizes, the phase) and hidden record (the stock, the cards under the tops), so that ``state()``
+is the core's state. The stock's last trick, whose draws empty it (the table then moves to
+phase ``PLAY``: every card is known and the suit must be followed), is the core's (``takes`` is
+False for its last card), and a ``FaceUpMirror`` plays the rest of the hand; a
+``PacketMirror`` plays on to the hand's last card, which is the core's as in every game.
 
-Where it fits (``stock_mirror``, the catalog's ``mirror`` of Tressette in due, which
-``envs.mirror.MirroredGame`` asks after each step of the core): the suit followed while the
-stock lasts (``follow_suit_with_stock``, the default: the legal cards are then the plain card
-play's, ``legal_mask_for``'s) and no declaration of drawn cards (``accusi`` other than
-``"dealt_and_drawn"``), and no piece of the observation that a card's play changes
-(``ExtraPiece.changed_by``: ``FaceUpMirror`` would fill it before the draw; in due has none). Elsewhere, and in the packet form, the core plays until the plain card
-play. ``tests/envs/test_mirror.py`` pins it to the core: the state, every observation, mask,
-reward and info after every step, under every in due rule set of ``tests/games/family.py`` and
-``show_drawn=False``. Its figures: docs/benchmarks.md ("In due's stock on the mirror").
+Where they fit (``phase_mirror``, the catalog's ``mirror`` of Tressette in due, which
+``envs.mirror.MirroredGame`` asks after each step of the core where the plain card play's mirror
+does not fit): the suit followed (with the stock: ``follow_suit_with_stock``, the default; the
+legal cards are then the plain card play's, ``legal_mask_for``'s), no declaration of drawn cards
+(``accusi`` other than ``"dealt_and_drawn"``), and no piece of the observation that a card's play
+changes (``ExtraPiece.changed_by``: ``FaceUpMirror`` would fill it before the draw; in due has
+none). Elsewhere, and while the packets are chosen and turned up, the core plays.
+``tests/envs/test_mirror.py`` pins them to the core: the state, every observation, mask, reward
+and info after every step, under every in due rule set of ``tests/games/family.py``,
+``show_drawn=False`` and three packet rule sets (random play and the face-up cards first, which
+empties the packets early). Their figures: docs/benchmarks.md ("In due's stock and packets on
+the mirror").
 """
 
 from __future__ import annotations

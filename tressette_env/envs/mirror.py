@@ -12,7 +12,7 @@ actions come from the core's own ``legal_mask_for`` (the mirror has the fields i
 | --- | --- | --- |
 | a card that does not end the hand | ``apply``: a new ``GameState`` | ``play``: fields changed in place |
 | the hand's last card, a claim, an illegal action | ``apply``, ``renuncio`` | not taken (``takes`` is False): the core's |
-| in due's draws after a trick while the stock lasts | ``apply``'s ``_draw`` | ``in_due_mirror.StockMirror.play`` (not the stock's last trick) |
+| in due's draws after a trick, its packets' next cards | ``apply``'s ``_draw``, ``_uncover`` | ``in_due_mirror``'s ``StockMirror``, ``PacketMirror`` |
 | the whole state | ``GameState`` | ``state()``: built when asked for |
 | a seat's observation bits | ``Observation.seat_bits`` | ``obs[seat]``, kept up to date |
 
@@ -30,15 +30,15 @@ seats, thirds by player or by team; with elimination, the hands of the whole tab
 ``of_full_table``) and a chiamare's (five seats, thirds by player, ``role`` and ``partner``,
 which the called card shows) and in due's (two seats, twenty tricks: the tricks after the
 stock or the last packet is gone, where ``opponent_hand``, the opponent's whole hand after the
-stock and its face-up cards after the packets, only loses the cards it plays; and the stock's
-tricks before it, on a ``StockMirror``, which also draws after each trick). A hand plays on
+stock and its face-up cards after the packets, only loses the cards it plays; and the tricks
+before, on in due's own mirrors, which also draw from the stock or uncover the packets). A hand plays on
 one from its first card in phase ``PLAY`` at a table of the layout's seats (``fits``: an
-auction, a call, an exchange or a discard are the core's, and so are in due's packets, which
-play in a phase of their own). A game may name in the catalog its own mirror of a phase of
-its card play (``catalog.Entry.mirror``), which ``MirroredGame`` asks where ``fits`` says no:
-in due's ``envs.in_due_mirror.StockMirror`` plays its stock's tricks and draws from the first
-card, where the suit is followed while the stock lasts and drawn cards are not declared (the
-stock's last trick, which empties it, is the core's). The environments keep one for such an
+auction, a call, an exchange or a discard are the core's). A game may name in the catalog its
+own mirror of a phase of its card play (``catalog.Entry.mirror``), which ``MirroredGame`` asks
+where ``fits`` says no: in due's ``envs.in_due_mirror`` plays its stock's tricks and draws
+(``StockMirror``) and its packets' (``PacketMirror``) from the first card, where the suit is
+followed and drawn cards are not declared (the stock's last trick, which empties it, is the
+core's). The environments keep one for such an
 observation (not with ``history=True``, nor while recording; ``MirroredGame``): the AEC environment (``FamilyEnv``, every player's seat watched) and the
 single-learner one (``SingleAgentEnv``, the learner's only: with one seat watched a card costs
 half of ``apply``). Their ``game`` attribute builds the ``GameState`` from the mirror when read.

@@ -57,9 +57,9 @@ median of each tree and the median of the per-round ratios new / baseline, with 
 round's ratio, in the table and under ``"baseline_comparison"`` in the JSON. The CPU
 figures are the ones to read on a busy machine: waiting for a core is not counted.
 ``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat, and each family game's raw AEC
-environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw; and each family game's
-single-learner ``gym.make(id, others="random")``: in_due_single, col_morto_single, a_perdere_single,
-calabresella_single, a_chiamare_single) keeps some rows only.
+environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw, and in due's packet form,
+in_due_packets_raw; and each family game's single-learner ``gym.make(id, others="random")``: in_due_single,
+col_morto_single, a_perdere_single, calabresella_single, a_chiamare_single, in_due_packets_single) keeps some rows only.
 
     python benchmarks/bench_env.py --baseline a12b636 --seconds 2 --rounds 5 \
         --json benchmarks/results/env_family.json

@@ -76,8 +76,8 @@ A_CHIAMARE_RULE_SETS = FAMILY_RULE_SETS["tressette_a_chiamare"]
 
 IN_DUE_RULE_SETS = FAMILY_RULE_SETS["tressette_in_due"]
 """Every in due rule set of the family's tests: the stock (its draws shown or not, declarations of the drawn cards) and
-the packets (chosen, with the pickups); a ``StockMirror`` plays the stock's tricks where it fits, and a mirror the tricks
-after the stock or the packets are gone."""
+the packets (chosen, with the pickups); a ``StockMirror`` plays the stock's tricks where it fits, a ``PacketMirror`` the
+packet form from its first card, and a mirror the tricks after the stock."""
 
 
 def _pair(rules: dict, max_cycles: int | None = None, module=tressette_v0):
@@ -212,8 +212,8 @@ def test_a_chiamare_on_the_mirror_plays_as_the_core(rules):
     "rules", IN_DUE_RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.items()) or "default"
 )
 def test_in_due_on_the_mirror_plays_as_the_core(rules):
-    """Two seats, twenty tricks; the mirror takes over once the stock (or every packet) is gone, and plays the stock's
-    tricks with their draws where a ``StockMirror`` fits.
+    """Two seats, twenty tricks; a mirror plays the tricks after the stock, a ``StockMirror`` the stock's tricks with
+    their draws where it fits, and a ``PacketMirror`` the packet form from its first card.
 
     Random play empties the packets before the hand's last cards in about one hand of sixteen:
     the packet form's players here play their face-up cards first, which empties them early.
@@ -284,7 +284,7 @@ def test_in_due_s_packets_on_the_mirror_play_as_the_core(rules, face_up_first):
     packet is gone; only the hand's last card is the core's."""
     prefer = _face_up_first if face_up_first else None
     mirrored = _play_episodes(rules, seed=13, episodes=10, module=tressette_in_due_v0, prefer=prefer)
-    assert mirrored >= 10 * 39
+    assert mirrored == 10 * 40  # a mirror at every card of every hand (the last one, which it gives the core, included)
     env = tressette_in_due_v0.raw_env(**rules)
     rng = random.Random(13)
     emptied = 0
@@ -293,13 +293,12 @@ def test_in_due_s_packets_on_the_mirror_play_as_the_core(rules, face_up_first):
         while env.game.public.table.phase != PLAY_PACKETS:  # choosing and turning the packets: the core's
             env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
         assert type(env._mirror) is PacketMirror
-        while env.agents and env._mirror is not None:
+        while env.agents and env._mirror is not None and env.game.public.table.phase == PLAY_PACKETS:
             legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
-            env.step(int(legal[0] if face_up_first else rng.choice(legal)))
-            emptied += env._mirror is not None and env.game.public.table.phase == PLAY
-            if emptied:
-                break
-    assert emptied or not face_up_first  # playing the tops first empties the packets before the hand ends
+            choices = _face_up_first(env, legal) if face_up_first else legal
+            env.step(int(rng.choice(choices)))
+        emptied += env._mirror is not None and env.game.public.table.phase == PLAY  # the packets gone on the mirror
+    assert emptied >= (15 if face_up_first else 0)  # playing the face-up cards first empties them before the hand ends
 
 
 def test_in_due_s_stock_on_the_mirror_keeps_each_draw_out_of_the_other_seat_s_view_unless_shown():

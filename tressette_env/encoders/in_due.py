@@ -70,9 +70,10 @@ def _packet_sizes(p: PublicState, me: int, hand: int) -> int:
 # The marks say how the plain card play (phase ``PLAY``: after the stock or the packets are gone, the
 # part of a hand a mirror plays, ``envs.mirror``) changes each piece: ``opponent_hand`` is then the
 # opponent's whole hand (or, with packets, its face-up cards), which only loses the cards it plays;
-# ``phase``, ``own_packets`` and ``turned`` are 0 throughout it. While the stock lasts, a
-# ``envs.in_due_mirror.StockMirror`` plays the tricks by the same marks and sets what a draw changes
-# itself: the drawn card's ``opponent_hand`` bit (when shown) and the ``stock`` thermometer.
+# ``phase``, ``own_packets`` and ``turned`` are 0 throughout it. While the stock lasts or packets remain,
+# ``envs.in_due_mirror``'s ``StockMirror`` and ``PacketMirror`` play the tricks by the same marks and set
+# what a draw or an uncovered card changes themselves: its ``opponent_hand`` bit (when face up), the
+# ``stock`` and ``packet_sizes`` thermometers, and the ``phase`` bit when the last packet is gone.
 EXTRAS = (
     ExtraPiece(Piece("stock", (STOCK_SIZE,), "cards left in the stock, as a thermometer"), _stock, of_table=True),
     ExtraPiece(

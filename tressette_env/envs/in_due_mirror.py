@@ -14,7 +14,7 @@ the draws and the uncovered cards too (second implementations of ``games.in_due`
 | face up (drawn with ``show_drawn``, the default; every uncovered card) | its ``exposed`` bit (your face-up cards) | its ``exposed`` bit (seat 1) and its ``opponent_hand`` bit |
 | a card drawn without ``show_drawn`` | the drawer's voids forgotten | the drawer's voids forgotten |
 | the stock | the ``stock`` thermometer, two cards fewer | the same |
-| a packet | its ``packet_sizes`` thermometer, a card fewer | the same |
+| a packet | its ``packet_sizes`` thermometer, a card fewer (more with the pickups) | the same |
 | the last packet gone | the ``phase`` piece's bit cleared (the plain card play) | the same |
 
 They keep the core's table (its ``exposed`` cards, the stock count, the packets' tops and

@@ -79,27 +79,39 @@ def phase_mirror(
     return None if mirror.changing else mirror
 
 
-class StockMirror(FaceUpMirror):
-    """A ``FaceUpMirror`` of Tressette in due's card play with a stock: each trick ends in two draws (the module docstring).
-
-    A second implementation of ``games.in_due``'s ``_draw``, pinned to it by ``tests/envs/test_mirror.py``.
-    """
+class _InDueMirror(FaceUpMirror):
+    """What both of in due's own mirrors keep besides a ``FaceUpMirror``'s: ``places``, made once a hand by ``_places``."""
 
     __slots__ = ("places",)
 
     def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
         super().__init__(game, watched, encoder, layout)
-        at = layout.at
-        self.places = (
-            at["hand"], at["stock"], at["opponent_hand"], layout.exposed, layout.voids,
-            ~(((1 << STOCK_SIZE) - 1) << at["stock"]), game.public.rules.show_drawn,
-        )  # fmt: skip
-        """Where the pieces a draw changes start (and every bit but the ``stock`` piece's), and whether draws are shown."""
+        self.places = self._places(layout.at, layout, game.public.rules)
+        """Where the pieces the mirror patches itself start, and the rules it reads (the subclass's ``_places``)."""
 
-    def copy(self) -> StockMirror:
+    @staticmethod
+    def _places(at: dict[str, int], layout: MirrorLayout, rules: InDueRules) -> tuple:
+        raise NotImplementedError
+
+    def copy(self) -> _InDueMirror:
         other = FaceUpMirror.copy(self)
         other.places = self.places
         return other
+
+
+class StockMirror(_InDueMirror):
+    """A ``FaceUpMirror`` of Tressette in due's card play with a stock: each trick ends in two draws (the module docstring).
+
+    A second implementation of ``games.in_due``'s ``_draw``, pinned to it by ``tests/envs/test_mirror.py``.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def _places(at: dict[str, int], layout: MirrorLayout, rules: InDueRules) -> tuple:
+        """Where the pieces a draw changes start (and every bit but the ``stock`` piece's), and whether draws are shown."""
+        keep = ~(((1 << STOCK_SIZE) - 1) << at["stock"])
+        return at["hand"], at["stock"], at["opponent_hand"], layout.exposed, layout.voids, keep, rules.show_drawn
 
     def takes(self, action: int) -> bool:
         """Whether ``play`` may take this legal action: a card, but not the one that ends the stock's last trick."""
@@ -141,28 +153,20 @@ class StockMirror(FaceUpMirror):
             obs[me] = obs[me] & keep | now
 
 
-class PacketMirror(FaceUpMirror):
+class PacketMirror(_InDueMirror):
     """A ``FaceUpMirror`` of Tressette in due's card play with face-up packets: a packet's top played uncovers the next.
 
     A second implementation of ``games.in_due``'s ``_uncover`` (with ``pizzichi_pickup`` its
     ``_pickups``), pinned to it by ``tests/envs/test_mirror.py``; the module docstring has the pieces.
     """
 
-    __slots__ = ("places",)
+    __slots__ = ()
 
-    def __init__(self, game: GameState, watched: tuple[int, ...], encoder: Observation, layout: MirrorLayout) -> None:
-        super().__init__(game, watched, encoder, layout)
-        at = layout.at
-        self.places = (
-            at["hand"], at["opponent_hand"], layout.exposed, at["packet_sizes"], 1 << (at["phase"] + _PHASE_BIT[PLAY_PACKETS]),
-            game.public.rules.pizzichi_pickup,
-        )  # fmt: skip
+    @staticmethod
+    def _places(at: dict[str, int], layout: MirrorLayout, rules: InDueRules) -> tuple:
         """Where the pieces an uncovered card changes start, the ``phase`` piece's bit of this phase, and the pickups."""
-
-    def copy(self) -> PacketMirror:
-        other = FaceUpMirror.copy(self)
-        other.places = self.places
-        return other
+        phase_bit = 1 << (at["phase"] + _PHASE_BIT[PLAY_PACKETS])
+        return at["hand"], at["opponent_hand"], layout.exposed, at["packet_sizes"], phase_bit, rules.pizzichi_pickup
 
     def play(self, action: int) -> None:
         seat = self.turn

@@ -59,7 +59,8 @@ figures are the ones to read on a busy machine: waiting for a core is not counte
 ``--rows KEY ...`` (engine, aec_raw, aec_wrapped, single_seat, and each family game's raw AEC
 environment: in_due_raw, col_morto_raw, a_perdere_raw, calabresella_raw, a_chiamare_raw, and in due's packet form,
 in_due_packets_raw; and each family game's single-learner ``gym.make(id, others="random")``: in_due_single,
-col_morto_single, a_perdere_single, calabresella_single, a_chiamare_single, in_due_packets_single) keeps some rows only.
+col_morto_single, a_perdere_single, calabresella_single, a_chiamare_single, in_due_packets_single; and in due's with
+its heuristic other, in_due_heuristic_single) keeps some rows only.
 
     python benchmarks/bench_env.py --baseline a12b636 --seconds 2 --rounds 5 \
         --json benchmarks/results/env_family.json
@@ -315,7 +316,8 @@ ROWS.update(
 
 
 def _family_single_row(gym_id: str, **rules) -> Callable[..., Timing]:
-    """The single-learner ``gym.make(gym_id, others="random", **rules)`` of a game (random players in the other seats).
+    """The single-learner ``gym.make(gym_id, others="random", **rules)`` of a game (random players in the other seats,
+    unless ``rules`` names ``others``).
 
     Counts learner steps (the others' plays inside the step are not counted), as the four-seat
     ``single_seat`` row's ``bench_single_seat`` before its times-four.
@@ -326,7 +328,8 @@ def _family_single_row(gym_id: str, **rules) -> Callable[..., Timing]:
 
         import tressette_env  # noqa: F401 (registers the ids)
 
-        return bench_single_learner(lambda: gym.make(gym_id, others="random", **rules), seconds, deals)
+        options = {"others": "random", **rules}
+        return bench_single_learner(lambda: gym.make(gym_id, **options), seconds, deals)
 
     return loop
 
@@ -354,6 +357,10 @@ ROWS.update(
         "a_chiamare_single": (
             "Tressette a chiamare gym.make, random others (learner steps)",
             _family_single_row("tressette_env/TressetteAChiamare-v0"),
+        ),
+        "in_due_heuristic_single": (
+            "Tressette in due gym.make, its heuristic other (learner steps)",
+            _family_single_row("tressette_env/TressetteInDue-v0", others="heuristic"),
         ),
         "in_due_packets_single": (
             "Tressette in due gym.make, packets, random other (learner steps)",

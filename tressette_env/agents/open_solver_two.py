@@ -18,7 +18,7 @@ The search is ``open_solver._Open.boundary`` and ``two`` written for numba: alph
 whole tricks (the follower's replies in the leader's loop), fail-soft bounds at trick
 boundaries in a table, masters first on the lead and the cheapest winner first when
 following, equivalent cards searched once, and the whole rest to a leader holding only
-masters. Its table is a fixed array (``TABLE_SIZE`` slots, 8 MB, a new position
+masters. Its table is a fixed array (``TABLE_SIZE`` slots, 1 MB, a new position
 overwriting its slot) kept from one call to the next, as ``open_solver._TABLE`` is; a slot
 holds the whole position (both hands, the leader, the side of seat 0 and the last trick's
 thirds), so a slot shared by two positions only costs work. The choice does not depend on
@@ -59,8 +59,13 @@ from .numba_switch import numba_module
 
 __all__ = ["COMPILED", "TABLE_SIZE", "best_move"]
 
-TABLE_SIZE = 1 << 18
-"""Slots of the table of bounds: 262,144 (8 MB: two int64 keys and two int64 bounds each)."""
+TABLE_SIZE = 1 << 15
+"""Slots of the table of bounds: 32,768 (1 MB: two int64 keys and two int64 bounds each).
+
+A table that stays in the core's cache: 2^15 slots searched faster than 2^18 (8 MB, the size
+before) and 2^14 to 2^22, in the batched heuristic's endgame (many deals, one table) and in one
+deal's decisions one after another (docs/benchmarks.md, "In due's endgame table").
+"""
 
 
 _nb = numba_module()

@@ -75,7 +75,7 @@ def with_extra(state: GameState, **changes: Any) -> GameState:
     """``state`` with fields of the game's public record (``Table.extra``) changed.
 
     The table and the public record are rebuilt as ``with_table`` does, without ``_replace``
-    (an auction's step makes several of these).
+    (an auction's bid makes one or two of these).
     """
     p = state.public
     t = p.table

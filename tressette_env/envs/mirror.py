@@ -12,7 +12,7 @@ actions come from the core's own ``legal_mask_for`` (the mirror has the fields i
 | --- | --- | --- |
 | a card that does not end the hand | ``apply``: a new ``GameState`` | ``play``: fields changed in place |
 | the hand's last card, a claim, an illegal action | ``apply``, ``renuncio`` | not taken (``takes`` is False): the core's |
-| in due's draws after a trick, its packets' next cards | ``apply``'s ``_draw``, ``_uncover`` | ``in_due_mirror``'s ``StockMirror``, ``PacketMirror`` (not the stock's last trick) |
+| in due's draws after a trick, its packets' next cards | ``apply``'s ``_draw``, ``_uncover`` | ``in_due_mirror``'s ``StockMirror``, ``PacketMirror`` (not the last card of the stock's last trick) |
 | the whole state | ``GameState`` | ``state()``: built when asked for |
 | a seat's observation bits | ``Observation.seat_bits`` | ``obs[seat]``, kept up to date |
 
@@ -510,5 +510,5 @@ class MirroredGame:
         if self._may_mirror and game.public.status == PLAYING:
             if fits(game, self._mirror_layout):
                 self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)
-            elif self._phase_mirror is not None:  # a phase of the game's own (in due's stock): its mirror, or None
+            elif self._phase_mirror is not None:  # a phase of the game's own (in due's stock or packets): its mirror, or None
                 self._mirror = self._phase_mirror(game, self._watched, self._encoder, self._mirror_layout)

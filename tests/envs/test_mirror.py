@@ -260,7 +260,7 @@ def test_in_due_s_stock_on_the_mirror_plays_as_the_core(rules):
     env.reset(seed=2)
     fits = rules.get("follow_suit_with_stock", True) and rules.get("accusi") != "dealt_and_drawn"
     assert (type(env._mirror) is StockMirror) == fits
-    assert mirrored >= (10 * 40 if fits else 10 * 20)  # (a mirror at every card where it fits; after the stock where not)
+    assert mirrored >= (10 * 40 if fits else 10 * 20)  # a mirror at every card, or after the stock
     rng = random.Random(6)
     while env.game.public.table.extra.stock > 2 or not env.game.public.trick:  # to the stock's last trick's last card
         env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))

@@ -510,5 +510,5 @@ class MirroredGame:
         if self._may_mirror and game.public.status == PLAYING:
             if fits(game, self._mirror_layout):
                 self._mirror = mirror_of(game, self._watched, self._encoder, self._mirror_layout)
-            elif self._phase_mirror is not None:  # a phase of the game's own (in due's stock or packets): its mirror, or None
+            elif self._phase_mirror is not None:  # a phase of the game's own (in due's stock, packets), or None
                 self._mirror = self._phase_mirror(game, self._watched, self._encoder, self._mirror_layout)

@@ -3,8 +3,9 @@
 Each pair computes the same array (checked) the way the engines did before and the way they do
 now: at 968efa9 before ``vector._family``'s ``SeatTables``, ``or_columns``, ``unpack_little``
 and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_play.side_card``'s
-choice and ``sample_mask``'s packed words. The median of five repeats of 200 calls each, CPU
-time, one thread.
+choice and ``sample_mask``'s packed words; at 135a28e before ``random_set_bits``'s loop over
+the words, ``select_low``'s uint8 counts and ``close_tricks``'s loop for the winner. The median
+of five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
 """
@@ -17,9 +18,37 @@ import time
 import numpy as np
 
 from tressette_env.vector import sample_mask
-from tressette_env.vector._family import max_columns
+from tressette_env.vector._family import THERMO, max_columns, random_set_bits, select_low
 
 M, S = 4096, 4
+
+
+def select_low_int64(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``_family.select_low`` before 135a28e's change: the same binary search with its counts in int64."""
+    x = np.array(words, dtype=np.uint64)
+    k = np.array(k, dtype=np.int64)
+    pos = np.zeros(len(x), dtype=np.int64)
+    for half in (32, 16, 8, 4, 2, 1):
+        low = np.bitwise_count(x & THERMO[half]).astype(np.int64)
+        up = k >= low
+        k = k - low * up
+        step = half * up
+        pos += step
+        x = x >> step.astype(np.uint64)
+    return pos
+
+
+def random_set_bits_cumsum(words: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """``_family.random_set_bits`` before 135a28e's change: a running count along the rows' axis."""
+    m, width = words.shape
+    upto = np.cumsum(np.bitwise_count(words).astype(np.int64), axis=1)
+    total = upto[:, -1]
+    k = (generator.random(m) * total).astype(np.int64)
+    w = np.minimum((upto <= k[:, None]).sum(axis=1), width - 1)
+    rows = np.arange(m)
+    before = np.where(w > 0, upto[rows, np.maximum(w - 1, 0)], 0)
+    bit = select_low_int64(words[rows, w], np.maximum(k - before, 0))
+    return np.where(total > 0, 64 * w + bit, -1)
 
 
 def per_call_us(function, calls: int = 200, repeats: int = 5) -> float:
@@ -47,6 +76,19 @@ def main() -> None:
     held = rng.random((M, 40)) < 0.3
     held[:, 0] = True  # every row has a candidate
     mask = (rng.random((M, 255)) < 0.05).astype(np.int8)  # a family game's legal actions, a dozen a row
+    legal_words = np.packbits(mask, axis=1, bitorder="little")
+    legal_words = np.pad(legal_words, ((0, 0), (0, 32 - legal_words.shape[1]))).view("<u8")  # (M, 4)
+    word = rng.integers(1, 2**63, M, dtype=np.uint64)
+    trick_bits = np.uint64(1) << rng.permuted(np.tile(np.arange(40, dtype=np.uint64), (M, 1)), axis=1)[:, :S]
+    win = trick_bits[rows, rng.integers(0, S, M)]  # one seat's card takes each trick
+
+    def first_seat_loop():  # vector._tricks.close_tricks's winner
+        winner = np.zeros(M, dtype=np.int64)
+        for s in range(S - 1, 0, -1):
+            winner = np.where(trick_bits[:, s] == win, s, winner)
+        return winner
+
+    kth = (rng.random(M) * np.bitwise_count(word)).astype(np.int64)
 
     def running_count(generator):  # sample_mask before it packed the mask into words
         running = np.cumsum(mask != 0, axis=1, dtype=np.int16)
@@ -77,6 +119,13 @@ def main() -> None:
          lambda: ((scores | ((~held).astype(np.int32) << 30)).min(axis=1) & 63).astype(np.int64)),
         ("a random legal action a row of (M, 255): sample_mask's running count vs its packed words (a new rng each)",
          lambda: running_count(np.random.default_rng(0)), lambda: sample_mask(mask, np.random.default_rng(0))),
+        ("the seat holding a trick's winning card: (bits == win).argmax(axis=1) vs a loop of np.where",
+         lambda: (trick_bits == win[:, None]).argmax(axis=1), first_seat_loop),
+        ("the k-th set bit of a word: select_low's binary search in int64 vs in uint8",
+         lambda: select_low_int64(word, kth), lambda: select_low(word, kth)),
+        ("a random set bit of (M, 4) legal words: a running count along the rows vs a loop over the words",
+         lambda: random_set_bits_cumsum(legal_words, np.random.default_rng(0)),
+         lambda: random_set_bits(legal_words, np.random.default_rng(0))),
     ]  # fmt: skip
     print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
     print("| --- | ---: | ---: | ---: |")

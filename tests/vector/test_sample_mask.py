@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tressette_env.vector import sample_mask
+from tressette_env.vector._family import random_set_bits, select_low
 
 
 def by_definition(mask: np.ndarray, seed: int) -> list[int]:
@@ -53,3 +54,38 @@ def test_any_nonzero_entry_is_legal(value):
     mask = np.zeros((3, 70), dtype=np.int8)
     mask[:, 66] = value
     assert sample_mask(mask, np.random.default_rng(0)).tolist() == [66, 66, 66]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.sampled_from([1, 3, 64, 200]),
+    density=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_select_low_is_the_k_th_lowest_set_bit(rows, density, seed):
+    rng = np.random.default_rng(seed)
+    bits = rng.random((rows, 64)) < density
+    bits[:, rng.integers(0, 64, rows)] = True  # every word has a set bit
+    words = np.packbits(bits, axis=1, bitorder="little").view("<u8").reshape(-1)
+    counts = bits.sum(axis=1)
+    k = (rng.random(rows) * counts).astype(np.int64)
+    expected = [int(np.flatnonzero(row)[j]) for row, j in zip(bits, k, strict=True)]
+    assert select_low(words, k).tolist() == expected
+    assert select_low(words, k).dtype == np.int64
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    width=st.integers(1, 5),
+    rows=st.sampled_from([1, 2, 65, 300]),
+    density=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_random_set_bits_is_the_k_th_set_bit_of_the_words(width, rows, density, seed):
+    """``_family.random_set_bits`` over (M, W) words, any W (the engines' legal words have 4): the definition."""
+    rng = np.random.default_rng(seed)
+    bits = rng.random((rows, 64 * width)) < density
+    bits[rng.random(rows) < 0.2] = False  # rows with none: -1
+    words = np.packbits(bits, axis=1, bitorder="little").view("<u8")
+    got = random_set_bits(words, np.random.default_rng(seed + 1))
+    assert got.tolist() == by_definition(bits.astype(np.int8), seed + 1)

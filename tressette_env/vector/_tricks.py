@@ -302,7 +302,10 @@ def close_tricks(
     cards = bits[:, 0]
     for s in range(1, bits.shape[1]):
         cards = cards | bits[:, s]
-    winner = (bits == winning_card(cards, t._led)[:, None]).argmax(axis=1)
+    win = winning_card(cards, t._led)
+    winner = np.zeros(len(cards), dtype=np.int64)  # the first seat holding it (argmax(axis=1) cost 2.2x)
+    for s in range(bits.shape[1] - 1, 0, -1):
+        winner = np.where(bits[:, s] == win, s, winner)
     tricks = t._tricks + complete
     last = tricks == hand_tricks
     taken = trick_thirds(cards, last)

@@ -16,6 +16,7 @@ from tressette_env.engine.cards import (
     parse_card,
     parse_cards,
     suit_of,
+    undealt,
 )
 
 
@@ -70,3 +71,10 @@ def test_masks_and_codes_round_trip():
     assert cards_of(parse_cards("Rb Ad 7c")) == [0, 16, 39]
     with pytest.raises(ValueError, match="bad card code"):
         parse_card("Xd")
+
+
+def test_undealt_is_the_rest_of_the_deck_in_id_order():
+    assert undealt() == list(range(40))
+    assert undealt(parse_cards("Ad Rb"), 0, mask_of([5, 0])) == [c for c in range(40) if c not in (0, 5, 39)]
+    assert undealt(mask_of(range(40))) == []
+    assert undealt(mask_of(range(10)), mask_of(range(5, 15))) == list(range(15, 40))  # overlapping masks

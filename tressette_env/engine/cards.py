@@ -87,6 +87,14 @@ def cards_of(mask: CardMask) -> list[Card]:
     return out
 
 
+def undealt(*masks: CardMask) -> list[Card]:
+    """The card ids in none of ``masks``, lowest id first: what a chosen deal leaves to shuffle."""
+    fixed = 0
+    for mask in masks:
+        fixed |= mask
+    return cards_of(FULL_DECK & ~fixed) if fixed else list(range(NUM_CARDS))
+
+
 def mask_of(cards: Iterable[Card]) -> CardMask:
     """The mask of a collection of card ids."""
     mask = 0

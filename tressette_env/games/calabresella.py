@@ -104,7 +104,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
-from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of
+from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of, undealt
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -426,7 +426,7 @@ class Calabresella(auction.StakeGame):
             dealer_seat, sitting = dealer_agent, -1
         seat_of = tuple(controllers.index(a) if a in controllers else -1 for a in range(rules.players))
         hands, monte = options.get("hands"), options.get("monte")
-        rest = [c for c in range(NUM_CARDS) if not any(h >> c & 1 for h in hands or ()) and c not in (monte or ())]
+        rest = undealt(mask_of(monte or ()), *(hands or ()))
         rng.shuffle(rest)
         if hands is None:
             hands = tuple(mask_of(rest[size * s : size * (s + 1)]) for s in range(seats))

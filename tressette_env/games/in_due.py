@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, FAMILY_NUM_ACTIONS, PACKET
-from ..engine.cards import HONOURS, NUM_CARDS, SUIT_MASK, CardMask, card_code, cards_of, mask_of
+from ..engine.cards import HONOURS, NUM_CARDS, SUIT_MASK, CardMask, card_code, cards_of, mask_of, undealt
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -260,7 +260,7 @@ class TressetteInDue(Game):
         if rules.deal == "packets":
             return self._deal_packets(rules, rng, options, dealer, score, number)
         hands, stock = options.get("hands"), options.get("stock")
-        rest = [c for c in range(NUM_CARDS) if not any(h >> c & 1 for h in hands or ()) and c not in (stock or ())]
+        rest = undealt(mask_of(stock or ()), *(hands or ()))
         if hands is None and stock is None:
             deck = list(range(NUM_CARDS))
             rng.shuffle(deck)

@@ -19,6 +19,15 @@ For every game of the catalog with a batched engine (``Entry.batch``):
   reference the ratios are taken against, and the four-seat ``TressetteBatch`` at N = 4096
   measured the same way.
 
+**Warm-up** (``--warmup-steps``, 600 by default): every engine and heuristic row first plays that
+many random steps untimed, and every ``make_vec`` row a third as many learner steps (each is
+about three decisions a deal), so that the deals of a batch, dealt together, have spread over
+the phases of a hand as in a long run. A fresh batch of Calabresella or a chiamare, whose
+auctions end after different numbers of steps, runs faster until its deals have spread (about
+600 steps); in due, col morto and a perdere run at one pace throughout (docs/batched.md has the
+figures). The results written before this option (up to commit 135a28e) started timing at the
+third step; ``--warmup-steps 3`` times as they did.
+
 Each row runs ``--seconds`` of CPU time (``time.process_time``: waiting for a core on a busy
 machine is not counted) per round; rows alternate over ``--rounds`` rounds, and each ratio is
 the median of the per-round ratios (a slow spell of the machine hits both sides of a ratio).
@@ -66,11 +75,20 @@ def hearts(seconds: float) -> float | None:
     return bench_hearts(seconds, clock=time.process_time)
 
 
-def engine(game: str, n: int, seconds: float, clock: Callable[[], float] = time.process_time) -> float:
-    """Card plays per second of ``clock`` (CPU time): step + observe + legal_masks + sample_actions, all timed."""
+WARMUP_STEPS = 600
+"""Random steps a batch plays untimed before a row is timed: its deals spread over a hand's phases (see above)."""
+
+
+def engine(
+    game: str, n: int, seconds: float, clock: Callable[[], float] = time.process_time, warmup: int = WARMUP_STEPS
+) -> float:
+    """Card plays per second of ``clock`` (CPU time): step + observe + legal_masks + sample_actions, all timed.
+
+    ``warmup`` random steps (at least 3) are played first, untimed.
+    """
     batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(n, seed=0)
     rng = np.random.default_rng(0)
-    for _ in range(3):
+    for _ in range(max(3, warmup)):
         batch.step(batch.sample_actions(rng))
     plays = 0
     start = clock()
@@ -82,12 +100,17 @@ def engine(game: str, n: int, seconds: float, clock: Callable[[], float] = time.
     return plays / (clock() - start)
 
 
-def heuristic(game: str, n: int, seconds: float) -> float | None:
-    """The batched heuristic's decisions per CPU second over whole hands of random play (None: not batched)."""
+def heuristic(game: str, n: int, seconds: float, warmup: int = WARMUP_STEPS) -> float | None:
+    """The batched heuristic's decisions per CPU second over whole hands of random play (None: not batched).
+
+    ``warmup`` random steps are played first, untimed.
+    """
     batch = catalog.entry(game).batch_type()(n, seed=0)
     if not hasattr(batch, "heuristic_actions"):
         return None
     rng = np.random.default_rng(0)
+    for _ in range(warmup):
+        batch.step(batch.sample_actions(rng))
     decisions, spent = 0, 0.0
     start = time.process_time()
     while time.process_time() - start < seconds:
@@ -99,10 +122,15 @@ def heuristic(game: str, n: int, seconds: float) -> float | None:
     return decisions / spent
 
 
-def learner_steps(env, n: int, seconds: float) -> float:
-    """Learner steps per CPU second of a vector env (n deals) or a single env (n = 0)."""
+def learner_steps(env, n: int, seconds: float, warmup: int = WARMUP_STEPS // 3) -> float:
+    """Learner steps per CPU second of a vector env (n deals) or a single env (n = 0).
+
+    A vector env first takes ``warmup`` learner steps, untimed (a single env's one deal needs none).
+    """
     rng = np.random.default_rng(0)
     env.reset(seed=0)
+    for _ in range(warmup if n else 0):
+        env.step(sample_mask(env.action_masks(), rng))
     steps = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
@@ -135,19 +163,19 @@ def memory(game: str, n: int = 4096) -> dict[str, float]:
     return {"kept_bytes_per_deal": kept / n, "step_peak_bytes_per_deal": peak / n}
 
 
-def _child(tree: Path, seconds: float, games: list[str]) -> None:
+def _child(tree: Path, seconds: float, games: list[str], warmup: int) -> None:
     """The child of --baseline: every game's engine row at N = 4096 for the package on PYTHONPATH; one JSON line."""
     package = Path(catalog.__file__).resolve()
     if not package.is_relative_to(tree.resolve()):
         raise SystemExit(f"tressette_env was imported from {package}, not from {tree}")
     rates = {}
     for game in games:
-        engine(game, 4096, min(0.2, seconds / 10))  # warm-up: lazy imports, first allocations
-        rates[game] = engine(game, 4096, seconds)
+        engine(game, 4096, min(0.2, seconds / 10), warmup=0)  # lazy imports, first allocations
+        rates[game] = engine(game, 4096, seconds, warmup=warmup)
     print(json.dumps({"package": str(package), "rates": rates}))
 
 
-def against_baseline(ref: str, games: list[str], seconds: float, rounds: int) -> dict:
+def against_baseline(ref: str, games: list[str], seconds: float, rounds: int, warmup: int) -> dict:
     """Engine rows at N = 4096 of ``ref`` and of this tree, fresh processes taking turns; ratios new / baseline."""
     from bench_env import _child_env, describe_tree, worktree  # the benchmarks' own module
 
@@ -166,6 +194,8 @@ def against_baseline(ref: str, games: list[str], seconds: float, rounds: int) ->
                     str(tree),
                     "--seconds",
                     str(seconds),
+                    "--warmup-steps",
+                    str(warmup),
                     "--games",
                     *games,
                 ]
@@ -189,7 +219,7 @@ def against_baseline(ref: str, games: list[str], seconds: float, rounds: int) ->
     print("| --- | ---: | ---: | ---: |")
     for game, row in rows.items():
         print(f"| {game} | {row['baseline']:,.0f} | {row['new']:,.0f} | {row['ratio']:.2f}x |")
-    return {"trees": described, "rounds": rounds, "seconds": seconds, "rows": rows}
+    return {"trees": described, "rounds": rounds, "seconds": seconds, "warmup_steps": warmup, "rows": rows}
 
 
 def main() -> None:
@@ -199,17 +229,24 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=None, help="games (default: every game with a batched engine)")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--baseline", metavar="REF", default=None, help="engine rows of REF beside this tree's")
+    parser.add_argument(
+        "--warmup-steps",
+        type=int,
+        default=WARMUP_STEPS,
+        help="random steps each engine or heuristic row plays untimed first (a make_vec row a third as many)",
+    )
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    warmup = args.warmup_steps
     games = args.games or [e.name for e in catalog.entries() if e.batch is not None]
     if args.child is not None:
-        _child(args.child, args.seconds, games)
+        _child(args.child, args.seconds, games, warmup)
         return
     if args.baseline is not None:
-        result = against_baseline(args.baseline, games, args.seconds, args.rounds)
+        result = against_baseline(args.baseline, games, args.seconds, args.rounds, warmup)
         result["command"] = (
             f"OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --baseline {args.baseline} "
-            f"--seconds {args.seconds} --rounds {args.rounds}"
+            f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}"
         )
         result["machine"] = f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}"
         if args.json:
@@ -221,7 +258,7 @@ def main() -> None:
     for _ in range(args.rounds):
         reference = hearts(args.seconds)
         rows.setdefault("OpenSpiel hearts", []).append(reference or float("nan"))
-        four_seat = engine("tressette", 4096, args.seconds)  # the four-seat engine, for comparison
+        four_seat = engine("tressette", 4096, args.seconds, warmup=warmup)  # the four-seat engine, for comparison
         rows.setdefault("tressette (four-seat) batched engine, N = 4096", []).append(four_seat)
         if reference:
             ratios.setdefault("tressette (four-seat) batched engine, N = 4096", []).append(four_seat / reference)
@@ -229,11 +266,11 @@ def main() -> None:
             gym_id = catalog.entry(game).gym_id
             for n in SIZES:
                 key = f"{game} batched engine, N = {n}"
-                rate = engine(game, n, args.seconds)
+                rate = engine(game, n, args.seconds, warmup=warmup)
                 rows.setdefault(key, []).append(rate)
                 if reference:
                     ratios.setdefault(key, []).append(rate / reference)
-            rate = heuristic(game, 1024, args.seconds)
+            rate = heuristic(game, 1024, args.seconds, warmup=warmup)
             if rate is not None:
                 rows.setdefault(f"{game} batched heuristic, N = 1024 (decisions)", []).append(rate)
             if catalog.entry(game).gym_vector_entry_point:  # gym.make's defaults: the heuristic plays the others
@@ -242,7 +279,7 @@ def main() -> None:
             else:  # no batched heuristic yet: both with random others
                 vec_env, label = FamilyVectorEnv(1024, game, others="random", agent="random"), "FamilyVectorEnv"
                 single_env, single_label = gym.make(gym_id, others="random"), "gym.make"
-            vec = learner_steps(vec_env, 1024, args.seconds)
+            vec = learner_steps(vec_env, 1024, args.seconds, warmup=warmup // 3)
             single = learner_steps(single_env, 0, args.seconds)
             who = "heuristic" if label == "make_vec" else "random"
             key = f"{game} {label}(1024), {who} others"
@@ -251,7 +288,8 @@ def main() -> None:
             ratios.setdefault(key, []).append(vec / single)
     result = {
         "command": "OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py "
-        f"--seconds {args.seconds} --rounds {args.rounds}",
+        f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}",
+        "warmup_steps": warmup,
         "machine": f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}",
         "commit": subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True

@@ -4,7 +4,8 @@ Each pair computes the same array (checked) the way the engines did before and t
 now: at 968efa9 before ``vector._family``'s ``SeatTables``, ``or_columns``, ``unpack_little``
 and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_play.side_card``'s
 choice and ``sample_mask``'s packed words; at 135a28e before ``random_set_bits``'s loop over
-the words, ``select_low``'s uint8 counts and ``close_tricks``'s loop for the winner. The median
+the words, ``select_low``'s uint8 counts, ``close_tricks``'s loop for the winner and
+``key_order``'s shuffle. The median
 of five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
@@ -18,7 +19,7 @@ import time
 import numpy as np
 
 from tressette_env.vector import sample_mask
-from tressette_env.vector._family import THERMO, max_columns, random_set_bits, select_low
+from tressette_env.vector._family import THERMO, key_order, max_columns, random_set_bits, select_low
 
 M, S = 4096, 4
 
@@ -89,6 +90,7 @@ def main() -> None:
         return winner
 
     kth = (rng.random(M) * np.bitwise_count(word)).astype(np.int64)
+    deck_keys = rng.random((100, 40))  # the deals of a step whose hands ended (about 100 of 4096)
 
     def running_count(generator):  # sample_mask before it packed the mask into words
         running = np.cumsum(mask != 0, axis=1, dtype=np.int16)
@@ -121,6 +123,8 @@ def main() -> None:
          lambda: running_count(np.random.default_rng(0)), lambda: sample_mask(mask, np.random.default_rng(0))),
         ("the seat holding a trick's winning card: (bits == win).argmax(axis=1) vs a loop of np.where",
          lambda: (trick_bits == win[:, None]).argmax(axis=1), first_seat_loop),
+        ("a shuffled deck of 100 x 40 keys: a stable argsort vs key_order's exact integer keys, unstable",
+         lambda: np.argsort(deck_keys, axis=1, kind="stable"), lambda: key_order(deck_keys)),
         ("the k-th set bit of a word: select_low's binary search in int64 vs in uint8",
          lambda: select_low_int64(word, kth), lambda: select_low(word, kth)),
         ("a random set bit of (M, 4) legal words: a running count along the rows vs a loop over the words",

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tressette_env.vector import sample_mask
-from tressette_env.vector._family import random_set_bits, select_low
+from tressette_env.vector._family import key_order, random_set_bits, select_low
 
 
 def by_definition(mask: np.ndarray, seed: int) -> list[int]:
@@ -89,3 +89,22 @@ def test_random_set_bits_is_the_k_th_set_bit_of_the_words(width, rows, density, 
     words = np.packbits(bits, axis=1, bitorder="little").view("<u8")
     got = random_set_bits(words, np.random.default_rng(seed + 1))
     assert got.tolist() == by_definition(bits.astype(np.int8), seed + 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.sampled_from([1, 5, 300]),
+    fixed_share=st.floats(0.0, 1.0),
+    generator=st.sampled_from(["PCG64", "MT19937", "Philox", "SFC64", "PCG64DXSM"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_key_order_is_the_stable_sort_of_the_keys(rows, fixed_share, generator, seed):
+    """``_family.key_order``: the batches' shuffles, the same deck as a stable argsort of their keys, ties included."""
+    rng = np.random.Generator(getattr(np.random, generator)(seed))
+    keys = rng.random((rows, 40))
+    keys[:, 11] = keys[:, 3]  # a tie between two drawn keys: the lower column first, as the stable sort
+    bits = rng.random((rows, 40)) < fixed_share
+    fixed = (bits.astype(np.uint64) << np.arange(40, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+    expected = np.argsort(np.where(bits, 2.0, keys), axis=1, kind="stable")
+    assert np.array_equal(key_order(keys, fixed), expected)
+    assert np.array_equal(key_order(keys), np.argsort(keys, axis=1, kind="stable"))

@@ -14,6 +14,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
 | ``popcount(x)``, ``select_low(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit |
 | ``random_set_bits(words, rng)`` | a uniformly random set bit of each row of words: ``sample_actions`` and ``engine.sample_mask`` |
+| ``key_order(keys, fixed)`` | a deck shuffled by random keys (their stable sort, by an exact unstable one), the fixed cards last |
 | ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
 | ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
 | ``unpack_little(packed, count)`` | the rows' first ``count`` bits, least significant first, by one flat ``np.unpackbits`` |
@@ -176,6 +177,26 @@ def random_set_bits(words: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         upto += counts[:, w]
     bit = select_low(words.reshape(-1).take(np.arange(m) * width + word), k - before)
     return np.where(total > 0, 64 * word + bit, -1)
+
+
+_KEY_COLUMNS = np.arange(40, dtype=np.int64)
+
+
+def key_order(keys: np.ndarray, fixed: np.ndarray | None = None) -> np.ndarray:
+    """A shuffled deck's (M, 40) card ids from ``Generator.random`` keys, the cards of ``fixed`` last in id order.
+
+    The same as ``np.argsort(keys, axis=1, kind="stable")`` with the keys of ``fixed`` ((M,) masks, bit c: column c)
+    set above every drawn key.
+    ``Generator.random`` draws multiples of 2**-53 (every NumPy bit generator), so ``keys * 2**53`` is an exact
+    integer; with its column in the low six bits each entry is an int64 no other entry of its row shares, and the
+    faster unstable sort gives the stable order: 1.9 times as fast at 100 x 40 (``bench_numpy_idioms.py``).
+    """
+    order = (keys * 2.0**53).astype(np.int64)
+    if fixed is not None:
+        order[((fixed[:, None] >> _KEY_COLUMNS.astype(U64)) & _ONE) != _ZERO] = 1 << 53  # after every drawn key
+    order <<= 6
+    order |= _KEY_COLUMNS
+    return np.argsort(order, axis=1)
 
 
 def or_columns(x: np.ndarray, shift: int = 0) -> np.ndarray:
@@ -394,10 +415,7 @@ class FamilyBatch:
 
     def _shuffle(self, m: int, fixed: np.ndarray) -> np.ndarray:
         """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
-        keys = self._rng.random((m, 40))
-        held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
-        keys[held] = 2.0
-        return np.argsort(keys, axis=1, kind="stable")
+        return key_order(self._rng.random((m, 40)), fixed)
 
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""

@@ -23,6 +23,7 @@ led suit of -1 also reads, for "no suit led").
 | ``follow_suit(hand, led)``, ``playable(hand, led)`` | the same by led suit id, engine order: the cards of the led suit in each hand; the cards it may play |
 | ``signal_cards(hand, order, no_honours=False)`` | the signals' truth: the cards a leader may busso, striscio, volo on |
 | ``signal_words(words, hand, lead, volo)`` | OR the leader's signals (busso, striscio, volo: truthful) into the legal actions' 256-bit words |
+| ``flat_view(x)`` | a C-contiguous (N, S) state array as one flat view, to write (deal, seat) places by flat index (a ValueError otherwise) |
 | ``play_cards(t, play, seat, a, card, bit, seats, signals)`` | a card into the trick: voids shown, the signal given, the lead, the turn; which tricks are complete |
 | ``close_tricks(t, complete, hand_tricks)`` | the complete tricks: their winner leads, the thirds taken with the last trick's bonus |
 
@@ -238,7 +239,7 @@ def put_bits(words: np.ndarray, cards: np.ndarray, at: int) -> None:
         words[:, q + 1] |= cards >> U64(64 - r)
 
 
-def _flat(x: np.ndarray) -> np.ndarray:
+def flat_view(x: np.ndarray) -> np.ndarray:
     """The state array ``x`` (deals x seats) as one flat view, to write by flat index; it must be C-contiguous."""
     if not x.flags.c_contiguous:
         raise ValueError("a state array of the trick is not C-contiguous: it cannot be written through a flat view")
@@ -267,20 +268,20 @@ def play_cards(
     # flat one to gather: bench_numpy_idioms.py)
     at = np.zeros_like(seat)
     at[playing] = playing * t._played.shape[1] + seat[playing]
-    _flat(t._played)[at[playing]] |= bit[playing]
+    flat_view(t._played)[at[playing]] |= bit[playing]
     led = t._led
     leading = play & (led < 0)
     following = play & (led >= 0)
     suit = card // 10
     fail = np.flatnonzero(following & (suit != led))  # a legal card off the led suit: the seat has none of it
     if len(fail):
-        _flat(t._voids)[at[fail]] |= _ONE << led[fail].astype(U64)
+        flat_view(t._voids)[at[fail]] |= _ONE << led[fail].astype(U64)
     if signals:
         signal = a // 40
         given = np.flatnonzero(leading & (signal > 0))
         if len(given):
-            _flat(t._signals)[at[given]] |= _ONE << (3 * suit[given] + signal[given] - 1).astype(U64)
-    _flat(t._trick)[at[playing]] = card[playing]
+            flat_view(t._signals)[at[given]] |= _ONE << (3 * suit[given] + signal[given] - 1).astype(U64)
+    flat_view(t._trick)[at[playing]] = card[playing]
     t._led = np.where(leading, suit, led)
     t._count += play
     complete = play & (t._count == seats)
@@ -290,29 +291,31 @@ def play_cards(
 
 def close_tricks(
     t: Any, complete: np.ndarray, hand_tricks: Any
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tricks of the deals ``complete``: the winner leads the next, the table is cleared.
 
     The winner holds the strongest card of the led suit (``winning_card``); ``hand_tricks`` (an int or (N,)) is the
-    number of tricks in a hand: the last one takes ``LAST_TRICK_THIRDS`` more (``trick_thirds``). Returns
-    (winner seat, thirds taken, last trick, the trick's cards (N, S)); the engine credits them.
+    number of tricks in a hand: the last one takes ``LAST_TRICK_THIRDS`` more (``trick_thirds``). Computed on those
+    deals only (a fraction of the batch: one in S when the deals are at different cards of their tricks). Returns
+    (``done``: their indices, and for each of them: the winner seat, the thirds taken, whether it was the hand's last
+    trick, the trick's cards as a mask); the engine credits them.
     """
-    trick = t._trick
-    bits = CARD_BIT.take(trick)  # (N, S); -1 (no card) reads entry 40: 0
+    done = np.flatnonzero(complete)
+    bits = CARD_BIT.take(t._trick[done])  # (M, S)
     cards = bits[:, 0]
     for s in range(1, bits.shape[1]):
         cards = cards | bits[:, s]
-    win = winning_card(cards, t._led)
-    winner = np.zeros(len(cards), dtype=np.int64)  # the first seat holding it (argmax(axis=1) cost 2.2x)
+    win = winning_card(cards, t._led[done])
+    winner = np.zeros(len(done), dtype=np.int64)  # the first seat holding it (argmax(axis=1) cost 2.2x)
     for s in range(bits.shape[1] - 1, 0, -1):
         winner = np.where(bits[:, s] == win, s, winner)
-    tricks = t._tricks + complete
-    last = tricks == hand_tricks
+    tricks = t._tricks[done] + 1
+    last = tricks == (hand_tricks if np.ndim(hand_tricks) == 0 else hand_tricks[done])
     taken = trick_thirds(cards, last)
-    t._tricks = tricks
-    t._turn = np.where(complete, winner, t._turn)
-    t._leader = np.where(complete, winner, t._leader)
-    t._trick = np.where(complete[:, None], -1, trick)
-    t._led = np.where(complete, -1, t._led)
-    t._count = np.where(complete, 0, t._count)
-    return winner, taken, last, trick
+    t._tricks[done] = tricks
+    t._turn[done] = winner
+    t._leader[done] = winner
+    t._trick[done] = -1
+    t._led[done] = -1
+    t._count[done] = 0
+    return done, winner, taken, last, cards

@@ -96,14 +96,24 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns, rows_reader
+from ._family import (
+    THERMO,
+    FamilyBatch,
+    SeatTables,
+    deal_indices,
+    depth,
+    key_order,
+    max_columns,
+    or_columns,
+    rows_reader,
+)
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
 from ._tricks import STRENGTH as _STRENGTH
 from ._tricks import THIRDS as _THIRDS
 from ._tricks import card_bits as _bits
-from ._tricks import close_tricks, play_cards, playable, signal_words
+from ._tricks import close_tricks, flat_view, play_cards, playable, signal_words
 from .engine import SeedLike, _as_generator
 
 U64 = np.uint64
@@ -145,6 +155,10 @@ class AChiamareStepResult(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
     stakes: np.ndarray
     """(N, 5) int64 by player: the hand's stakes (``AChiamarePublic.stakes``, zero-sum)."""
+
+
+_SUIT_OF = np.array([c // 10 for c in range(40)] + [-1], dtype=np.int64)
+"""The suit of card c; index 40 (read as -1: no card) is -1."""
 
 
 def _has(masks: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -284,7 +298,7 @@ class AChiamareBatch(FamilyBatch):
         """Deal a hand to the deals ``idx`` with these dealers: the auction opens with the forehand."""
         m = len(idx)
         if hands is None:
-            deck = np.argsort(self._rng.random((m, 40)), axis=1, kind="stable")
+            deck = key_order(self._rng.random((m, 40)))
             bits = _CARD_BIT.take(deck).reshape(m, P, HAND)
             hands = np.bitwise_or.reduce(bits, axis=2)
         forehand = (dealers + 1) % P
@@ -461,54 +475,55 @@ class AChiamareBatch(FamilyBatch):
         active, a, ok, bad = self._judge(actions, active)
         good = active & ok
         seat = self._turn.copy()
-        phase = self._phase
+        phase = self._phase.copy()
         start = np.zeros(n, dtype=bool)  # the card play begins
         void = np.zeros(n, dtype=bool)  # every player passed
 
+        # The auction and the call, each on the rows of the deals in it (a few of a large batch).
         # --- the auction: one speaking turn each, from the forehand
-        bid = good & (phase == AUCTION)
-        if bid.any():
-            self._bids[ar, seat] = np.where(bid, a, self._bids[ar, seat])
-            bids = self._bids
+        r = np.flatnonzero(good & (phase == AUCTION))
+        if len(r):
+            bids = self._bids[r]
+            bids[np.arange(len(r)), seat[r]] = a[r]
+            self._bids[r] = bids
             best = max_columns(bids)
             over = bids[:, 0] != 0
             for k in range(1, P):
                 over &= bids[:, k] != 0
             if self._first_taker:
                 over |= best > PASS
-            over &= bid
-            self._turn = np.where(bid & ~over, (seat + 1) % P, self._turn)
-            void = over & (best == PASS)
+            self._turn[r] = np.where(over, seat[r], (seat[r] + 1) % P)
+            void[r] = over & (best == PASS)
             taken = over & (best > PASS)
             declarer = bids.argmax(axis=1)
-            self._contract = np.where(taken, best, self._contract)
-            self._declarer = np.where(taken, declarer, self._declarer)
+            self._contract[r[taken]] = best[taken]
+            self._declarer[r[taken]] = declarer[taken]
             to_call = taken & (best == CHIAMO)
-            self._phase = np.where(to_call, CALL_PHASE, self._phase)
-            self._turn = np.where(to_call, declarer, self._turn)
-            start |= taken & (best == SOLO)
+            self._phase[r[to_call]] = CALL_PHASE
+            self._turn[r[to_call]] = declarer[to_call]
+            start[r[taken & (best == SOLO)]] = True
 
         # --- the call: its holder becomes the caller's (secret) partner
-        call = good & (phase == CALL_PHASE)
-        if call.any():
-            card = np.where(call, a - CALL, -1)
-            holder = _has(self._dealt, card[:, None]).argmax(axis=1)
-            self._called = np.where(call, card, self._called)
-            self._partner = np.where(call, holder, self._partner)
-            start |= call
+        r = np.flatnonzero(good & (phase == CALL_PHASE))
+        if len(r):
+            card = a[r] - CALL
+            self._called[r] = card
+            self._partner[r] = _has(self._dealt[r], card[:, None]).argmax(axis=1)
+            start[r] = True
         if start.any():
+            r = np.flatnonzero(start)
             rule = self.rules.first_lead
-            forehand = (self._dealer + 1) % P
+            forehand = (self._dealer[r] + 1) % P
             if rule == "forehand":
                 first = forehand
             elif rule == "declarer":
-                first = self._declarer
+                first = self._declarer[r]
             else:
-                first = np.where(self._contract == CHIAMO, forehand, self._declarer)
-            self._phase = np.where(start, PLAY, self._phase)
-            self._first = np.where(start, first, self._first)
-            self._leader = np.where(start, first, self._leader)
-            self._turn = np.where(start, first, self._turn)
+                first = np.where(self._contract[r] == CHIAMO, forehand, self._declarer[r])
+            self._phase[r] = PLAY
+            self._first[r] = first
+            self._leader[r] = first
+            self._turn[r] = first
 
         # --- the card play
         play = good & (phase == PLAY)
@@ -516,23 +531,27 @@ class AChiamareBatch(FamilyBatch):
         if play.any():
             card = a % 40
             bit = np.where(play, _CARD_BIT.take(card), _ZERO)
-            self._hands[ar, seat] ^= bit
+            flat_view(self._hands)[ar * P + seat] ^= bit  # (flat: a 2-D index cost 5.6x)
             led = self._led
             suit = card // 10
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.
-            on_table = np.where(self._trick // 10 == led[:, None], _STRENGTH.take(np.maximum(self._trick, 0)), -1)
-            top = max_columns(on_table)
-            his = play & (led >= 0) & (on_table.argmax(axis=1) == self._declarer) & (seat != self._declarer)
+            trick = self._trick  # (N, P) card ids, -1 none (the tables' last entry)
+            on_table = np.where(_SUIT_OF.take(trick) == led[:, None], _STRENGTH.take(trick), -1)  # led-suit strengths
+            top = max_columns(on_table)  # a led trick's strongest card: one seat holds it
+            declarer = self._declarer
+            winning = on_table.reshape(-1).take(ar * P + np.maximum(declarer, 0)) == top
+            his = play & (led >= 0) & (declarer >= 0) & winning & (seat != declarer)
             beats = his & (suit == led) & (_STRENGTH.take(card) > top)
             loads = his & ~beats & (_THIRDS.take(card) > 0)
             self._beaters |= np.where(beats, 1 << seat, 0)
             self._loaders |= np.where(loads, 1 << seat, 0)
             complete = play_cards(self, play, seat, a, card, bit, P, self._signs)
             if complete.any():
-                winner, taken, last, _ = close_tricks(self, complete, HAND)
-                self._thirds[ar, winner] += np.where(complete, taken, 0)
-                self._won[ar, winner] += complete
-                hand_complete = complete & last
+                done, winner, taken, last, _ = close_tricks(self, complete, HAND)
+                at = done * P + winner  # the (deal, seat) that took each trick
+                flat_view(self._thirds)[at] += taken
+                flat_view(self._won)[at] += 1
+                hand_complete[done[last]] = True
         ended = hand_complete | bad | void
         if not ended.any():
             return self._quiet_result()

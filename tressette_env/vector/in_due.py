@@ -123,6 +123,7 @@ from ._family import (
     check_agents,
     check_deal,
     deal_indices,
+    key_order,
     popcount,
     select_low,
     unpack_little,
@@ -485,11 +486,7 @@ class InDueBatch:
 
     def _shuffle(self, m: int, fixed: np.ndarray | None) -> np.ndarray:
         """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
-        keys = self._rng.random((m, 40))
-        if fixed is not None:
-            held = ((fixed[:, None] >> np.arange(40, dtype=U64)) & _ONE) != _ZERO
-            keys[held] = 2.0
-        return np.argsort(keys, axis=1, kind="stable")
+        return key_order(self._rng.random((m, 40)), fixed)
 
     def _deal(
         self,

@@ -121,7 +121,7 @@ def select_low(words: np.ndarray, k: np.ndarray) -> np.ndarray:
     """(M,) int64: the position (from bit 0) of the k-th lowest set bit (k from 0, below 64) of each uint64 word.
 
     A binary search in six halvings (is the bit in the upper half of the window?), its counts and
-    shifts in uint8 (k, a half's set bits and a shift all fit): 1.8 times as fast as in int64
+    shifts in uint8 (k, a half's set bits and a shift all fit): 1.9 times as fast as in int64
     at M = 4096 (``benchmarks/bench_numpy_idioms.py``).
     """
     x = np.array(words, dtype=U64)  # a copy: shifted in place
@@ -159,7 +159,7 @@ def random_set_bits(words: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     the row's number of one ``rng.random(M)`` draw: the batches' ``sample_actions`` and
     ``sample_mask`` over legal words. The word holding it is found by a loop over the W words
     (a running count along the rows' axis, ``np.cumsum(axis=1)`` and a sum of comparisons, cost
-    2.3 times as much at 4096 x 4: ``benchmarks/bench_numpy_idioms.py``).
+    2.2 times as much at 4096 x 4: ``benchmarks/bench_numpy_idioms.py``).
     """
     m, width = words.shape
     counts = np.bitwise_count(words)  # (M, W) uint8

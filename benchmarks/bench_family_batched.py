@@ -25,8 +25,9 @@ about three decisions a deal), so that the deals of a batch, dealt together, hav
 the phases of a hand as in a long run. A fresh batch of Calabresella or a chiamare, whose
 auctions end after different numbers of steps, runs faster until its deals have spread (about
 600 steps); in due, col morto and a perdere run at one pace throughout (docs/batched.md has the
-figures). The results written before this option (up to commit 135a28e) started timing at the
-third step; ``--warmup-steps 3`` times as they did.
+figures). The results written before this option (up to commit 135a28e) timed the engine rows
+after three untimed steps and the other rows after none; ``--warmup-steps 3`` times the engine
+rows as they did (and gives the heuristic rows three steps, the ``make_vec`` rows one).
 
 Each row runs ``--seconds`` of CPU time (``time.process_time``: waiting for a core on a busy
 machine is not counted) per round; rows alternate over ``--rounds`` rounds, and each ratio is

@@ -25,7 +25,7 @@ M, S = 4096, 4
 
 
 def select_low_int64(words: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``_family.select_low`` before 135a28e's change: the same binary search with its counts in int64."""
+    """``_family.select_low`` at 135a28e (before 687e552): the same binary search with its counts in int64."""
     x = np.array(words, dtype=np.uint64)
     k = np.array(k, dtype=np.int64)
     pos = np.zeros(len(x), dtype=np.int64)
@@ -40,7 +40,7 @@ def select_low_int64(words: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def random_set_bits_cumsum(words: np.ndarray, generator: np.random.Generator) -> np.ndarray:
-    """``_family.random_set_bits`` before 135a28e's change: a running count along the rows' axis."""
+    """``_family.random_set_bits`` at 135a28e (before 687e552): a running count along the rows' axis."""
     m, width = words.shape
     upto = np.cumsum(np.bitwise_count(words).astype(np.int64), axis=1)
     total = upto[:, -1]

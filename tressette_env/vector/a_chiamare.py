@@ -531,7 +531,7 @@ class AChiamareBatch(FamilyBatch):
         if play.any():
             card = a % 40
             bit = np.where(play, _CARD_BIT.take(card), _ZERO)
-            flat_view(self._hands)[ar * P + seat] ^= bit  # (flat: a 2-D index cost 5.6x)
+            flat_view(self._hands)[ar * P + seat] ^= bit  # by flat index, as play_cards writes the trick
             led = self._led
             suit = card // 10
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.

@@ -535,7 +535,7 @@ class APerdereBatch(FamilyBatch):
         give = active & ok & (a >= GIVE)
         card = np.where(give, a - GIVE, a % 40)
         bit = np.where(play | give, _CARD_BIT.take(card), _ZERO)
-        flat_view(self._hands)[ar * self._hands.shape[1] + seat] ^= bit  # (flat: a 2-D index cost 5.6x)
+        flat_view(self._hands)[ar * self._hands.shape[1] + seat] ^= bit  # by flat index, as play_cards writes the trick
 
         # --- the dealer's discards, face down
         if give.any():

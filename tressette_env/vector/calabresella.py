@@ -757,7 +757,7 @@ class CalabresellaBatch(FamilyBatch):
     def _play(self, play: np.ndarray, seat: np.ndarray, a: np.ndarray, card: np.ndarray, bit: np.ndarray) -> np.ndarray:
         """The card plays of the deals ``play``; True where the hand's last trick was completed."""
         bit = np.where(play, bit, _ZERO)
-        flat_view(self._hands)[self._ar * self._s + seat] &= ~bit  # (flat: a 2-D index cost 5.6x)
+        flat_view(self._hands)[self._ar * self._s + seat] &= ~bit  # by flat index, as play_cards writes the trick
         complete = play_cards(self, play, seat, a, card, bit, self._s, self._signals_on)
         if not complete.any():
             return complete

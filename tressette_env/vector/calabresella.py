@@ -551,7 +551,7 @@ class CalabresellaBatch(FamilyBatch):
         start = np.zeros(n, dtype=bool)
 
         # The phases before the card play, each on the rows of the deals in it (a few of a large batch):
-        # ``rows`` their indices, ``at`` their (deal, seat) places in the (N, S) state arrays seen flat.
+        # ``r`` their indices; a (deal, seat) place in the (N, S) state arrays seen flat is ``r * S + seat``.
         S = self._s
         hands, known, exposed = flat_view(self._hands), flat_view(self._known), flat_view(self._exposed)
 

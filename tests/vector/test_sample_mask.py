@@ -1,8 +1,11 @@
-"""``vector.sample_mask``: the k-th legal action of each row, k = floor(u * legal) for one uniform a row.
+"""The batches' random draws: ``vector.sample_mask``, the k-th legal action of each row, k = floor(u * legal)
+for one uniform a row, and the helpers behind it and behind the batches' shuffles.
 
 The random players of the vector environments and of team play draw with it, so its
 actions are pinned here to the definition, row by row in plain Python, for masks of every
-width the games use and widths around the 64-bit words it packs them into.
+width the games use and widths around the 64-bit words it packs them into; so are
+``_family.select_low`` and ``random_set_bits`` (the family's ``sample_actions``), and
+``_family.key_order`` to the stable sort of the keys it replaced (every deal's shuffle).
 """
 
 import numpy as np

@@ -180,6 +180,7 @@ def random_set_bits(words: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 _KEY_COLUMNS = np.arange(40, dtype=np.int64)
+_KEY_SHIFTS = _KEY_COLUMNS.astype(U64)
 
 
 def key_order(keys: np.ndarray, fixed: np.ndarray | None = None) -> np.ndarray:
@@ -195,7 +196,7 @@ def key_order(keys: np.ndarray, fixed: np.ndarray | None = None) -> np.ndarray:
     """
     order = (keys * 2.0**53).astype(np.int64)
     if fixed is not None:
-        order[((fixed[:, None] >> _KEY_COLUMNS.astype(U64)) & _ONE) != _ZERO] = 1 << 53  # after every drawn key
+        order[((fixed[:, None] >> _KEY_SHIFTS) & _ONE) != _ZERO] = 1 << 53  # after every drawn key
     order <<= 6
     order |= _KEY_COLUMNS
     return np.argsort(order, axis=1)

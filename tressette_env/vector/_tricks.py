@@ -12,7 +12,7 @@ led suit of -1 also reads, for "no suit led").
 
 | name | what it is |
 | --- | --- |
-| ``CARD_BIT``, ``SUIT_BITS``, ``STRENGTH``, ``THIRDS`` | by card id (index 40: no card -> 0, 0, -1, 0); ``SUIT_BITS`` by suit (index 4: none) |
+| ``CARD_BIT``, ``SUIT``, ``STRENGTH``, ``THIRDS``, ``SUIT_BITS`` | the first four by card id (index 40: no card -> 0, -1, -1, 0); ``SUIT_BITS`` by suit (index 4: none) |
 | ``THREE_THIRDS``, ``ONE_THIRD``, ``FULL``, ``RANKS`` | the assi, the cards worth a third, the 40 cards, the cards of each strength (the 3s first) |
 | ``CardOrder``, ``ENGINE``, ``REVERSED`` | the tables of one bit order: card bits, suits, each suit's strongest card, thirds, honours |
 | ``card_bits(cards)``, ``thirds_of(masks)`` | the bit of each card id (-1: 0); the thirds of a point in each mask |
@@ -124,6 +124,8 @@ CARD_BIT = ENGINE.card_bit
 """Bit of card c; index 40 (no card) is 0."""
 SUIT_BITS = ENGINE.suit_bits
 """The cards of suit s; index 4 (no suit led) is 0."""
+SUIT = np.array([c // 10 for c in range(40)] + [-1], dtype=np.int64)
+"""Suit of card c; index 40 (no card) is -1."""
 STRENGTH = np.array(list(_STRENGTH_OF) + [-1], dtype=np.int64)
 """Strength of card c in its suit (3 highest: 9 ... 4 lowest: 0); index 40 (no card) is -1."""
 THIRDS = np.array(list(_THIRDS_OF) + [0], dtype=np.int64)

@@ -111,6 +111,7 @@ from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
 from ._tricks import STRENGTH as _STRENGTH
+from ._tricks import SUIT as _SUIT
 from ._tricks import THIRDS as _THIRDS
 from ._tricks import card_bits as _bits
 from ._tricks import close_tricks, flat_view, play_cards, playable, signal_words
@@ -155,10 +156,6 @@ class AChiamareStepResult(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
     stakes: np.ndarray
     """(N, 5) int64 by player: the hand's stakes (``AChiamarePublic.stakes``, zero-sum)."""
-
-
-_SUIT_OF = np.array([c // 10 for c in range(40)] + [-1], dtype=np.int64)
-"""The suit of card c; index 40 (read as -1: no card) is -1."""
 
 
 def _has(masks: np.ndarray, card: np.ndarray) -> np.ndarray:
@@ -536,7 +533,7 @@ class AChiamareBatch(FamilyBatch):
             suit = card // 10
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.
             trick = self._trick  # (N, P) card ids, -1 none (the tables' last entry)
-            on_table = np.where(_SUIT_OF.take(trick) == led[:, None], _STRENGTH.take(trick), -1)  # led-suit strengths
+            on_table = np.where(_SUIT.take(trick) == led[:, None], _STRENGTH.take(trick), -1)  # led-suit strengths
             top = max_columns(on_table)  # a led trick's strongest card: one seat holds it
             declarer = self._declarer
             winning = on_table.reshape(-1).take(ar * P + np.maximum(declarer, 0)) == top

@@ -5,7 +5,8 @@ now: at 968efa9 before ``vector._family``'s ``SeatTables``, ``or_columns``, ``un
 and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_play.side_card``'s
 choice and ``sample_mask``'s packed words; at 135a28e before ``random_set_bits``'s loop over
 the words, ``select_low``'s uint8 counts, ``close_tricks``'s loop for the winner and
-``key_order``'s shuffle. The median
+``key_order``'s shuffle; at b6da112 before ``card_bits``'s wrapping ``take``, the one-hot seat
+and value fields by lookup (``SeatTables.rel_bits``, ``BIT_FROM_1``) and ``LED_STRENGTH``. The median
 of five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
@@ -19,7 +20,16 @@ import time
 import numpy as np
 
 from tressette_env.vector import sample_mask
-from tressette_env.vector._family import THERMO, key_order, max_columns, random_set_bits, select_low
+from tressette_env.vector._family import (
+    BIT_FROM_1,
+    THERMO,
+    SeatTables,
+    key_order,
+    max_columns,
+    random_set_bits,
+    select_low,
+)
+from tressette_env.vector._tricks import CARD_BIT, LED_STRENGTH, STRENGTH, card_bits
 
 M, S = 4096, 4
 
@@ -104,6 +114,14 @@ def main() -> None:
             out |= cards[:, k] << shifts[k]
         return out
 
+    trick_ids = rng.integers(-1, 40, (M, 5))  # a chiamare's trick: five seats' card ids, -1 none
+    led = rng.integers(-1, 4, M)
+    suit_of = np.array([c // 10 for c in range(40)] + [-1])
+    seat = rng.integers(-1, S, M)  # a seat field's seat (a soloist, a declarer), -1 none
+    mod_table = np.arange(3 * S, dtype=np.int64) % S
+    seats_of = SeatTables.of(S)
+    phase = rng.integers(0, 8, M)
+
     pairs = [
         ("seat arithmetic: (me + k) % S vs a (S, S) table's take", lambda: (me[:, None] + np.arange(S)) % S,
          lambda: rel_table.take(me, axis=0)),
@@ -130,6 +148,18 @@ def main() -> None:
         ("a random set bit of (M, 4) legal words: a running count along the rows vs a loop over the words",
          lambda: random_set_bits_cumsum(legal_words, np.random.default_rng(0)),
          lambda: random_set_bits(legal_words, np.random.default_rng(0))),
+        ("the bit of each card id of (M, 5), -1 none: np.where to index 40, then take vs take(mode='wrap')",
+         lambda: CARD_BIT.take(np.where(trick_ids < 0, 40, trick_ids)), lambda: card_bits(trick_ids)),
+        ("(M, 5) cards' strengths in the led suit: suit and STRENGTH lookups and a where vs LED_STRENGTH",
+         lambda: np.where(suit_of.take(trick_ids) == led[:, None], STRENGTH.take(trick_ids), -1),
+         lambda: LED_STRENGTH.take((led * 41 + 42)[:, None] + trick_ids)),
+        ("a one-hot relative seat, -1 none: a where of a shifted mod lookup vs SeatTables.rel_bits",
+         lambda: np.where(seat >= 0, np.uint64(1) << mod_table.take(np.maximum(seat, 0) - me + S).astype(np.uint64),
+                          np.uint64(0)),
+         lambda: seats_of.rel_bits(seat, me)),
+        ("a one-hot of a value counted from 1, 0 none: a where of a shift vs BIT_FROM_1's take",
+         lambda: np.where(phase > 0, np.uint64(1) << np.maximum(phase - 1, 0).astype(np.uint64), np.uint64(0)),
+         lambda: BIT_FROM_1.take(phase)),
     ]  # fmt: skip
     print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
     print("| --- | ---: | ---: | ---: |")

@@ -37,6 +37,10 @@ _ZERO = U64(0)
 _ONE = U64(1)
 THERMO = np.array([(1 << v) - 1 for v in range(65)], dtype=U64)
 """v low bits set (a thermometer of v entries), v 0..64."""
+BIT = np.array([1 << v for v in range(64)], dtype=U64)
+"""Bit v alone (a one-hot field), v 0..63."""
+BIT_FROM_1 = np.array([0] + [1 << v for v in range(64)], dtype=U64)
+"""Bit v - 1 alone for v 1..64, no bit for v = 0: a one-hot field of a value counted from 1, 0 for none."""
 
 
 def deal_indices(deals: Any, n: int, every: np.ndarray) -> np.ndarray:
@@ -68,6 +72,8 @@ def check_actions(actions: Any, active: np.ndarray, n: int, num_actions: int) ->
         if big.any():
             bad = int(np.flatnonzero(big)[0])
             raise ValueError(f"actions are ids 0..{num_actions - 1}; deal {bad} got {int(a[bad])}")
+    if a.dtype == np.int64 and a.size and a.min() >= 0 and a.max() < num_actions:
+        return a.copy()  # every id in range (the usual step): two reductions instead of the checks below
     a = a.astype(np.int64)
     out = (a < 0) | (a >= num_actions)
     idle = (a == -1) & ~active
@@ -101,11 +107,13 @@ def check_active(active: Any, playing: np.ndarray) -> np.ndarray:
     n = len(playing)
     if active is None:
         active = np.ones(n, dtype=bool)
+        finished = not playing.all()
     else:
         active = np.asarray(active)
         if active.shape != (n,) or active.dtype != bool:
             raise ValueError(f"active must be a bool mask of shape ({n},); got {active.dtype} {active.shape}")
-    if (active & ~playing).any():
+        finished = (active & ~playing).any()
+    if finished:
         raise ValueError(
             "a finished deal cannot play: reset it first (reset(deals=...)), or step with active=batch.playing"
         )
@@ -245,16 +253,31 @@ class SeatTables(NamedTuple):
     """Seat arithmetic of S seats as lookups (an int64 ``%`` cost 29 times a table's ``take``: ``bench_numpy_idioms.py``).
 
     ``rel[m, k]``: the absolute seat of the seat k places after m, ``(m + k) % S``;
-    ``mod[x + S]``: ``x % S`` for x in -S .. 2S - 1.
+    ``mod[x + S]``: ``x % S`` for x in -S .. 2S - 1;
+    ``rel_bit[(x + 1) * S + m]``: bit ``(x - m) % S`` (seat x's place seen from seat m) as uint64, 0 for x = -1
+    (no seat): ``rel_bits``.
     """
 
     rel: np.ndarray
     mod: np.ndarray
+    rel_bit: np.ndarray
 
     @classmethod
     def of(cls, seats: int) -> SeatTables:
         ar = np.arange(seats, dtype=np.int64)
-        return cls((ar[:, None] + ar[None, :]) % seats, np.arange(3 * seats, dtype=np.int64) % seats)
+        rel_bit = np.zeros((seats + 1, seats), dtype=U64)
+        rel_bit[1:] = BIT.take((ar[:, None] - ar[None, :]) % seats)
+        return cls(
+            (ar[:, None] + ar[None, :]) % seats, np.arange(3 * seats, dtype=np.int64) % seats, rel_bit.reshape(-1)
+        )
+
+    def rel_bits(self, seat: np.ndarray, me: np.ndarray) -> np.ndarray:
+        """(M,) uint64: the one-hot of each ``seat``'s place seen from ``me`` (relative seat ``(seat - me) % S``); 0 where ``seat`` is -1.
+
+        One lookup for the observations' one-hot seat fields (the leader, the soloist, the
+        declarer), instead of a comparison, a shift and a ``where`` over the deals.
+        """
+        return self.rel_bit.take((seat + 1) * len(self.rel) + me)
 
 
 def depth(x: Any) -> int:
@@ -440,8 +463,8 @@ class FamilyBatch:
         """
         active = check_active(active, self._playing)
         a = check_actions(actions, active, self.n, self.num_actions)
-        rows = np.flatnonzero(active)
-        if 4 * len(rows) < self.n:  # a few deals: their words only, and ``ok`` False in the others
+        if 4 * np.count_nonzero(active) < self.n:  # a few deals: their words only, and ``ok`` False in the others
+            rows = np.flatnonzero(active)
             mine = a.take(rows)
             ok = np.zeros(self.n, dtype=bool)
             words = self._legal_words(rows)

@@ -12,7 +12,8 @@ led suit of -1 also reads, for "no suit led").
 
 | name | what it is |
 | --- | --- |
-| ``CARD_BIT``, ``SUIT``, ``STRENGTH``, ``THIRDS``, ``SUIT_BITS`` | the first four by card id (index 40: no card -> 0, -1, -1, 0); ``SUIT_BITS`` by suit (index 4: none) |
+| ``CARD_BIT``, ``STRENGTH``, ``THIRDS``, ``SUIT_BITS`` | the first three by card id (index 40: no card -> 0, -1, 0); ``SUIT_BITS`` by suit (index 4: none) |
+| ``LED_STRENGTH`` | a card's strength in the led suit by (led suit, card), -1 off it |
 | ``THREE_THIRDS``, ``ONE_THIRD``, ``FULL``, ``RANKS`` | the assi, the cards worth a third, the 40 cards, the cards of each strength (the 3s first) |
 | ``CardOrder``, ``ENGINE``, ``REVERSED`` | the tables of one bit order: card bits, suits, each suit's strongest card, thirds, honours |
 | ``card_bits(cards)``, ``thirds_of(masks)`` | the bit of each card id (-1: 0); the thirds of a point in each mask |
@@ -124,12 +125,17 @@ CARD_BIT = ENGINE.card_bit
 """Bit of card c; index 40 (no card) is 0."""
 SUIT_BITS = ENGINE.suit_bits
 """The cards of suit s; index 4 (no suit led) is 0."""
-SUIT = np.array([c // 10 for c in range(40)] + [-1], dtype=np.int64)
-"""Suit of card c; index 40 (no card) is -1."""
 STRENGTH = np.array(list(_STRENGTH_OF) + [-1], dtype=np.int64)
 """Strength of card c in its suit (3 highest: 9 ... 4 lowest: 0); index 40 (no card) is -1."""
 THIRDS = np.array(list(_THIRDS_OF) + [0], dtype=np.int64)
 """Thirds of a point of card c; index 40 (no card) is 0."""
+LED_STRENGTH = np.array(
+    [-1] * 41 + [v for led in range(4) for v in [-1] + [_STRENGTH_OF[c] if c // 10 == led else -1 for c in range(40)]],
+    dtype=np.int64,
+)
+"""``[(led + 1) * 41 + card + 1]``: the strength of card (-1..39) if it is of the led suit (-1..3), else -1 (another
+suit, no card, no suit led): one lookup where a suit and a ``STRENGTH`` lookup, a comparison and a ``where``
+cost 2.2 times as much at 4096 x 5 (``benchmarks/bench_numpy_idioms.py``)."""
 THREE_THIRDS = ENGINE.three_thirds
 """The four assi (a point each)."""
 ONE_THIRD = ENGINE.one_third
@@ -143,8 +149,12 @@ _THREE = np.uint8(3)
 
 
 def card_bits(cards: np.ndarray) -> np.ndarray:
-    """The bit of each card id (-1: no card -> 0)."""
-    return CARD_BIT.take(np.where(cards < 0, 40, cards))
+    """The bit of each card id -1..39 (-1: no card -> 0).
+
+    ``take(mode="wrap")`` reads -1 as ``CARD_BIT``'s last entry, index 40, whose bit is 0: half the cost of mapping
+    -1 to 40 first with ``np.where`` (``benchmarks/bench_numpy_idioms.py``).
+    """
+    return CARD_BIT.take(cards, mode="wrap")
 
 
 def cards_thirds(cards: np.ndarray, order: CardOrder = ENGINE) -> np.ndarray:

@@ -97,6 +97,8 @@ from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
 from ._family import (
+    BIT,
+    BIT_FROM_1,
     THERMO,
     FamilyBatch,
     SeatTables,
@@ -109,9 +111,9 @@ from ._family import (
 )
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
+from ._tricks import LED_STRENGTH as _LED_STRENGTH
 from ._tricks import RANKS as _RANKS
 from ._tricks import STRENGTH as _STRENGTH
-from ._tricks import SUIT as _SUIT
 from ._tricks import THIRDS as _THIRDS
 from ._tricks import card_bits as _bits
 from ._tricks import close_tricks, flat_view, play_cards, playable, signal_words
@@ -125,6 +127,16 @@ P = PLAYERS
 _BID_INDEX = np.zeros(NUM_ACTIONS + 1, dtype=np.int64)
 _BID_INDEX[[PASS, CHIAMO, SOLO]] = [0, 1, 2]
 """A bid's entry in the observation's ``bids`` row (pass, chiamo, sola)."""
+_BID_BITS = np.where(
+    np.isin(np.arange(256), [PASS, CHIAMO, SOLO])[None, :],
+    BIT.take(3 * np.arange(P)[:, None] + _BID_INDEX[:256][None, :]),
+    _ZERO,
+).reshape(-1)
+"""The observation's ``bids`` field by ``k * 256 + bid``: the bit of relative seat k's bid (3 a seat), 0 for none."""
+_BID_ROWS = np.arange(P, dtype=np.int64)[None, :] * 256
+_CONTRACT_BIT = np.zeros(256, dtype=U64)
+_CONTRACT_BIT[[CHIAMO, SOLO]] = [1, 2]
+"""The observation's ``contract`` field by the action id of the contract won (chiamo, sola); 0 for none."""
 
 
 class AChiamareStepResult(NamedTuple):
@@ -200,7 +212,6 @@ class AChiamareBatch(FamilyBatch):
         self._m_chiamo, self._m_sola = r.multiplier("chiamo"), r.multiplier("sola")
         self._build_fields()
         self._seat = SeatTables.of(P)
-        self._bid_base = U64(3) * np.arange(P, dtype=U64)  # a seat's three bid bits
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -392,7 +403,7 @@ class AChiamareBatch(FamilyBatch):
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
-        mod = self._seat.mod
+        seats_of = self._seat
         at = rows[:, None] * P + self._seat.rel.take(me, axis=0)  # (M, 5): the observer's relative seats, flat
         mine = rows * P + me
 
@@ -401,29 +412,27 @@ class AChiamareBatch(FamilyBatch):
 
         f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine)
         f[self._rows_of("trick", P)] = _bits(by_seat(self._trick)).T
-        on = np.where(playing, _ONE, _ZERO)
-        f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + P).astype(U64)
+        f[fields[("leader", None, 0)]] = seats_of.rel_bits(self._leader.take(rows), me)
         played = by_seat(self._played)
         f[self._rows_of("played", P)] = played.T
         if self._signs:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
         f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
-        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        f[fields[("trick_number", None, 0)]] = BIT.take(self._tricks.take(rows))
+        if not playing.all():  # a finished deal: no leader and no trick number
+            f[fields[("leader", None, 0)], ~playing] = 0
+            f[fields[("trick_number", None, 0)], ~playing] = 0
         f[self._rows_of("thirds", P)] = THERMO.take(by_seat(self._thirds)).T
         if self._match:
             need = np.clip(self.rules.target_score - by_seat(self._match_score), 0, 41)
             f[self._rows_of("to_target", P)] = THERMO.take(need).T
         # The auction and the call.
-        phase = self._phase.take(rows)
-        f[fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - AUCTION, 0).astype(U64), _ZERO)
-        bids = by_seat(self._bids)
-        bid_bits = _ONE << (self._bid_base + _BID_INDEX.take(bids).astype(U64))
-        f[fields[("bids", None, 0)]] = or_columns(np.where(bids > 0, bid_bits, _ZERO))
+        f[fields[("phase", None, 0)]] = BIT_FROM_1.take(self._phase.take(rows))  # AUCTION = 1, CALL_PHASE; 0: the play
+        f[fields[("bids", None, 0)]] = or_columns(_BID_BITS.take(by_seat(self._bids) + _BID_ROWS))
         contract = self._contract.take(rows)
-        f[fields[("contract", None, 0)]] = np.where(contract == CHIAMO, 1, np.where(contract == SOLO, 2, 0))
+        f[fields[("contract", None, 0)]] = _CONTRACT_BIT.take(contract)
         declarer = self._declarer.take(rows)
-        rel_declarer = mod.take(np.maximum(declarer, 0) - me + P).astype(U64)
-        f[fields[("declarer", None, 0)]] = np.where(declarer >= 0, _ONE << rel_declarer, _ZERO)
+        f[fields[("declarer", None, 0)]] = seats_of.rel_bits(declarer, me)
         called = self._called.take(rows)
         f[fields[("called", None, 0)]] = _bits(called)
         chiamo = contract == CHIAMO
@@ -437,7 +446,7 @@ class AChiamareBatch(FamilyBatch):
         f[fields[("role", None, 0)]] = role
         partner = self._partner.take(rows)
         known = self._revealed(rows, partner, called)
-        partner_bits = np.where(known, _ONE << mod.take(np.maximum(partner, 0) - me + P).astype(U64), _ZERO)
+        partner_bits = np.where(known, seats_of.rel_bits(partner, me), _ZERO)
         partner_bits = np.where((me != declarer) & holds, _ONE, partner_bits)
         f[fields[("partner", None, 0)]] = np.where(chiamo & (called >= 0), partner_bits, _ZERO)
         return self._pack(f)
@@ -533,7 +542,7 @@ class AChiamareBatch(FamilyBatch):
             suit = card // 10
             # The suspects: a card on a trick the declarer was winning (before it) beats his card, or loads points.
             trick = self._trick  # (N, P) card ids, -1 none (the tables' last entry)
-            on_table = np.where(_SUIT.take(trick) == led[:, None], _STRENGTH.take(trick), -1)  # led-suit strengths
+            on_table = _LED_STRENGTH.take((led * 41 + 42)[:, None] + trick)  # led-suit strengths, -1 off it
             top = max_columns(on_table)  # a led trick's strongest card: one seat holds it
             declarer = self._declarer
             winning = on_table.reshape(-1).take(ar * P + np.maximum(declarer, 0)) == top

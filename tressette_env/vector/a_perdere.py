@@ -99,8 +99,8 @@ from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
 from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
+from ._family import BIT, FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
 from ._family import THERMO as _THERMO
-from ._family import FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import card_bits as _bits
@@ -193,10 +193,13 @@ class APerdereBatch(FamilyBatch):
         p = self.num_agents
         self._seat = SeatTables.of(p)
         # Seat arithmetic with L players still at the table, L = 0..P (an int64 % cost 29 times a table lookup):
-        # _rel_live[L * P + m, k] = (m + k) % L; _mod_live[L * 3P + x + P] = x % L as a shift; _seated[L, k] = k < L.
+        # _rel_live[L * P + m, k] = (m + k) % L; _seated[L, k] = k < L.
         lives = range(p + 1)
         self._rel_live = np.array([[(m + k) % max(n_, 1) for k in range(p)] for n_ in lives for m in range(p)])
-        self._mod_live = np.array([(x % max(n_, 1)) for n_ in lives for x in range(-p, 2 * p)], dtype=U64)
+        # _leader_bit[(L * P + leader) * P + m]: the leader's place seen from m at a table of L, as a bit.
+        self._leader_bit = np.array(
+            [1 << ((x - m) % max(n_, 1)) for n_ in lives for x in range(p) for m in range(p)], dtype=U64
+        )
         self._seated = np.arange(p)[None, :] < np.arange(p + 1)[:, None]
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
@@ -466,13 +469,15 @@ class APerdereBatch(FamilyBatch):
 
         f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
         f[self._rows_of("trick", p)] = np.where(seated, _bits(by_seat(self._trick)), _ZERO).T
-        on = np.where(playing, _ONE, _ZERO)
-        f[fields[("leader", None, 0)]] = on << self._mod_live.take(live * 3 * p + self._leader.take(rows) - me + p)
+        f[fields[("leader", None, 0)]] = self._leader_bit.take((live * p + self._leader.take(rows)) * p + me)
         f[self._rows_of("played", p)] = np.where(seated, by_seat(self._played), _ZERO).T
         f[fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
         if self._teams:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
-        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        f[fields[("trick_number", None, 0)]] = BIT.take(self._tricks.take(rows))
+        if not playing.all():  # a finished deal: no leader and no trick number
+            f[fields[("leader", None, 0)], ~playing] = 0
+            f[fields[("trick_number", None, 0)], ~playing] = 0
         mine = self._agent_of.reshape(-1).take(mine_at)  # the observer's player
         if self._teams:
             side = me % 2

@@ -107,7 +107,18 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
-from ._family import THERMO, FamilyBatch, SeatTables, deal_indices, depth, max_columns, or_columns, rows_reader
+from ._family import (
+    BIT,
+    BIT_FROM_1,
+    THERMO,
+    FamilyBatch,
+    SeatTables,
+    deal_indices,
+    depth,
+    max_columns,
+    or_columns,
+    rows_reader,
+)
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import RANKS as _RANKS
@@ -119,6 +130,9 @@ from .engine import SeedLike, _as_generator
 U64 = np.uint64
 _ZERO = U64(0)
 _ONE = U64(1)
+_CONTRACT_BIT = np.zeros(256, dtype=U64)
+"""The observation's contract by the action id of the contract won: bit 0 chiamo .. bit 4 scegliete; 0 for none."""
+_CONTRACT_BIT[CHIAMO : SCEGLIETE + 1] = 1 << np.arange(SCEGLIETE + 1 - CHIAMO, dtype=U64)
 NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
 
 
@@ -204,7 +218,17 @@ class CalabresellaBatch(FamilyBatch):
         self._redealing = r.all_pass == "solo_only_redeal"
         self._build_fields()
         self._seat = SeatTables.of(s)
-        self._bid_base = np.arange(s, dtype=np.int64)[None, :] * 6 - PASS  # a bid's bit: 6 a seat, from PASS
+        # The observation's bids: [k * 256 + bid] the bit of relative seat k's bid (6 a seat, from PASS), 0 for none.
+        bid_bits = np.zeros((s, 256), dtype=U64)
+        bid_bits[:, PASS : SCEGLIETE + 1] = BIT.take(np.arange(s)[:, None] * 6 + np.arange(SCEGLIETE + 1 - PASS))
+        self._bid_bits = bid_bits.reshape(-1)
+        self._bid_rows = np.arange(s, dtype=np.int64)[None, :] * 256
+        # called_from's field: [(from + 2) * S + me] the bit of the relative seat that handed the called card
+        # over, bit S for the monte (from = IN_MONTE, -2), 0 for none (-1).
+        called_from = np.zeros((s + 2, s), dtype=U64)
+        called_from[IN_MONTE + 2] = BIT[s]
+        called_from[2:] = self._seat.rel_bit.reshape(s + 1, s)[1:]
+        self._called_from_bit = called_from.reshape(-1)
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)
         self._rng = _as_generator(seed)
@@ -464,7 +488,6 @@ class CalabresellaBatch(FamilyBatch):
         fields = self._fields
         s = self._s
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
-        mod = self._seat.mod
         at = rows[:, None] * s + self._seat.rel.take(me, axis=0)  # (M, S): the observer's relative seats, flat
         mine = rows * s + me
 
@@ -474,15 +497,18 @@ class CalabresellaBatch(FamilyBatch):
         hand = self._hands.reshape(-1).take(mine)
         f[fields[("hand", None, 0)]] = hand
         f[self._rows_of("trick", s)] = _bits(by_seat(self._trick)).T
-        on = np.where(playing, _ONE, _ZERO)
-        f[fields[("leader", None, 0)]] = on << mod.take(self._leader.take(rows) - me + s).astype(U64)
+        seats_of = self._seat
+        f[fields[("leader", None, 0)]] = seats_of.rel_bits(self._leader.take(rows), me)
         played = by_seat(self._played)
         f[self._rows_of("played", s)] = played.T
         f[fields[("voids", None, 0)]] = or_columns(by_seat(self._voids), 4)
         if self._signals_on:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
         f[self._rows_of("exposed", s)] = (by_seat(self._exposed) & ~played).T
-        f[fields[("trick_number", None, 0)]] = on << self._tricks.take(rows).astype(U64)
+        f[fields[("trick_number", None, 0)]] = BIT.take(self._tricks.take(rows))
+        if not playing.all():  # a finished deal: no leader and no trick number
+            f[fields[("leader", None, 0)], ~playing] = 0
+            f[fields[("trick_number", None, 0)], ~playing] = 0
         own = (me != self._side0.take(rows)).astype(np.int64)
         thirds = self._thirds.reshape(-1)
         f[self._rows_of("thirds", 2)[0]] = THERMO.take(thirds.take(2 * rows + own))
@@ -493,31 +519,20 @@ class CalabresellaBatch(FamilyBatch):
             by_player = rows[:, None] * p + (player[:, None] + np.arange(p)) % p
             need = np.clip(self.rules.target_score - self._match_score.reshape(-1).take(by_player), 0, 41)
             f[self._rows_of("to_target", p)] = THERMO.take(need).T
-        phase = self._phase.take(rows)
-        f[fields[("phase", None, 0)]] = np.where(phase > 0, _ONE << np.maximum(phase - 1, 0).astype(U64), _ZERO)
-        bids = by_seat(self._bids)  # (M, S)
-        bid_at = self._bid_base + bids
-        bid_bits = np.where(bids > 0, _ONE << np.maximum(bid_at, 0).astype(U64), _ZERO)
-        f[fields[("bids", None, 0)]] = or_columns(bid_bits)
-        contract = self._contract.take(rows)
-        f[fields[("contract", None, 0)]] = np.where(
-            contract > 0, _ONE << np.maximum(contract - CHIAMO, 0).astype(U64), _ZERO
-        )
-        soloist = self._soloist.take(rows)
-        f[fields[("soloist", None, 0)]] = np.where(
-            soloist >= 0, _ONE << mod.take(np.maximum(soloist, 0) - me + s).astype(U64), _ZERO
-        )
+        f[fields[("phase", None, 0)]] = BIT_FROM_1.take(self._phase.take(rows))  # AUCTION = 1 .. CHOOSE; 0: the play
+        f[fields[("bids", None, 0)]] = or_columns(self._bid_bits.take(by_seat(self._bids) + self._bid_rows))
+        f[fields[("contract", None, 0)]] = _CONTRACT_BIT.take(self._contract.take(rows))
+        f[fields[("soloist", None, 0)]] = seats_of.rel_bits(self._soloist.take(rows), me)
         f[fields[("called", None, 0)]] = _bits(self._called.take(rows))
-        cf = self._called_from.take(rows)
-        where = np.where(cf == IN_MONTE, s, mod.take(np.maximum(cf, 0) - me + s))
-        f[fields[("called_from", None, 0)]] = np.where(cf != -1, _ONE << where.astype(U64), _ZERO)
+        f[fields[("called_from", None, 0)]] = self._called_from_bit.take((self._called_from.take(rows) + 2) * s + me)
         f[fields[("monte_shown", None, 0)]] = self._monte_shown.take(rows)
         f[fields[("returned", None, 0)]] = _bits(self._returned.take(rows))
         all_played = or_columns(played)
         f[fields[("face_down_known", None, 0)]] = self._known.reshape(-1).take(mine) & ~hand & ~all_played
         f[fields[("face_down", None, 0)]] = THERMO.take(self._face_down.take(rows))
         f[fields[("solo_only", None, 0)]] = self._solo_only.take(rows)
-        f[:, ~seated] = 0  # the dealer who sits out: nothing to see
+        if not seated.all():
+            f[:, ~seated] = 0  # the dealer who sits out: nothing to see
         return self._pack(f)
 
     # ------------------------------------------------------------------ stepping

@@ -341,8 +341,12 @@ class FamilyBatch:
     def _deal_arg(self, deal: Any) -> int:
         return check_deal(deal, self.n)
 
-    def _build_fields(self) -> None:
-        """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one."""
+    def _build_fields(self, unfilled: tuple[str, ...] = ()) -> None:
+        """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one.
+
+        ``unfilled`` names the pieces the observer never fills under these rules (a match's ``to_target`` in a
+        single hand, say): they stay 0 and ``_pack`` skips them (at least two shifts and ORs a field saved).
+        """
         obs = self.observation
         fields: dict[Any, int] = {}
         columns = np.zeros(obs.size, dtype=np.int64)
@@ -364,7 +368,8 @@ class FamilyBatch:
                 f = fields[key] = len(fields)
                 columns[at : at + w] = 64 * f + np.arange(w)
                 covered[at : at + w] = True
-                places.append((f, at, w))
+                if piece.name not in unfilled:
+                    places.append((f, at, w))
         if not covered.all():  # pragma: no cover - a guard for whoever changes the layout
             raise ImportError(f"{type(self).__name__}: the observation layout has entries no field covers")
         self._fields = fields

@@ -189,7 +189,12 @@ class APerdereBatch(FamilyBatch):
         discards) or the table shrinks (an elimination match)."""
         self.players_drop_out = self._elimination
         """Players leave the table during an episode (an elimination match): ``FamilyVectorEnv`` refuses it."""
-        self._build_fields()
+        self._build_fields(  # the pieces these rules never fill
+            ("to_target",) * (not self._match)
+            + ("out",) * (not self._elimination)
+            + ("signals",) * (not self._teams)
+            + ("face_down_known",) * (r.reduce != "dealer_discard")
+        )
         p = self.num_agents
         self._seat = SeatTables.of(p)
         # Seat arithmetic with L players still at the table, L = 0..P (an int64 % cost 29 times a table lookup):

@@ -216,7 +216,9 @@ class CalabresellaBatch(FamilyBatch):
         self._dividete = DIVIDETE in r.enabled
         self._scegliete = SCEGLIETE in r.enabled
         self._redealing = r.all_pass == "solo_only_redeal"
-        self._build_fields()
+        self._build_fields(  # the pieces these rules never fill
+            ("to_target",) * (not self._match) + ("signals",) * (not self._signals_on)
+        )
         self._seat = SeatTables.of(s)
         # The observation's bids: [k * 256 + bid] the bit of relative seat k's bid (6 a seat, from PASS), 0 for none.
         bid_bits = np.zeros((s, 256), dtype=U64)
@@ -421,6 +423,20 @@ class CalabresellaBatch(FamilyBatch):
         if self._signals_on:  # busso and striscio always, volo unless the seed signals
             lead = play & (led < 0) & (at(self._tricks) >= self._signals_from)
             signal_words(words, hand, lead, volo=bool(self._kinds & 0b100))
+        other = np.flatnonzero(phase > PLAY)  # the deals before their card play: a few of a long run's
+        if len(other):
+            deals = other if rows is None else rows[other]
+            words[other] = self._before_play_words(rows_reader(deals), hand[other], phase[other])
+        return words
+
+    def _before_play_words(self, at: Any, hand: np.ndarray, phase: np.ndarray) -> np.ndarray:
+        """(M, 4) uint64: the legal actions of deals before their card play (the auction, the call, the exchange).
+
+        ``at`` reads the state at those deals (``rows_reader``); ``hand`` is the hand of the seat on turn, ``phase``
+        the phase, both at them.
+        """
+        n = len(phase)
+        words = np.zeros((n, 4), dtype=U64)
         # The auction: pass, or an enabled contract above the standing bid.
         bidding = phase == AUCTION
         standing = max_columns(at(self._bids))

@@ -444,8 +444,8 @@ class FamilyBatch:
             raise ValueError(f"dealer must be a seat 0..{p - 1}; got {dealer!r}")
         return np.broadcast_to(d, (m,)).astype(np.int64)
 
-    def _shuffle(self, m: int, fixed: np.ndarray) -> np.ndarray:
-        """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks) uniformly shuffled, then those of ``fixed``."""
+    def _shuffle(self, m: int, fixed: np.ndarray | None = None) -> np.ndarray:
+        """(M, 40) card ids: the cards not in ``fixed`` ((M,) masks; None: none) uniformly shuffled, then those of ``fixed``."""
         return key_order(self._rng.random((m, 40)), fixed)
 
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:

@@ -133,6 +133,10 @@ _ONE = U64(1)
 _CONTRACT_BIT = np.zeros(256, dtype=U64)
 """The observation's contract by the action id of the contract won: bit 0 chiamo .. bit 4 scegliete; 0 for none."""
 _CONTRACT_BIT[CHIAMO : SCEGLIETE + 1] = 1 << np.arange(SCEGLIETE + 1 - CHIAMO, dtype=U64)
+_IDS = np.arange(FAMILY_NUM_ACTIONS, dtype=np.int64)
+_ACTION_CARD = np.clip(np.where(_IDS >= GIVE, _IDS - GIVE, np.where(_IDS >= CALL, _IDS - CALL, _IDS % 40)), 0, 39)
+"""The card an action id names (a card play, a call or a take ``CALL + c``, a card given ``GIVE + c``); 0..39 for the
+others, which name none (one lookup a step instead of eight passes over the deals)."""
 NUM_ACTIONS = FAMILY_NUM_ACTIONS  # 255
 
 
@@ -349,13 +353,8 @@ class CalabresellaBatch(FamilyBatch):
         m = len(idx)
         chosen = None if monte is None else np.bitwise_or.reduce(_CARD_BIT.take(monte), axis=1)
         if hands is None:
-            fixed = np.zeros(m, dtype=U64) if chosen is None else chosen
-            deck = self._shuffle(m, fixed)  # the cards not fixed first, shuffled; a chosen monte last
-            bits = _CARD_BIT.take(deck)
-            owner = np.minimum(np.arange(40) // self._t, self._s)[None, :]  # S: the monte
-            hands = np.stack(
-                [np.bitwise_or.reduce(np.where(owner == s, bits, _ZERO), axis=1) for s in range(self._s)], axis=1
-            )
+            deck = self._shuffle(m, chosen)  # the cards not fixed first, shuffled; a chosen monte last
+            hands = self._hands_of(deck)
             ids = deck[:, self._s * self._t :]
         else:  # the four cards left, in a shuffled order
             ids = self._shuffle(m, np.bitwise_or.reduce(hands, axis=1))[:, : self._k]
@@ -364,12 +363,7 @@ class CalabresellaBatch(FamilyBatch):
         down = np.bitwise_or.reduce(_CARD_BIT.take(ids), axis=1)
         self._monte_ids[idx] = ids
         if self._redealing:  # the second deal, drawn now: the same cards but the monte
-            deck = self._shuffle(m, down)
-            owner = np.arange(self._s * self._t)[None, :] // self._t
-            bits = _CARD_BIT.take(deck[:, : self._s * self._t])
-            self._redeal[idx] = np.stack(
-                [np.bitwise_or.reduce(np.where(owner == s, bits, _ZERO), axis=1) for s in range(self._s)], axis=1
-            )
+            self._redeal[idx] = self._hands_of(self._shuffle(m, down))
             self._solo_only[idx] = False
         self._given[idx] = 0
         self._taken[idx] = 0
@@ -405,6 +399,11 @@ class CalabresellaBatch(FamilyBatch):
         self._face_down[idx] = self._k
         self._owed[idx] = 0
         self._playing[idx] = True
+
+    def _hands_of(self, deck: np.ndarray) -> np.ndarray:
+        """(M, S) masks: the hands a shuffled deck deals, seat s the cards at its places s * t .. s * t + t - 1."""
+        s, t = self._s, self._t
+        return np.bitwise_or.reduce(_CARD_BIT.take(deck[:, : s * t]).reshape(len(deck), s, t), axis=2)
 
     # ------------------------------------------------------------------ masks
 
@@ -575,8 +574,7 @@ class CalabresellaBatch(FamilyBatch):
         act = active & ok
         seat = self._turn.copy()
         phase = self._phase.copy()
-        card = np.where(a >= GIVE, a - GIVE, np.where(a >= CALL, a - CALL, a % 40))
-        card = np.clip(card, 0, 39)
+        card = _ACTION_CARD.take(a)
         bit = _CARD_BIT.take(card)
         all_passed = np.zeros(n, dtype=bool)
         start = np.zeros(n, dtype=bool)

@@ -6,7 +6,7 @@ and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_pla
 choice and ``sample_mask``'s packed words; at 135a28e before ``random_set_bits``'s loop over
 the words, ``select_low``'s uint8 counts, ``close_tricks``'s loop for the winner and
 ``key_order``'s shuffle; at b6da112 before ``card_bits``'s wrapping ``take``, the one-hot seat
-and value fields by lookup (``SeatTables.rel_bits``, ``BIT_FROM_1``) and ``LED_STRENGTH``. The median
+and value fields by lookup (``SeatTables.rel_bits``, ``BIT_FROM_1``), ``LED_STRENGTH``, ``PLAY_CARD`` and the next seat without ``%``. The median
 of five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
@@ -29,7 +29,7 @@ from tressette_env.vector._family import (
     random_set_bits,
     select_low,
 )
-from tressette_env.vector._tricks import CARD_BIT, LED_STRENGTH, STRENGTH, card_bits
+from tressette_env.vector._tricks import CARD_BIT, LED_STRENGTH, PLAY_CARD, STRENGTH, card_bits
 
 M, S = 4096, 4
 
@@ -121,6 +121,7 @@ def main() -> None:
     mod_table = np.arange(3 * S, dtype=np.int64) % S
     seats_of = SeatTables.of(S)
     phase = rng.integers(0, 8, M)
+    actions = rng.integers(0, 255, M)
 
     pairs = [
         ("seat arithmetic: (me + k) % S vs a (S, S) table's take", lambda: (me[:, None] + np.arange(S)) % S,
@@ -160,6 +161,10 @@ def main() -> None:
         ("a one-hot of a value counted from 1, 0 none: a where of a shift vs BIT_FROM_1's take",
          lambda: np.where(phase > 0, np.uint64(1) << np.maximum(phase - 1, 0).astype(np.uint64), np.uint64(0)),
          lambda: BIT_FROM_1.take(phase)),
+        ("the card of an action id: NumPy's integer a % 40 vs PLAY_CARD's take", lambda: actions % 40,
+         lambda: PLAY_CARD.take(actions)),
+        ("the next seat: (seat + 1) % S vs a comparison and a where", lambda: (me + 1) % S,
+         lambda: np.where(me + 1 == S, 0, me + 1)),
     ]  # fmt: skip
     print(f"| idiom, M = {M} (before, after) | before µs | after µs | before / after |")
     print("| --- | ---: | ---: | ---: |")

@@ -13,7 +13,7 @@ led suit of -1 also reads, for "no suit led").
 | name | what it is |
 | --- | --- |
 | ``CARD_BIT``, ``STRENGTH``, ``THIRDS``, ``SUIT_BITS`` | the first three by card id (index 40: no card -> 0, -1, 0); ``SUIT_BITS`` by suit (index 4: none) |
-| ``LED_STRENGTH`` | a card's strength in the led suit by (led suit, card), -1 off it |
+| ``LED_STRENGTH``, ``PLAY_CARD`` | a card's strength in the led suit by (led suit, card), -1 off it; the card of a card play by action id |
 | ``THREE_THIRDS``, ``ONE_THIRD``, ``FULL``, ``RANKS`` | the assi, the cards worth a third, the 40 cards, the cards of each strength (the 3s first) |
 | ``CardOrder``, ``ENGINE``, ``REVERSED`` | the tables of one bit order: card bits, suits, each suit's strongest card, thirds, honours |
 | ``card_bits(cards)``, ``thirds_of(masks)`` | the bit of each card id (-1: 0); the thirds of a point in each mask |
@@ -129,6 +129,9 @@ STRENGTH = np.array(list(_STRENGTH_OF) + [-1], dtype=np.int64)
 """Strength of card c in its suit (3 highest: 9 ... 4 lowest: 0); index 40 (no card) is -1."""
 THIRDS = np.array(list(_THIRDS_OF) + [0], dtype=np.int64)
 """Thirds of a point of card c; index 40 (no card) is 0."""
+PLAY_CARD = np.arange(256, dtype=np.int64) % 40
+"""``[a]``: ``a % 40``, the card of a card play ``a`` (0..159, a signal in ``a // 40``), for any action id 0..255 (a
+lookup: NumPy's integer ``%`` by 40 cost 4.7 times as much at 4096, ``benchmarks/bench_numpy_idioms.py``)."""
 LED_STRENGTH = np.array(
     [-1] * 41 + [v for led in range(4) for v in [-1] + [_STRENGTH_OF[c] if c // 10 == led else -1 for c in range(40)]],
     dtype=np.int64,
@@ -297,7 +300,8 @@ def play_cards(
     t._led = np.where(leading, suit, led)
     t._count += play
     complete = play & (t._count == seats)
-    t._turn = np.where(play, (seat + 1) % seats, t._turn)
+    following_seat = seat + 1  # (seat + 1) % seats, without NumPy's slow integer %
+    t._turn = np.where(play, np.where(following_seat == seats, 0, following_seat), t._turn)
     return complete
 
 

@@ -112,6 +112,7 @@ from ._family import (
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
 from ._tricks import LED_STRENGTH as _LED_STRENGTH
+from ._tricks import PLAY_CARD as _PLAY_CARD
 from ._tricks import RANKS as _RANKS
 from ._tricks import STRENGTH as _STRENGTH
 from ._tricks import THIRDS as _THIRDS
@@ -537,7 +538,7 @@ class AChiamareBatch(FamilyBatch):
         play = good & (phase == PLAY)
         hand_complete = np.zeros(n, dtype=bool)
         if play.any():
-            card = a % 40
+            card = _PLAY_CARD.take(a)
             bit = np.where(play, _CARD_BIT.take(card), _ZERO)
             flat_view(self._hands)[ar * P + seat] ^= bit  # by flat index, as play_cards writes the trick
             led = self._led
@@ -610,14 +611,13 @@ class AChiamareBatch(FamilyBatch):
             cappotto = loser_tricks == 0
         bad, actor = renuncio[e], acting[e]
         played = ~bad & (declarer >= 0) & (self._phase[e] == PLAY)
-        stakes = self._stakes(team, won, cappotto, declarer)
-        # Renuncio: before any card is called the offender pays each other 2; in the play his side loses as on cappotto.
-        early = (self._called[e] < 0) & (self._contract[e] != SOLO)
-        offender = seat == actor[:, None]
-        penalty = self._stakes(team, ~team[np.arange(m), actor], np.ones(m, dtype=bool), declarer)
-        early_stakes = np.where(offender, -2 * (P - 1), 2)
-        renuncio_stakes = np.where(early[:, None], early_stakes, penalty)
-        stakes = np.where(bad[:, None], renuncio_stakes, np.where(played[:, None], stakes, 0))
+        stakes = np.where(played[:, None], self._stakes(team, won, cappotto, declarer), 0)
+        if bad.any():  # renuncio: before any card is called the offender pays each other 2; in the play his side
+            early = (self._called[e] < 0) & (self._contract[e] != SOLO)  # loses as on cappotto
+            offender = seat == actor[:, None]
+            penalty = self._stakes(team, ~team[np.arange(m), actor], np.ones(m, dtype=bool), declarer)
+            early_stakes = np.where(offender, -2 * (P - 1), 2)
+            stakes = np.where(bad[:, None], np.where(early[:, None], early_stakes, penalty), stakes)
         score = self._match_score[e] + stakes
         winner = np.full(m, -1, dtype=np.int64)
         if self._match:

@@ -103,6 +103,7 @@ from ._family import BIT, FamilyBatch, SeatTables, deal_indices, depth, or_colum
 from ._family import THERMO as _THERMO
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
+from ._tricks import PLAY_CARD as _PLAY_CARD
 from ._tricks import card_bits as _bits
 from ._tricks import close_tricks, flat_view, play_cards, playable, signal_words
 from ._tricks import thirds_of as _thirds_of
@@ -543,7 +544,7 @@ class APerdereBatch(FamilyBatch):
         seat = self._turn.copy()
         play = active & ok & (a < GIVE)
         give = active & ok & (a >= GIVE)
-        card = np.where(give, a - GIVE, a % 40)
+        card = np.where(give, a - GIVE, _PLAY_CARD.take(a))
         bit = np.where(play | give, _CARD_BIT.take(card), _ZERO)
         flat_view(self._hands)[ar * self._hands.shape[1] + seat] ^= bit  # by flat index, as play_cards writes the trick
 

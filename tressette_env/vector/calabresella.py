@@ -850,16 +850,17 @@ class CalabresellaBatch(FamilyBatch):
         stakes = self._stakes(unit, e)
         points = np.stack([solo // 3, other // 3], axis=1)
         capp_side = np.where(cappotto, 1 - loser, -1)
-        # A renuncio: before a contract the offender pays each other player 2; after, his side loses as on cappotto.
-        soloist = self._soloist[e]
-        offender_lost = actor == soloist
-        r_stakes = self._stakes(np.where(offender_lost, -lost_unit, lost_unit), e)
-        is_offender = np.arange(self._p)[None, :] == self._agent_of[e, actor][:, None]
-        auction_stakes = np.where(is_offender, -2 * (self._p - 1), 2)
-        r_stakes = np.where((soloist < 0)[:, None], auction_stakes, r_stakes)
-        stakes = np.where(bad[:, None], r_stakes, stakes)
+        if bad.any():  # a renuncio: before a contract the offender pays each other player 2; after, his side
+            soloist = self._soloist[e]  # loses as on cappotto
+            offender_lost = actor == soloist
+            r_stakes = self._stakes(np.where(offender_lost, -lost_unit, lost_unit), e)
+            is_offender = np.arange(self._p)[None, :] == self._agent_of[e, actor][:, None]
+            auction_stakes = np.where(is_offender, -2 * (self._p - 1), 2)
+            r_stakes = np.where((soloist < 0)[:, None], auction_stakes, r_stakes)
+            stakes = np.where(bad[:, None], r_stakes, stakes)
         void = bad | passed
-        stakes = np.where(passed[:, None], 0, stakes)
+        if passed.any():
+            stakes = np.where(passed[:, None], 0, stakes)
         score = self._match_score[e] + stakes
         winner = np.full(m, -1, dtype=np.int64)
         if self._match:

@@ -130,6 +130,7 @@ from ._family import (
 )
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
+from ._tricks import PLAY_CARD as _PLAY_CARD
 from ._tricks import card_bits as _bits
 from ._tricks import follow_suit, trick_thirds, winning_card
 from .engine import SeedLike, _as_generator
@@ -762,7 +763,7 @@ class InDueBatch:
         active = check_active(active, self._playing)
         a = self._check_actions(actions, active)
         seat = self._turn.copy()
-        card = a % 40
+        card = _PLAY_CARD.take(a)
         bit = _CARD_BIT.take(card)
         card_ok = (a < 40) & ((self._legal_cards() & bit) != _ZERO)
         call_ok = (a == CALL_OUT) & self._call_legal()

@@ -465,7 +465,11 @@ class APerdereBatch(FamilyBatch):
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         live = self._live.take(rows)
-        seated = self._seated.take(live, axis=0)  # (M, P): relative seats at the table
+        seated = self._seated.take(live, axis=0) if self._elimination else None  # (M, P): relative seats at the table
+
+        def at_table(x: np.ndarray) -> np.ndarray:  # x's entries of the seats at the table (all but in an elimination)
+            return x if seated is None else np.where(seated, x, _ZERO)
+
         rel = self._rel_live.take(live * p + me, axis=0)  # (M, P): the absolute seat of each relative seat
         at = rows[:, None] * p + rel  # ... as flat positions in the (N, P) arrays
         mine_at = rows * p + me
@@ -474,10 +478,10 @@ class APerdereBatch(FamilyBatch):
             return x.reshape(-1).take(at)
 
         f[fields[("hand", None, 0)]] = self._hands.reshape(-1).take(mine_at)
-        f[self._rows_of("trick", p)] = np.where(seated, _bits(by_seat(self._trick)), _ZERO).T
+        f[self._rows_of("trick", p)] = at_table(_bits(by_seat(self._trick))).T
         f[fields[("leader", None, 0)]] = self._leader_bit.take((live * p + self._leader.take(rows)) * p + me)
-        f[self._rows_of("played", p)] = np.where(seated, by_seat(self._played), _ZERO).T
-        f[fields[("voids", None, 0)]] = or_columns(np.where(seated, by_seat(self._voids), _ZERO), 4)
+        f[self._rows_of("played", p)] = at_table(by_seat(self._played)).T
+        f[fields[("voids", None, 0)]] = or_columns(at_table(by_seat(self._voids)), 4)
         if self._teams:
             f[fields[("signals", None, 0)]] = or_columns(by_seat(self._signals), 12)
         f[fields[("trick_number", None, 0)]] = BIT.take(self._tricks.take(rows))
@@ -494,7 +498,7 @@ class APerdereBatch(FamilyBatch):
         sides = self._thirds.shape[1]
         thirds = _THERMO.take(self._thirds.reshape(-1).take(rows[:, None] * sides + by_side))
         if not self._teams:
-            thirds = np.where(seated, thirds, _ZERO)
+            thirds = at_table(thirds)
         f[self._rows_of("thirds", self._sides)] = thirds.T
         if self._match:
             score = self._match_score.reshape(-1).take(rows[:, None] * self._match_score.shape[1] + by_competitor)

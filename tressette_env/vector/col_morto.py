@@ -64,7 +64,7 @@ _REVERSE4 = np.array([int(f"{b:04b}"[::-1], 2) for b in range(16)], dtype=np.int
 """[bits by relative seat, seat 0 lowest] -> the 4-entry field, seat 0 first (highest)."""
 
 
-def _get(words: np.ndarray, offset: int, width: int) -> np.ndarray:
+def _get(words: np.ndarray | list[np.ndarray], offset: int, width: int) -> np.ndarray:
     """The ``width``-bit field (at most 64) at entry ``offset`` of observation words: ``put``'s inverse."""
     value = None
     for k, shift in placements(offset, width):
@@ -376,14 +376,14 @@ class ColMortoBatch:
         engine = self.engine
         rows = self._ar if deals is None else engine._deal_indices(deals)
         m = len(rows)
-        key = self._key[rows]
+        key = self._key.take(rows)
         t = self._tables
-        turn = engine.turn[rows]
-        controllers = t["controllers"][key]  # (M, 4)
+        turn = engine.turn.take(rows)
+        on_turn = t["controllers"].reshape(-1).take(4 * key + np.maximum(turn, 0))  # the player on turn (-1: none)
         if agents is None:
             if (turn < 0).any():
                 raise ValueError("a finished deal has no player on turn: name the observing players")
-            player = controllers[np.arange(m), turn]
+            player = on_turn
         else:
             given = np.asarray(agents)
             if given.dtype == bool or not np.issubdtype(given.dtype, np.integer) or given.shape not in ((), (m,)):
@@ -394,13 +394,19 @@ class ColMortoBatch:
             player = np.broadcast_to(given.astype(np.int64), (m,))
             if ((player < 0) | (player >= self.rules.players)).any():
                 raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {agents!r}")
-        me = t["seat_of"][key, player]
-        words = self._words(rows, me, player, turn, key)
+        me = t["seat_of"].reshape(-1).take(t["seat_of"].shape[1] * key + player)
+        words = self._words(rows, me, player, turn, key, on_turn)
         packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)
         return unpack_rows(packed, self.observation.size).view(np.int8)
 
     def _words(
-        self, rows: np.ndarray, me: np.ndarray, player: np.ndarray, turn: np.ndarray, key: np.ndarray
+        self,
+        rows: np.ndarray,
+        me: np.ndarray,
+        player: np.ndarray,
+        turn: np.ndarray,
+        key: np.ndarray,
+        on_turn: np.ndarray,
     ) -> list[np.ndarray]:
         """The observation as uint64 words (entry j at bit 63 - j % 64 of word j // 64, as ``vector._tables``).
 
@@ -411,7 +417,7 @@ class ColMortoBatch:
         engine = self.engine
         at = self._at
         m = len(rows)
-        four = engine._observe_any(me, rows)  # (13, M): the four-seat observation of seats ``me``
+        four = engine._observe_words(me, rows)  # 13 (M,) words: the four-seat observation of seats ``me``
         cut = at["exposed"][0]
         words: list = [None] * ((self.observation.size + 63) // 64)
         for k in range(cut // 64):
@@ -442,8 +448,7 @@ class ColMortoBatch:
                 put(words, tb.THERMO_TARGET.take(need), at["to_target"][0] + 41 * k, 41)
         rel = (dummies.astype(np.int64) * 0x11 >> me) & 0xF  # bit k: relative seat k is a dummy
         put(words, _REVERSE4.take(rel).astype(U64), at["dummies"][0], 4)
-        controllers = self._tables["controllers"].take(key, axis=0)
-        acting = (turn >= 0) & (controllers[np.arange(m), np.maximum(turn, 0)] == player)
+        acting = (turn >= 0) & (on_turn == player)
         field = np.where(acting, U64(8) >> ((turn - me) & 3).astype(U64), _ZERO)
         put(words, field, at["acting_for"][0], 4)
         zero = np.zeros(m, dtype=U64)

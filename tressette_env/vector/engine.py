@@ -629,6 +629,10 @@ class TressetteBatch:
 
     def _observe_any(self, seats: Any, deals: Any) -> np.ndarray:
         """The (13, M) observation words of any seat in any deals (a gather per slot)."""
+        return np.stack(self._observe_words(seats, deals))
+
+    def _observe_words(self, seats: Any, deals: Any) -> list[np.ndarray]:
+        """``_observe_any``'s 13 words as a list of (M,) arrays (col morto adds its pieces to them before stacking)."""
         n = self.n
         rows = self._ar if deals is None else self._deal_indices(deals)
         m = len(rows)
@@ -670,7 +674,7 @@ class TressetteBatch:
         if self.rules.is_match:
             self._put_to_target(words, team, rows)
         zero = np.zeros(m, dtype=U64)
-        return np.stack([zero if x is None else x for x in words])
+        return [zero if x is None else x for x in words]
 
     # ------------------------------------------------------------------ stepping
 

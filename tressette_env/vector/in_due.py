@@ -193,16 +193,17 @@ if _SIZE != 830 or not _covered.all():  # pragma: no cover
 _WORDS = (_SIZE + 63) // 64
 
 
-def _pack(f: np.ndarray) -> np.ndarray:
+def _pack(f: np.ndarray, places: tuple[tuple[int, int, int], ...]) -> np.ndarray:
     """(_NF, M) fields (entry i of a field at its bit i) -> (M, 830) int8 rows in the layout's order.
 
-    Each field is shifted into its place in little-endian words and the words unpacked once
-    (a gather of the 830 columns out of the fields' 64-bit slots cost about twice as much).
-    The rows are views into one buffer, ``8 * _WORDS`` bytes apart.
+    Each field of ``places`` ((field, first entry, width): those the rules fill, the others stay
+    0) is shifted into its place in little-endian words and the words unpacked once (a gather of
+    the 830 columns out of the fields' 64-bit slots cost about twice as much). The rows are views
+    into one buffer, ``8 * _WORDS`` bytes apart.
     """
     m = f.shape[1]
     words = np.zeros((_WORDS, m), dtype="<u8")
-    for k, (_name, at, width) in enumerate(_FIELDS):
+    for k, at, width in places:
         q, r = divmod(at, 64)
         value = f[k]
         words[q] |= value << U64(r) if r else value
@@ -313,6 +314,13 @@ class InDueBatch:
             raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
         self.rules: InDueRules = InDueRules.make(**rules)
         self._packet_form = self.rules.deal == "packets"
+        unfilled = (
+            {"stock"} if self._packet_form else {f"own_packets{k}" for k in range(4)} | {"turned", "packet_sizes"}
+        )
+        if self.rules.episode != "match":
+            unfilled |= {"target0", "target1"}
+        self._places = tuple((k, at, w) for k, (name, at, w) in enumerate(_FIELDS) if name not in unfilled)
+        """The fields ``_pack`` packs: those these rules fill (the others stay 0)."""
         self.decisions_per_hand = None if self._packet_form else 20
         """Decisions of each seat in a hand: 20 in the stock form (one card a trick); None with packets (the packet
         phases' decisions vary), so ``SeatRows`` refuses it."""
@@ -735,7 +743,7 @@ class InDueBatch:
                 for j in (0, 1):
                     sizes = sizes | (_THERMO.take(PACKET_SIZE - seat_pos[:, j]) << U64(5 * (2 * rel + j)))
             f[26] = np.where(shown, sizes, _ZERO)
-        return _pack(f)
+        return _pack(f, self._places)
 
     # ------------------------------------------------------------------ stepping
 

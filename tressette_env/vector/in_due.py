@@ -417,6 +417,7 @@ class InDueBatch:
             return
         if dealers is None:
             dealers = self._rng.integers(0, 2, m)
+        self._cards_now = None  # the state changes from here on
         self._deal(idx, dealers, masks, order, chosen)
         self._match_score[:, idx] = 0
         self._hand_number[idx] = 0
@@ -582,8 +583,20 @@ class InDueBatch:
         phase = self._phase
         return self._playing & ((phase == PLAY_STOCK) | (phase == PLAY_PACKETS) | (phase == PLAY))
 
+    _cards_now: np.ndarray | None = None
+    """``_legal_cards()`` of the current state (read-only), or None until asked for: the step's random choice, its
+    check and the masks share it (``reset`` and ``step`` forget it before they change the state)."""
+
     def _legal_cards(self) -> np.ndarray:
         """(N,) the card plays open to the seat on turn (0 outside the card play and in a finished deal)."""
+        cards = self._cards_now
+        if cards is None:
+            cards = self._cards_now = self._cards_open()
+            cards.flags.writeable = False
+        return cards
+
+    def _cards_open(self) -> np.ndarray:
+        """``_legal_cards`` computed from the state."""
         hand = _pick(self._hands, self._turn)
         led = self._led
         follow = follow_suit(hand, led)
@@ -788,6 +801,7 @@ class InDueBatch:
         if bad.any():
             if rules.illegal_action == "raise":
                 self._raise_illegal(a, bad)
+        self._cards_now = None  # the state changes from here on
         renuncio = bad
         called = active & call_ok
         play = active & card_ok

@@ -647,13 +647,14 @@ class TressetteBatch:
                 raise ValueError(f"seats are 0..3; got {seats!r}")
         slot = (me - q) & 3
         src = ((tb.ROW + slot) & 3) * n + rows  # (4, M): the slot of relative seat k
-        g = self._rot.reshape(_R, 4 * n).take(src, axis=1)
+        mine = self._rot.reshape(_R, 4 * n).take(src[0], axis=1)  # (R, M): the rows of the observer's slot
+        played = self._rot[_P].reshape(-1).take(src)  # (4, M): the cards each relative seat played
         trick = self._trick.reshape(-1).take(src)
         words: list = [None] * tb.OBS_WORDS
-        put(words, g[_H, 0], OFF["hand"], 40)
+        put(words, mine[_H], OFF["hand"], 40)
         for k in range(4):
             put(words, trick[k], tb.TRICK_AT[k], 40)
-            put(words, g[_P, k], tb.PLAYED_AT[k], 40)
+            put(words, played[k], tb.PLAYED_AT[k], 40)
         leader = (self._leader_slot.take(rows) - slot) & 3
         tricks = self._tricks.take(rows)
         playing = self._playing.take(rows)
@@ -662,9 +663,9 @@ class TressetteBatch:
             tricks = np.where(playing, tricks, 10)
         put(words, tb.LEADER_FIELD.take(leader), OFF["leader"], 4)
         put(words, tb.TRICK_NUMBER_FIELD.take(tricks), OFF["trick_number"], 10)
-        put(words, g[_SV, 0], OFF["signals"], 64)
+        put(words, mine[_SV], OFF["signals"], 64)
         for j, k in enumerate(tb.STATIC_WORDS):
-            words[k] = g[_S0 + j, 0] if words[k] is None else words[k] | g[_S0 + j, 0]
+            words[k] = mine[_S0 + j] if words[k] is None else words[k] | mine[_S0 + j]
         team = me & 1
         thirds = self._thirds.reshape(-1)
         own = tb.THERMO_THIRDS.take(thirds.take(team * n + rows))

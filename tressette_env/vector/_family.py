@@ -255,7 +255,7 @@ class SeatTables(NamedTuple):
     ``rel[m, k]``: the absolute seat of the seat k places after m, ``(m + k) % S``;
     ``mod[x + S]``: ``x % S`` for x in -S .. 2S - 1;
     ``rel_bit[(x + 1) * S + m]``: bit ``(x - m) % S`` (seat x's place seen from seat m) as uint64, 0 for x = -1
-    (no seat): ``rel_bits``.
+    (no seat), for x in -1..S-1: ``rel_bits``.
     """
 
     rel: np.ndarray
@@ -344,8 +344,9 @@ class FamilyBatch:
     def _build_fields(self, unfilled: tuple[str, ...] = ()) -> None:
         """The fields: each piece of at most 64 entries, or each row (64-entry chunk of a row) of a larger one.
 
-        ``unfilled`` names the pieces the observer never fills under these rules (a match's ``to_target`` in a
-        single hand, say): they stay 0 and ``_pack`` skips them (at least two shifts and ORs a field saved).
+        ``unfilled`` names the pieces of the layout the observer never fills under these rules (a match's
+        ``to_target`` in a single hand, say): they stay 0 and ``_pack`` skips them (at least two shifts and ORs a
+        field saved).
         """
         obs = self.observation
         fields: dict[Any, int] = {}
@@ -374,7 +375,8 @@ class FamilyBatch:
             raise ImportError(f"{type(self).__name__}: the observation layout has entries no field covers")
         self._fields = fields
         self._places = places
-        """(field, first entry, width) of every field: where ``_pack`` shifts it into the layout's words."""
+        """(field, first entry, width) of every field these rules fill (not ``unfilled``): where ``_pack`` shifts it into
+        the layout's words."""
 
     def _rows_of(self, name: str, rows: int) -> np.ndarray:
         """The fields of rows 0..rows-1 of the piece ``name`` (one array made once per piece)."""

@@ -211,9 +211,7 @@ class AChiamareBatch(FamilyBatch):
         self._signs = bool(seats)
         self._volo = bool(kinds & 0b100)
         self._m_chiamo, self._m_sola = r.multiplier("chiamo"), r.multiplier("sola")
-        self._build_fields(  # the pieces these rules never fill
-            ("to_target",) * (not self._match) + ("signals",) * (not self._signs)
-        )
+        self._build_fields(() if self._match else ("to_target",))  # the pieces these rules never fill
         self._seat = SeatTables.of(P)
         n = self.n = int(num_deals)
         self._ar = np.arange(n, dtype=np.int64)

@@ -193,7 +193,6 @@ class APerdereBatch(FamilyBatch):
         self._build_fields(  # the pieces these rules never fill
             ("to_target",) * (not self._match)
             + ("out",) * (not self._elimination)
-            + ("signals",) * (not self._teams)
             + ("face_down_known",) * (r.reduce != "dealer_discard")
         )
         p = self.num_agents

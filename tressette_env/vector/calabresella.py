@@ -220,9 +220,7 @@ class CalabresellaBatch(FamilyBatch):
         self._dividete = DIVIDETE in r.enabled
         self._scegliete = SCEGLIETE in r.enabled
         self._redealing = r.all_pass == "solo_only_redeal"
-        self._build_fields(  # the pieces these rules never fill
-            ("to_target",) * (not self._match) + ("signals",) * (not self._signals_on)
-        )
+        self._build_fields(() if self._match else ("to_target",))  # the pieces these rules never fill
         self._seat = SeatTables.of(s)
         # The observation's bids: [k * 256 + bid] the bit of relative seat k's bid (6 a seat, from PASS), 0 for none.
         bid_bits = np.zeros((s, 256), dtype=U64)

@@ -628,11 +628,15 @@ class TressetteBatch:
             put(w, tb.THERMO_TARGET.take(need_other), OFF["to_target"] + W_TARGET, W_TARGET)
 
     def _observe_any(self, seats: Any, deals: Any) -> np.ndarray:
-        """The (13, M) observation words of any seat in any deals (a gather per slot)."""
+        """The (13, M) observation words of any seat in any deals (``_observe_words``, stacked)."""
         return np.stack(self._observe_words(seats, deals))
 
     def _observe_words(self, seats: Any, deals: Any) -> list[np.ndarray]:
-        """``_observe_any``'s 13 words as a list of (M,) arrays (col morto adds its pieces to them before stacking)."""
+        """``_observe_any``'s 13 words as a list of (M,) arrays (col morto adds its pieces to them before stacking).
+
+        The observer's slot of the hand, signals and static rows, and every slot of the played cards and the trick,
+        gathered from the slot tables by one ``take`` each.
+        """
         n = self.n
         rows = self._ar if deals is None else self._deal_indices(deals)
         m = len(rows)

@@ -8,7 +8,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 
 | name | what it is |
 | --- | --- |
-| ``THERMO`` | (65,) uint64: v low bits set, v 0..64 (a thermometer field) |
+| ``THERMO``, ``BIT``, ``BIT_FROM_1`` | uint64 fields by value: v low bits set, v 0..64 (a thermometer); bit v, v 0..63; bit v - 1 for v 1..64, none for 0 |
 | ``deal_indices(deals, n, every)`` | the deal indices of None, a bool mask or indices; a clear ValueError otherwise |
 | ``check_actions(actions, active, n, num_actions)`` | the actions as int64 ids; a clear ValueError for a bad one |
 | ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
@@ -18,7 +18,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
 | ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
 | ``unpack_little(packed, count)`` | the rows' first ``count`` bits, least significant first, by one flat ``np.unpackbits`` |
-| ``or_columns(x, shift)``, ``max_columns(x)``, ``sum_columns(x)``, ``SeatTables`` | the OR (shifted), largest and sum of a few columns by a loop; seat arithmetic as table lookups (the observations' hot path) |
+| ``or_columns(x, shift)``, ``max_columns(x)``, ``sum_columns(x)``, ``SeatTables`` | the OR (shifted), largest and sum of a few columns by a loop; seat arithmetic as table lookups, a seat's place seen from another as a bit (``rel_bits``; the observations' hot path) |
 | ``rows_reader(rows)`` | a reader of state arrays, whole or at the chosen rows (the engines' ``_words(rows)``) |
 | ``FamilyBatch`` | ``legal_masks`` and ``sample_actions`` (from the subclass's ``_words``), the fields and their packing (``_build_fields``, ``_pack``, ``_rows_of``), a step's checks (``_judge``), the dealers' check, the shuffle, the error of ``illegal_action="raise"``, and ``num_deals``, ``turn``, ``playing``, ``dealer``, ``tricks_done``, ``hand_number`` |
 """

@@ -34,6 +34,7 @@ from typing import Any
 
 from .actions import CALL_OUT, NUM_ACTIONS, STRISCIO, VOLO, ActionMask, action_to_string
 from .cards import HONOURS, NUM_CARDS, SUIT_MASK, THIRDS, CardMask, cards_of
+from .draws import shuffle
 from .rules import Rules
 from .scoring import LAST_TRICK_THIRDS
 from .state import (
@@ -126,7 +127,7 @@ def check_deal(hands: object) -> tuple[CardMask, CardMask, CardMask, CardMask]:
 def shuffled(rng: random.Random, sizes: tuple[int, ...]) -> list[CardMask]:
     """A shuffled deck dealt in packets of ``sizes`` cards (in order), as masks; the rest is dropped."""
     deck = list(range(NUM_CARDS))
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     bit = _BIT.__getitem__
     out, start = [], 0
     for size in sizes:

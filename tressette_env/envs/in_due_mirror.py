@@ -43,8 +43,8 @@ from __future__ import annotations
 from ..encoders.in_due import _PHASE_BIT
 from ..encoders.observation import Observation
 from ..engine.actions import CALL_OUT
-from ..engine.state import FIXED_FIELDS, PLAY, GameState, PublicState
-from ..games.in_due import _PIZZICHI, PLAY_PACKETS, PLAY_STOCK, STOCK_SIZE, InDueRules
+from ..engine.state import FIXED_FIELDS, PLAY, GameState, PublicState, Table
+from ..games.in_due import _PIZZICHI, PLAY_PACKETS, PLAY_STOCK, STOCK_SIZE, InDueHidden, InDuePublic, InDueRules
 from .mirror import FaceUpMirror, MirrorLayout
 
 __all__ = ["PacketMirror", "StockMirror", "phase_mirror"]
@@ -144,8 +144,9 @@ class StockMirror(_InDueMirror):
                     bits &= ~(0xF << (voids_at + 4))
                 obs[me] = bits
         left = len(stock) - 2
-        self.hidden = self.hidden._replace(stock=stock[2:])
-        table = self.table = table._replace(exposed=exposed, extra=table.extra._replace(stock=left))
+        # ``_replace`` of the three records, written out (each ``stock`` first; ``exposed`` and ``extra`` last)
+        self.hidden = _new(InDueHidden, (stock[2:],) + self.hidden[1:])
+        table = self.table = _new(Table, table[:-2] + (exposed, _new(InDuePublic, (left,) + table.extra[1:])))
         self.fixed = self.fixed[:_TABLE] + (table,)
         self.voids = voids
         now = ((1 << left) - 1) << stock_at
@@ -221,3 +222,8 @@ _TABLE = FIXED_FIELDS - 1
 """Where ``table`` lies in ``CardPlayMirror.fixed`` (``PublicState``'s fields from ``rules`` to ``table``)."""
 if PublicState._fields[_TABLE] != "table":  # pragma: no cover - a guard for whoever reorders PublicState
     raise ImportError("envs.in_due_mirror: PublicState's field before FIXED_FIELDS is no longer table")
+if (
+    InDueHidden._fields[0] != "stock" or InDuePublic._fields[0] != "stock" or Table._fields[-2:] != ("exposed", "extra")
+):  # pragma: no cover - a guard for whoever reorders them (``StockMirror.play`` builds them from slices)
+    raise ImportError("envs.in_due_mirror: StockMirror.play needs stock first and Table's exposed and extra last")
+_new = tuple.__new__

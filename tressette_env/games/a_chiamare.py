@@ -81,6 +81,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, SOLO
 from ..engine.cards import NUM_CARDS, CardMask, mask_of
+from ..engine.draws import shuffle
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -272,7 +273,7 @@ class TressetteAChiamare(auction.StakeGame):
         hands = options.get("hands")
         if hands is None:
             deck = list(range(NUM_CARDS))
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             hands = tuple(mask_of(deck[HAND * s : HAND * (s + 1)]) for s in range(PLAYERS))
         forehand = (dealer + 1) % PLAYERS
         seats = tuple(range(PLAYERS))

@@ -87,6 +87,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
 from ..engine.cards import FOUR_OF_DENARI, FULL_DECK, NUM_CARDS, THIRDS, CardMask, cards_of, mask_of
+from ..engine.draws import shuffle
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import GAME_OVER, HAND_OVER, PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -372,7 +373,7 @@ class TressetteAPerdere(Game):
                 cut = REMOVED.get(n, ())
                 removed = mask_of(cut)
                 kept = [c for c in deck if c not in cut]
-            rng.shuffle(kept)
+            shuffle(rng, kept)
             masks = [mask_of(kept[h * s : h * (s + 1)]) for s in range(n)]
             rest = kept[h * n :]
             if k and rules.reduce == "dealer_discard":

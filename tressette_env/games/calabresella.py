@@ -105,6 +105,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.cards import NUM_CARDS, THIRDS, CardMask, mask_of, undealt
+from ..engine.draws import shuffle
 from ..engine.game import check_cards, check_seat, illegal
 from ..engine.scoring import HandScore, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -427,7 +428,7 @@ class Calabresella(auction.StakeGame):
         seat_of = tuple(controllers.index(a) if a in controllers else -1 for a in range(rules.players))
         hands, monte = options.get("hands"), options.get("monte")
         rest = undealt(mask_of(monte or ()), *(hands or ()))
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         if hands is None:
             hands = tuple(mask_of(rest[size * s : size * (s + 1)]) for s in range(seats))
             rest = rest[size * seats :]
@@ -436,7 +437,7 @@ class Calabresella(auction.StakeGame):
         redeal: tuple[CardMask, ...] = ()
         if rules.all_pass == "solo_only_redeal":  # the second deal, drawn now: the same cards but the monte
             cards = [c for c in range(NUM_CARDS) if c not in monte]
-            rng.shuffle(cards)
+            shuffle(rng, cards)
             redeal = tuple(mask_of(cards[size * s : size * (s + 1)]) for s in range(seats))
         forehand = (dealer_seat + 1) % seats
         table = Table(

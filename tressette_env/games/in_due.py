@@ -73,6 +73,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, FAMILY_NUM_ACTIONS, PACKET
 from ..engine.cards import HONOURS, NUM_CARDS, SUIT_MASK, CardMask, card_code, cards_of, mask_of, undealt
+from ..engine.draws import shuffle
 from ..engine.game import apply, check_cards, check_seat, illegal, legal_mask_for
 from ..engine.scoring import RENUNCIO_POINTS, Declarations, HandScore, declare, find_accusi, no_declarations
 from ..engine.state import PLAY, PLAYING, GameState, PublicState, SeatView, Table
@@ -263,14 +264,14 @@ class TressetteInDue(Game):
         rest = undealt(mask_of(stock or ()), *(hands or ()))
         if hands is None and stock is None:
             deck = list(range(NUM_CARDS))
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             hands = (mask_of(deck[:10]), mask_of(deck[10:20]))
             stock = tuple(deck[20:])
         elif hands is None:
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             hands = (mask_of(rest[:10]), mask_of(rest[10:20]))
         elif stock is None:
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             stock = tuple(rest)
         accusi = declare(hands, (0, 1)) if rules.accusi != "none" else no_declarations(2, 2)
         table = _table(rules, PLAY_STOCK, 0, _EMPTY._replace(stock=STOCK_SIZE), rules.follow_suit_with_stock)
@@ -283,7 +284,7 @@ class TressetteInDue(Game):
         packets = options.get("packets")
         if packets is None:
             deck = list(range(NUM_CARDS))
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             packets = [tuple(deck[PACKET_SIZE * k : PACKET_SIZE * (k + 1)]) for k in range(PACKETS)]
         packets = tuple(tuple(p) for p in packets)
         non_dealer = 1 - dealer
@@ -500,7 +501,7 @@ class TressetteInDue(Game):
         chosen = rng.sample(pool, count)
         hand = known | sum(1 << c for c in chosen)
         stock = [c for c in cards_of(free) if not hand >> c & 1]
-        rng.shuffle(stock)
+        shuffle(rng, stock)
         hands = [0, 0]
         hands[me], hands[other] = view.hand, hand
         held = (hands[0], hands[1])

@@ -59,6 +59,7 @@ from typing import Any, ClassVar
 from .. import catalog
 from ..engine.actions import FAMILY_NUM_ACTIONS
 from ..engine.cards import FULL_DECK, NUM_CARDS, NUM_SUITS, CardMask
+from ..engine.draws import shuffle
 from ..engine.game import check_cards, check_seat
 from ..engine.scoring import RENUNCIO_POINTS, no_declarations
 from ..engine.state import PLAYING, GameState, PublicState, SeatView, Table
@@ -224,7 +225,7 @@ class TressetteMini(Game):
         if count <= ONE_DRAW_DEALS:
             return unrank(rules, rng.randrange(count))
         cards = list(deck(rules))
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         size = rules.hand_size
         return tuple(sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(rules.players))
 

@@ -307,9 +307,9 @@ class TressetteAChiamare(auction.StakeGame):
         if not self.legal_phase(state) >> action & 1:
             raise illegal(state, action, f"in {self.phase_name(state.public)} the legal actions are those of the mask")
         p = state.public
-        state = with_public(state, p._replace(history=p.history + (action,)))  # bids and the call are public
-        if p.table.phase == AUCTION:
+        if p.table.phase == AUCTION:  # (a bid joins the history in ``_bid``)
             return self._bid(state, action)
+        state = with_public(state, p._replace(history=p.history + (action,)))  # bids and the call are public
         card = action - CALL
         state = with_extra(state, called=card)
         if p.rules.reveal_partner:
@@ -319,10 +319,10 @@ class TressetteAChiamare(auction.StakeGame):
     def _bid(self, state: GameState, bid: int) -> GameState:
         p = state.public
         seat = p.turn
-        bids = tuple(bid if s == seat else b for s, b in enumerate(p.table.extra.bids))
-        state = with_extra(state, bids=bids)
+        bids = p.table.extra.bids[:seat] + (bid,) + p.table.extra.bids[seat + 1 :]
         if not auction.auction_over(bids, p.rules.auction == "first_taker"):
-            return with_public(state, state.public._replace(turn=(seat + 1) % PLAYERS))
+            return auction.with_bid(state, bid, bids, (seat + 1) % PLAYERS)
+        state = with_extra(with_public(state, p._replace(history=p.history + (bid,))), bids=bids)
         declarer = auction.declarer(bids)
         if declarer < 0:  # every player passed: a void hand
             result = HandScore((0, 0), (0, 0), (0, 0))

@@ -5,6 +5,7 @@ One home for each of these rules (FAMILY.md sections 4 and 5):
 | rule | function |
 | --- | --- |
 | the bids a seat may make (one speaking turn each; ascending, or the first bid takes it) | ``legal_bids``, ``auction_over`` |
+| a bid that leaves the auction open: the bids, the history, the next seat to speak | ``with_bid`` |
 | the cards a caller may name (any card he lacks, or the highest rank he lacks first) | ``callable_cards`` |
 | the signs of the seed: busso and liscio (striscio), from the second trick | ``signs`` |
 | a win (at least 6 of the 11 points: 18 thirds of 35) and a cappotto | ``side_wins``, ``is_cappotto`` |
@@ -23,7 +24,7 @@ from typing import Any
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.cards import NUM_CARDS, STRENGTH, CardMask
 from ..engine.scoring import HandScore
-from ..engine.state import GAME_OVER, HAND_OVER, PublicState
+from ..engine.state import GAME_OVER, HAND_OVER, GameState, PublicState, Table
 from ..engine.variant import Game
 
 CONTRACTS = {"chiamo": CHIAMO, "solo": SOLO, "solissimo": SOLISSIMO, "dividete": DIVIDETE, "scegliete": SCEGLIETE}
@@ -52,6 +53,31 @@ def auction_over(bids: tuple[int, ...], first_taker: bool) -> bool:
     if first_taker and any(b > PASS for b in bids):
         return True
     return all(bids)
+
+
+def with_bid(state: GameState, bid: int, bids: tuple[int, ...], turn: int) -> GameState:
+    """``state`` after ``bid``, a bid that leaves the auction open, with the bids ``bids`` and ``turn`` to speak next.
+
+    ``bids`` become the game's ``Table.extra.bids`` and ``bid`` joins the history. The three
+    records are built from slices (``bids`` is the first field of both games' ``Table.extra``,
+    ``extra`` the last of ``Table``, ``history`` the last of ``PublicState``): three
+    ``_replace`` cost twice as much, and most of an auction's steps are such bids.
+    """
+    p = state.public
+    t = p.table
+    x = t.extra
+    table = _new(Table, t[:-1] + (_new(type(x), (bids,) + x[1:]),))
+    public = _new(
+        PublicState, p[:_TABLE] + (table,) + p[_TABLE + 1 : _TURN] + (turn,) + p[_TURN + 1 : -1] + (p.history + (bid,),)
+    )
+    return _new(GameState, (public, state.hands, state.dealt, state.hidden))
+
+
+_new = tuple.__new__
+_TABLE = PublicState._fields.index("table")
+_TURN = PublicState._fields.index("turn")
+if PublicState._fields[-1] != "history" or Table._fields[-1] != "extra" or not _TABLE < _TURN:  # pragma: no cover
+    raise ImportError("games.auction.with_bid builds PublicState and Table from slices: history and extra come last")
 
 
 def declarer(bids: tuple[int, ...]) -> int:

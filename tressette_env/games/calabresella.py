@@ -101,6 +101,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
@@ -284,9 +285,9 @@ class CalabresellaRules(RuleSwitches):
             return self.contracts
         return ("chiamo", "solo") if self.all_play else ("chiamo", "solo", "solissimo")
 
-    @property
+    @cached_property
     def enabled(self) -> tuple[int, ...]:
-        """The contracts that may be bid, as bid action ids."""
+        """The contracts that may be bid, as bid action ids (worked out once a record: every bid reads it twice)."""
         return tuple(auction.CONTRACTS[name] for name in self.enabled_names)
 
     def multiplier(self, contract: int) -> int:
@@ -561,11 +562,11 @@ class Calabresella(auction.StakeGame):
             raise illegal(state, action, f"in {self.phase_name(state.public)} the legal actions are those of the mask")
         p = state.public
         phase = p.table.phase
-        # The public actions join the history; the face-down ones (discards, swaps) stay out of it.
-        if phase in (AUCTION, CALL_PHASE, RETURN) or (phase == TAKE and p.table.extra.monte_shown):
-            state = with_public(state, p._replace(history=p.history + (action,)))
-        if phase == AUCTION:
+        if phase == AUCTION:  # (a bid joins the history in ``_bid``)
             return self._bid(state, action)
+        # The public actions join the history; the face-down ones (discards, swaps) stay out of it.
+        if phase in (CALL_PHASE, RETURN) or (phase == TAKE and p.table.extra.monte_shown):
+            state = with_public(state, p._replace(history=p.history + (action,)))
         if phase == CALL_PHASE:
             return self._call(state, action - CALL)
         if phase == RETURN:
@@ -582,10 +583,10 @@ class Calabresella(auction.StakeGame):
         p = state.public
         x = p.table.extra
         seat = p.turn
-        bids = tuple(bid if s == seat else b for s, b in enumerate(x.bids))
-        state = with_extra(state, bids=bids)
+        bids = x.bids[:seat] + (bid,) + x.bids[seat + 1 :]
         if not auction.auction_over(bids, p.rules.auction == "first_taker"):
-            return with_public(state, state.public._replace(turn=(seat + 1) % p.table.seats))
+            return auction.with_bid(state, bid, bids, (seat + 1) % p.table.seats)
+        state = with_extra(with_public(state, p._replace(history=p.history + (bid,))), bids=bids)
         soloist = auction.declarer(bids)
         if soloist < 0:
             return self._all_passed(state)

@@ -400,8 +400,9 @@ class TressetteAChiamare(auction.StakeGame):
         theirs = auction.HAND_THIRDS - ours
         won = auction.side_wins(ours)
         tricks = [0, 0]  # the declarer's side's tricks, the others'
-        for winner in p.trick_winners():
-            tricks[0 if winner in team else 1] += 1
+        if rules.cappotto_rule == "all_tricks":  # (the only cappotto rule that counts tricks: the others read thirds)
+            for winner in p.trick_winners():
+                tricks[0 if winner in team else 1] += 1
         loser = 1 if won else 0
         cappotto = auction.is_cappotto((ours, theirs)[loser], tricks[loser], rules.cappotto_rule)
         stakes = self._stakes(state, won, cappotto)

@@ -130,7 +130,8 @@ def side_wins(thirds: int) -> bool:
 def is_cappotto(loser_thirds: int, loser_tricks: int, rule: str) -> bool:
     """The losing side was left with nothing (``cappotto_rule``).
 
-    No whole point (``"zero_points"``), no third at all (``"zero_thirds"``), or no trick (``"all_tricks"``).
+    No whole point (``"zero_points"``), no third at all (``"zero_thirds"``), or no trick (``"all_tricks"``):
+    ``loser_tricks`` is read under ``"all_tricks"`` only (the games count the tricks for that rule only).
     """
     if rule == "zero_points":
         return loser_thirds < 3

@@ -796,9 +796,10 @@ class Calabresella(auction.StakeGame):
         won = auction.side_wins(solo)
         loser = 1 if won else 0
         tricks = [0, 0]
-        sides = p.table.sides
-        for winner in p.trick_winners():
-            tricks[sides[winner]] += 1
+        if rules.cappotto_rule == "all_tricks":  # (the only cappotto rule that counts tricks: the others read thirds)
+            sides = p.table.sides
+            for winner in p.trick_winners():
+                tricks[sides[winner]] += 1
         cappotto = auction.is_cappotto(thirds[loser], tricks[loser], rules.cappotto_rule)
         if rules.scoring == "difference":
             unit = (solo - other) * (2 if max(thirds) == auction.HAND_THIRDS else 1)

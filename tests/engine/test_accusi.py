@@ -1,10 +1,14 @@
 """Declarations (accusi): every combination, adding up, public, void under cappotto (RULES.md)."""
 
+import random
+
+import numpy as np
 import pytest
 
 from tests.helpers import SUITS_DEAL, hands, play_out
 from tressette_env.engine import Rules, find_accusi, new_game, parse_cards, view
 from tressette_env.engine.cards import cards_of
+from tressette_env.engine.scoring import _FOUND, _HONOUR_CARDS, _combinations
 
 
 @pytest.mark.parametrize(
@@ -118,3 +122,18 @@ def test_seed_004_opening_example():
     state = new_game(Rules(), hands=deal, dealer=3)
     assert state.public.turn == 0
     assert [(a.name, a.points) for a in state.public.accusi.by_seat[0]] == [("napoletana di denari", 3)]
+
+
+def test_find_accusi_kept_answer_is_worked_out_answer():
+    rng = random.Random(5)
+    for _ in range(3000):
+        hand = sum(1 << c for c in rng.sample(range(40), rng.choice([3, 10, 13, 20])))
+        assert find_accusi(hand) == _combinations(hand)
+        assert find_accusi(hand) is find_accusi(hand | (1 << 9))  # a 9th-rank card (a re) changes nothing
+
+
+def test_find_accusi_keeps_plain_ints_whatever_it_is_first_asked_with():
+    hand = (1 << 30) | (1 << 31) | (1 << 32) | (1 << 11)  # napoletana of suit 3, and a 2 elsewhere
+    _FOUND.pop(hand & _HONOUR_CARDS, None)
+    first = find_accusi(np.int64(hand))
+    assert [type(a.cards) for a in first + find_accusi(hand)] == [int, int]

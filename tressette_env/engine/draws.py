@@ -13,7 +13,9 @@ same ``getrandbits`` calls in the same order as CPython's ``Random.shuffle`` and
 deals the same cards and leaves the generator in the same state
 (``tests/engine/test_draws.py`` compares both over thousands of seeds and sizes). Any other
 generator (a subclass, ``SystemRandom``, OpenSpiel's chance outcomes in
-``integrations.openspiel``) gets its own ``shuffle`` and ``randrange``.
+``integrations.openspiel``) gets its own ``shuffle`` and ``randrange``; a ``shuffle`` or
+``randrange`` patched onto one ``random.Random`` object (a test's mock) is not asked: patch
+``engine.draws`` instead.
 """
 
 from __future__ import annotations

@@ -80,7 +80,8 @@ def find_accusi(hand: CardMask) -> tuple[Accuso, ...]:
     """
     honours = hand & _HONOUR_CARDS
     found = _FOUND.get(honours)
-    if found is None:
+    if found is None:  # (kept as plain ints whatever int type the first caller passed, a NumPy one included)
+        honours = int(honours)
         found = _FOUND[honours] = _combinations(honours)
     return found
 

@@ -399,7 +399,7 @@ class TressetteAChiamare(auction.StakeGame):
         ours = sum(t for s, t in enumerate(p.thirds) if s in team)
         theirs = auction.HAND_THIRDS - ours
         won = auction.side_wins(ours)
-        tricks = [0, 0]  # the declarer's side's tricks, the others'
+        tricks = [0, 0]  # the declarer's side's tricks, the others' (left at 0 but for the rule that reads them)
         if rules.cappotto_rule == "all_tricks":  # (the only cappotto rule that counts tricks: the others read thirds)
             for winner in p.trick_winners():
                 tricks[0 if winner in team else 1] += 1
@@ -497,6 +497,10 @@ def _bid_name(bid: int) -> str:
     return "sola" if bid == SOLO else auction.bid_name(bid)
 
 
+if AChiamarePublic._fields[0] != "bids":  # pragma: no cover - a guard for whoever reorders the record
+    raise ImportError(
+        "games.a_chiamare: AChiamarePublic's first field must be bids (games.auction.with_bid writes it there)"
+    )
 A_CHIAMARE = TressetteAChiamare()
 AChiamareRules.game = A_CHIAMARE
 

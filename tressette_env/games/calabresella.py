@@ -795,7 +795,7 @@ class Calabresella(auction.StakeGame):
         solo, other = thirds
         won = auction.side_wins(solo)
         loser = 1 if won else 0
-        tricks = [0, 0]
+        tricks = [0, 0]  # each side's tricks (left at 0 but for the rule that reads them)
         if rules.cappotto_rule == "all_tricks":  # (the only cappotto rule that counts tricks: the others read thirds)
             sides = p.table.sides
             for winner in p.trick_winners():
@@ -897,6 +897,10 @@ class Calabresella(auction.StakeGame):
         return [f"face down: {suits_text(mask_of(state.hidden.face_down))}"]
 
 
+if CalabresellaPublic._fields[0] != "bids":  # pragma: no cover - a guard for whoever reorders the record
+    raise ImportError(
+        "games.calabresella: CalabresellaPublic's first field must be bids (games.auction.with_bid writes it there)"
+    )
 CALABRESELLA = Calabresella()
 CalabresellaRules.game = CALABRESELLA
 

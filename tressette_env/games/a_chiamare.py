@@ -309,7 +309,7 @@ class TressetteAChiamare(auction.StakeGame):
         p = state.public
         if p.table.phase == AUCTION:  # (a bid joins the history in ``_bid``)
             return self._bid(state, action)
-        state = with_public(state, p._replace(history=p.history + (action,)))  # bids and the call are public
+        state = with_public(state, p._replace(history=p.history + (action,)))  # the call is public (as the bids are)
         card = action - CALL
         state = with_extra(state, called=card)
         if p.rules.reveal_partner:

@@ -414,7 +414,7 @@ class APerdereBatch(FamilyBatch):
         """(N, 4) uint64 (of ``rows`` only, when given): the legal actions of the seat on turn as 256 bits (bit a: action a)."""
         at = rows_reader(rows)
         turn = at(self._turn)
-        hand = self._hands[self._ar if rows is None else rows, turn]
+        hand = self._hands.reshape(-1).take((self._ar if rows is None else rows) * self._hands.shape[1] + turn)
         led = at(self._led)
         playing, phase = at(self._playing), at(self._phase)
         play = playing & (phase == PLAY)

@@ -410,7 +410,7 @@ class CalabresellaBatch(FamilyBatch):
         at = rows_reader(rows)
         turn = at(self._turn)
         n = len(turn)
-        hand = self._hands[self._ar if rows is None else rows, turn]
+        hand = self._hands.reshape(-1).take((self._ar if rows is None else rows) * self._hands.shape[1] + turn)
         phase = np.where(at(self._playing), at(self._phase), -1)
         words = np.zeros((n, 4), dtype=U64)
         # The card play: follow the led suit; the leader may signal, truthfully.

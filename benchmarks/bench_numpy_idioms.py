@@ -6,7 +6,8 @@ and flat ``take`` gathers; at e2939b7 before ``max_columns``, ``vector._side_pla
 choice and ``sample_mask``'s packed words; at 135a28e before ``random_set_bits``'s loop over
 the words, ``select_low``'s uint8 counts, ``close_tricks``'s loop for the winner and
 ``key_order``'s shuffle; at b6da112 before ``card_bits``'s wrapping ``take``, the one-hot seat
-and value fields by lookup (``SeatTables.rel_bits``, ``BIT_FROM_1``), ``LED_STRENGTH``, ``PLAY_CARD`` and the next seat without ``%``. The median
+and value fields by lookup (``SeatTables.rel_bits``, ``BIT_FROM_1``), ``LED_STRENGTH``, ``PLAY_CARD`` and the next seat without ``%``; at e7b9529 before ``select_low``'s and
+``engine.select_bit``'s search by a running count by byte (``select_high``). The median
 of five repeats of 200 calls each, CPU time, one thread.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_numpy_idioms.py
@@ -27,6 +28,7 @@ from tressette_env.vector._family import (
     key_order,
     max_columns,
     random_set_bits,
+    select_high,
     select_low,
 )
 from tressette_env.vector._tricks import CARD_BIT, LED_STRENGTH, PLAY_CARD, STRENGTH, card_bits
@@ -46,6 +48,36 @@ def select_low_int64(words: np.ndarray, k: np.ndarray) -> np.ndarray:
         step = half * up
         pos += step
         x = x >> step.astype(np.uint64)
+    return pos
+
+
+def select_low_halvings(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``_family.select_low`` at e7b9529: a binary search in six halvings, its counts and shifts in uint8."""
+    x = np.array(words, dtype=np.uint64)
+    k = np.asarray(k).astype(np.uint8)
+    pos = np.zeros(len(x), dtype=np.uint8)
+    for half in (32, 16, 8, 4, 2, 1):
+        low = np.bitwise_count(x & THERMO[half])
+        up = k >= low
+        step = up * np.uint8(half)
+        k -= low * up
+        pos += step
+        x >>= step
+    return pos.astype(np.int64)
+
+
+def select_bit_int64(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``engine.select_bit`` at e7b9529: the k-th set bit from the top by a binary search in int64."""
+    x = np.array(words, dtype=np.uint64)
+    k = np.array(k, dtype=np.int64)
+    pos = np.zeros(len(x), dtype=np.int64)
+    for half in (32, 16, 8, 4, 2, 1):
+        upper = np.bitwise_count(x >> np.uint64(64 - half)).astype(np.int64)
+        lower = k >= upper
+        k -= upper * lower
+        step = half * lower
+        pos += step
+        x <<= step.view(np.uint64)
     return pos
 
 
@@ -145,7 +177,11 @@ def main() -> None:
         ("a shuffled deck of 100 x 40 keys: a stable argsort vs key_order's exact integer keys, unstable",
          lambda: np.argsort(deck_keys, axis=1, kind="stable"), lambda: key_order(deck_keys)),
         ("the k-th set bit of a word: select_low's binary search in int64 vs in uint8",
-         lambda: select_low_int64(word, kth), lambda: select_low(word, kth)),
+         lambda: select_low_int64(word, kth), lambda: select_low_halvings(word, kth)),
+        ("the k-th set bit of a word: select_low's binary search in uint8 vs its running count by byte",
+         lambda: select_low_halvings(word, kth), lambda: select_low(word, kth)),
+        ("the k-th set bit from the top: select_bit's binary search in int64 vs select_high's count by byte",
+         lambda: select_bit_int64(word, kth), lambda: select_high(word, kth)),
         ("a random set bit of (M, 4) legal words: a running count along the rows vs a loop over the words",
          lambda: random_set_bits_cumsum(legal_words, np.random.default_rng(0)),
          lambda: random_set_bits(legal_words, np.random.default_rng(0))),

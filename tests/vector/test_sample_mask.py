@@ -4,7 +4,8 @@ for one uniform a row, and the helpers behind it and behind the batches' shuffle
 The random players of the vector environments and of team play draw with it, so its
 actions are pinned here to the definition, row by row in plain Python, for masks of every
 width the games use and widths around the 64-bit words it packs them into; so are
-``_family.select_low`` and ``random_set_bits`` (the family's ``sample_actions``), and
+``_family.select_low``, ``select_high`` (``engine.select_bit``) and ``random_set_bits`` (the family's
+``sample_actions``), and
 ``_family.key_order`` to the stable sort of the keys it replaced (every deal's shuffle).
 """
 
@@ -13,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tressette_env.vector import sample_mask
-from tressette_env.vector._family import key_order, random_set_bits, select_low
+from tressette_env.vector import sample_mask, select_bit
+from tressette_env.vector._family import key_order, random_set_bits, select_high, select_low
 
 
 def by_definition(mask: np.ndarray, seed: int) -> list[int]:
@@ -75,6 +76,35 @@ def test_select_low_is_the_k_th_lowest_set_bit(rows, density, seed):
     expected = [int(np.flatnonzero(row)[j]) for row, j in zip(bits, k, strict=True)]
     assert select_low(words, k).tolist() == expected
     assert select_low(words, k).dtype == np.int64
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.sampled_from([1, 3, 64, 200]),
+    density=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_select_high_is_the_k_th_highest_set_bit_counted_from_the_top(rows, density, seed):
+    """``select_high`` (the four-seat ``select_bit``): the k-th set bit from the top, its place from bit 63 down."""
+    rng = np.random.default_rng(seed)
+    bits = rng.random((rows, 64)) < density  # bits[:, j]: the word's bit 63 - j
+    bits[:, rng.integers(0, 64, rows)] = True
+    words = np.packbits(bits, axis=1).view(">u8").astype(np.uint64).reshape(-1)
+    k = (rng.random(rows) * bits.sum(axis=1)).astype(np.int64)
+    expected = [int(np.flatnonzero(row)[j]) for row, j in zip(bits, k, strict=True)]
+    assert select_high(words, k).tolist() == expected
+    assert select_bit(words, k).tolist() == expected
+    assert select_bit(words, k).dtype == np.int64
+
+
+@pytest.mark.parametrize("select", [select_low, select_high])
+def test_a_k_past_the_set_bits_gives_a_place_in_the_word_and_no_error(select):
+    """Rows whose result is thrown away (no legal action, a block not drawn) may ask past their bits: 0..63, no error."""
+    words = np.array([0, 1, 1 << 63, (1 << 64) - 1, 0x00FF00000000FF00], dtype=np.uint64)
+    for k in (0, 1, 7, 8, 40, 63):
+        got = select(words, np.full(len(words), k))
+        assert ((got >= 0) & (got < 64)).all()
+    assert select(words[3:4], np.array([63])).tolist() == [63]
 
 
 @settings(max_examples=100, deadline=None)

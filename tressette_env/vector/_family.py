@@ -12,7 +12,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``deal_indices(deals, n, every)`` | the deal indices of None, a bool mask or indices; a clear ValueError otherwise |
 | ``check_actions(actions, active, n, num_actions)`` | the actions as int64 ids; a clear ValueError for a bad one |
 | ``check_active(active, playing)`` | a step's (N,) bool mask of the deals that play; a clear ValueError for a bad mask or a finished deal |
-| ``popcount(x)``, ``select_low(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit |
+| ``popcount(x)``, ``select_low(words, k)``, ``select_high(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit, and from the top of its k-th highest (``engine.select_bit``) |
 | ``random_set_bits(words, rng)`` | a uniformly random set bit of each row of words: ``sample_actions`` and ``engine.sample_mask`` |
 | ``key_order(keys, fixed)`` | a deck shuffled by random keys (their stable sort, by an exact unstable one), the fixed cards last |
 | ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |

@@ -838,7 +838,7 @@ class CalabresellaBatch(FamilyBatch):
         else:
             cappotto = self._side_tricks[e, loser] == 0
         contract = self._contract[e]
-        mult = self._mult.take(np.clip(contract - CHIAMO, 0, 7))
+        mult = self._mult.take(contract - CHIAMO, mode="clip")  # no contract (0): index 0 (np.clip cost 3x)
         if rules.scoring == "difference":
             unit = (solo - other) * np.where(thirds.max(axis=1) == auction.HAND_THIRDS, 2, 1)
             lost_unit = np.full(m, 2 * auction.HAND_THIRDS)
@@ -846,7 +846,7 @@ class CalabresellaBatch(FamilyBatch):
             unit = mult * np.where(cappotto, 2, 1) * np.where(won, 1, -1)
             lost_unit = 2 * mult
         stakes = self._stakes(unit, e)
-        points = np.stack([solo // 3, other // 3], axis=1)
+        points = thirds // 3  # (solo, other)
         capp_side = np.where(cappotto, 1 - loser, -1)
         if bad.any():  # a renuncio: before a contract the offender pays each other player 2; after, his side
             soloist = self._soloist[e]  # loses as on cappotto

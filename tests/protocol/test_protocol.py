@@ -145,6 +145,7 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         '{"action": 999}',
         '{"action": "4 di picche"}',
         "x" * 10**5,
+        "[" * 2000 + "]" * 2000,  # nested past the JSON parser's depth: its RecursionError is an AnswerError
     ]:
         with pytest.raises(AnswerError) as error:
             read_answer(line, legal)
@@ -167,6 +168,7 @@ def test_tressette_bot_answers_as_the_player_does_and_names_what_it_cannot_read(
     lines[3:3] = [
         '{"type": "end"}',
         "not json",
+        "[" * 5000 + "]" * 5000,  # past the JSON parser's depth (RecursionError): an error line, and the next is read
         '{"type": "act", "legal": [{"id": 1}], "seat": 0, "hand": [], "state": 5}',
         json.dumps({"type": "act", "legal": [{"id": 1}, {"id": 2}], "seat": 0, "hand": [], "state": nonsense}),
         json.dumps({"type": "act", "legal": [{"id": 1}, {"id": 2}], "seat": 0, "hand": [1], "state": odd}),
@@ -184,7 +186,8 @@ def test_tressette_bot_answers_as_the_player_does_and_names_what_it_cannot_read(
     answers = [json.loads(line) for line in "".join(out).splitlines()]
     assert [a["action"] for a in answers if "action" in a] == expected
     errors = [a["error"] for a in answers if "error" in a]
-    assert len(errors) == 4 and errors[0].startswith("ValueError: not JSON"), errors
+    assert len(errors) == 5 and errors[0].startswith("ValueError: not JSON"), errors
+    assert errors[1].startswith("ValueError: not JSON") and len(errors[1]) < 400, errors
 
 
 # ---------------------------------------------------------------------- bots in subprocesses

@@ -231,6 +231,31 @@ def test_the_key_stays_out_of_the_results_and_is_not_carried_by_a_redirect(stub,
         redirecting.server_close()
 
 
+def test_a_reply_nested_past_the_json_parser_is_a_chat_error():
+    """A reply of lists nested past the parser's depth (its RecursionError) is a ChatError of one line."""
+
+    class Nested(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            data = ("[" * 5000 + "]" * 5000).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Nested)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(ChatError, match="not a chat completion") as error:
+            ChatPlayer(url=f"http://127.0.0.1:{server.server_address[1]}/v1", timeout=5).chat([])
+        assert "\n" not in str(error.value) and len(str(error.value)) < 400
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_the_timeout_bounds_the_whole_reply():
     stop, finished = threading.Event(), threading.Event()
 

@@ -143,7 +143,7 @@ class ChatPlayer:
             raise ChatError(f"llm {cut(self.model)}: a reply past {MAX_REPLY} bytes")
         try:
             text = json.loads(raw)["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):  # (nested past the parser's depth)
             raise ChatError(
                 f"llm {cut(self.model)}: not a chat completion: {cut(raw.decode('utf-8', 'replace'))}"
             ) from None

@@ -43,7 +43,7 @@ def _action(player: Any, line: str, rng: random.Random) -> int | None:
         raise ValueError(f"a message of {len(line)} characters: at most {MAX_MESSAGE}")
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: lists or objects nested past the parser's depth
         raise ValueError(f"not JSON: {cut(line.strip())}") from None
     if not isinstance(message, dict):
         raise ValueError(f"a message is a JSON object; got {shown(message)}")

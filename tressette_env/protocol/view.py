@@ -167,7 +167,7 @@ def read_answer(line: str, legal: list[dict]) -> int:
         raise AnswerError(f"an answer of {len(line)} characters: at most {MAX_ANSWER}")
     try:
         answer = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: lists or objects nested past the parser's depth
         raise AnswerError(f'not JSON: {cut(line.strip())}; answer {{"action": <id>}}') from None
     if not isinstance(answer, dict) or "action" not in answer:
         raise AnswerError(f'{shown(answer)}: answer an object {{"action": <id or name>}}')

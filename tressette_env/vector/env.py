@@ -66,6 +66,7 @@ from ..engine.actions import NUM_ACTIONS
 from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
+from .policy_answer import Stopped, policy_actions
 
 
 class BatchedPolicy(Protocol):
@@ -166,6 +167,7 @@ class TressetteVectorEnv(VectorEnv):
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in this episode yet
         self._started = False
+        self._stopped = Stopped()  # why the last step stopped halfway (a policy failed), if it did
 
     # ------------------------------------------------------------------ gymnasium API
 
@@ -183,8 +185,9 @@ class TressetteVectorEnv(VectorEnv):
         self._seat = self._draw_seats(self.num_envs)
         self._fresh[:] = True
         self._started = True
+        self._stopped.clear()
         n = self.num_envs
-        self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {})
+        self._stopped.run(lambda: self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {}))
         if self.dense_reward:
             self._paid = self._thirds_lead()
         self._masks = self.batch.legal_masks(bool)
@@ -201,6 +204,7 @@ class TressetteVectorEnv(VectorEnv):
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        self._stopped.check("step()")
         batch = self.batch
         result = batch.step(np.asarray(actions), active=active, autoreset=False)
         if active is None:
@@ -211,7 +215,7 @@ class TressetteVectorEnv(VectorEnv):
         terminated = np.zeros(self.num_envs, dtype=bool)
         infos: dict = {}
         self._collect(result, rewards, terminated, infos)
-        self._play_others(rewards, terminated, infos)
+        self._stopped.run(lambda: self._play_others(rewards, terminated, infos))  # a policy that fails stops here
         if self.dense_reward:
             # A hand that ended pays its result minus what it has paid; the others (and the
             # hands dealt in its place) the change of the thirds lead.
@@ -229,6 +233,7 @@ class TressetteVectorEnv(VectorEnv):
         """
         if not self._started:
             raise RuntimeError("call reset() before action_masks()")
+        self._stopped.check("action_masks()")
         return self._masks
 
     @property
@@ -344,15 +349,7 @@ class TressetteVectorEnv(VectorEnv):
                 chosen = sample_mask(mask, self.np_random)
             else:
                 obs = np.ascontiguousarray(batch.observe(deals=rows))  # a policy may reshape rows (torch .view)
-                chosen = np.asarray(policy(obs, mask)).astype(np.int64).reshape(-1)
-                if chosen.shape != rows.shape or (chosen < 0).any() or (chosen >= NUM_ACTIONS).any():
-                    raise ValueError(f"a policy returned {chosen!r} for {len(rows)} rows: one action id 0..160 each")
-                if not mask[np.arange(len(rows)), chosen].all():
-                    bad = int(np.flatnonzero(mask[np.arange(len(rows)), chosen] == 0)[0])
-                    raise ValueError(
-                        f"the policy {policy!r} chose illegal action {int(chosen[bad])} in deal {int(rows[bad])}; "
-                        f"legal: {np.flatnonzero(mask[bad]).tolist()}"
-                    )
+                chosen = policy_actions(policy, obs, mask, rows)  # checked before any deal plays it
             actions[rows] = chosen
         return actions
 

@@ -51,6 +51,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..engine.game import check_seat
 from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
+from .policy_answer import Stopped, policy_actions
 
 Others = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
 _REDEALS = 1000
@@ -141,6 +142,7 @@ class FamilyVectorEnv(VectorEnv):
         self._redeals = np.zeros(num_envs, dtype=np.int64)  # episodes in a row the others ended before it acted
         self._paid = np.zeros(num_envs, dtype=np.float32)
         self._started = False
+        self._stopped = Stopped()  # why the last step stopped halfway (a policy failed), if it did
 
     # ------------------------------------------------------------------ gymnasium API
 
@@ -162,7 +164,9 @@ class FamilyVectorEnv(VectorEnv):
         self._redeals[:] = 0
         self._fresh[:] = True
         self._started = True
-        self._play_others(np.zeros(self.num_envs, dtype=np.float32), np.zeros(self.num_envs, dtype=bool), {})
+        self._stopped.clear()
+        n = self.num_envs
+        self._stopped.run(lambda: self._play_others(np.zeros(n, dtype=np.float32), np.zeros(n, dtype=bool), {}))
         if self.dense_reward:
             self._paid = self.batch.lead(self._agent)
         self._masks = self.batch.legal_masks(bool)
@@ -179,6 +183,7 @@ class FamilyVectorEnv(VectorEnv):
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        self._stopped.check("step()")
         if active is not None:
             active = np.asarray(active)
             if active.dtype != bool or active.shape != (self.num_envs,):
@@ -195,7 +200,7 @@ class FamilyVectorEnv(VectorEnv):
         terminated = np.zeros(self.num_envs, dtype=bool)
         infos: dict = {}
         self._collect(result, rewards, terminated, infos)
-        self._play_others(rewards, terminated, infos)
+        self._stopped.run(lambda: self._play_others(rewards, terminated, infos))  # a policy that fails stops here
         if self.dense_reward:
             lead = self.batch.lead(self._agent)
             rewards += np.where(terminated, 0.0, lead) - self._paid
@@ -208,6 +213,7 @@ class FamilyVectorEnv(VectorEnv):
         """(N, A) bool: the learner's legal actions in each deal (the array of the last ``infos["action_mask"]``)."""
         if not self._started:
             raise RuntimeError("call reset() before action_masks()")
+        self._stopped.check("action_masks()")
         return self._masks
 
     @property
@@ -285,18 +291,7 @@ class FamilyVectorEnv(VectorEnv):
     def _policy(self, rows: np.ndarray) -> np.ndarray:
         mask = self.batch.legal_masks()[rows]
         obs = np.ascontiguousarray(self.batch.observe(deals=rows))
-        chosen = np.asarray(self.others(obs, mask)).astype(np.int64).reshape(-1)
-        top = self.batch.num_actions
-        if chosen.shape != rows.shape or (chosen < 0).any() or (chosen >= top).any():
-            raise ValueError(f"a policy returned {chosen!r} for {len(rows)} rows: one action id 0..{top - 1} each")
-        legal = mask[np.arange(len(rows)), chosen] != 0
-        if not legal.all():
-            bad = int(np.flatnonzero(~legal)[0])
-            raise ValueError(
-                f"the policy {self.others!r} chose illegal action {int(chosen[bad])} in deal {int(rows[bad])}; "
-                f"legal: {np.flatnonzero(mask[bad]).tolist()}"
-            )
-        return chosen
+        return policy_actions(self.others, obs, mask, rows)  # checked before any deal plays it
 
     def render(self) -> None:
         """Not supported: render one deal with the game's AEC environment instead."""

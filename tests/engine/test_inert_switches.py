@@ -333,10 +333,12 @@ def test_the_refusal_crosses_a_process_pool_whole_and_quotes_values_cut_short():
     from tressette_env.engine.switches import InertSwitchError
 
     with pytest.raises(InertSwitchError) as caught:
-        Rules(target_score=10**5000)
+        Rules(target_score=31)
     error = pickle.loads(pickle.dumps(caught.value))
     assert (error.switch, error.others, str(error)) == ("target_score", ("episode",), str(caught.value))
-    assert "an int of about 5001 digits" in str(error) and len(str(error)) < 200
+    with pytest.raises(ValueError) as caught:  # past the largest whole-number switch (switches.MOST)
+        Rules(target_score=10**5000, episode="match")
+    assert "an int of about 5001 digits" in str(caught.value) and len(str(caught.value)) < 200
     with pytest.raises(ValueError) as caught:
         Rules(episode="x" * 10**5)
     assert len(str(caught.value)) < 200

@@ -765,8 +765,12 @@ def test_bad_rule_switches_and_deal_options_are_named():
         ({"allow_self_call": 1}, "allow_self_call=1: must be True or False"),
         ({"reveal_partner": "yes"}, "reveal_partner='yes': must be True or False"),
         ({"first_lead": "dealer"}, "first_lead='dealer': must be one of 'seed', 'forehand', 'declarer'"),
-        ({"multipliers": {"solo": 2}}, "multipliers=.*must be a dict from 'chiamo', 'sola' to ints >= 1; 'solo'"),
+        (
+            {"multipliers": {"solo": 2}},
+            r"multipliers=.*must be a dict from 'chiamo', 'sola' to ints >= 1 \(at most 10000\); 'solo'",
+        ),
         ({"multipliers": {"chiamo": 0}}, "'chiamo': 0 is not"),
+        ({"multipliers": {"chiamo": 2**62}}, "'chiamo': 4611686018427387904 is not"),  # int64 stakes stay exact
         ({"multipliers": {"sola": True}}, "'sola': True is not"),
         ({"multipliers": 3}, "multipliers=3: must be a dict"),
         ({"cappotto_rule": "none"}, "cappotto_rule='none': must be one of"),
@@ -776,6 +780,7 @@ def test_bad_rule_switches_and_deal_options_are_named():
         ({"match_end": "never"}, "match_end='never': must be one of 'rounds', 'target'"),
         ({"rounds": 0}, "rounds=0: must be an int >= 1"),
         ({"target_score": 0}, "target_score=0: must be an int >= 1"),
+        ({"rounds": 10**30}, "rounds=1000000000000000000000000000000: must be an int >= 1, at most 10000"),
         ({"illegal_action": "warn"}, "illegal_action='warn': must be one of 'renuncio', 'raise'"),
     ):
         with pytest.raises(ValueError, match=message):

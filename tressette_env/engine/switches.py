@@ -15,6 +15,11 @@ where a need does not hold would change nothing, and is refused (``InertSwitchEr
 from a switch not given). ``make_effective`` builds a record leaving such switches at their
 defaults, for sweeps over the switch space.
 
+Every whole number a switch takes (a target, a bonus, a charge, a count of hands or rounds, a
+contract's multiplier) is at most ``MOST`` (10,000), whatever its table says of its least value:
+far above any table's rules, and far enough below 2**63 that every score, stake and reward the
+engines add up (the batched ones in int64) stays exact.
+
 Example:
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -42,6 +47,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..messages import shown
+
+MOST = 10_000
+"""The largest value of any whole-number switch, a multiplier's included (the module docstring)."""
 
 
 class InertSwitchError(ValueError):
@@ -217,8 +225,14 @@ def check_values(rules: Any) -> None:
         elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
             if value is None and allowed[0] == "int|None":
                 continue
-            if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < allowed[1]:
-                raise ValueError(f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}")
+            if (
+                isinstance(value, bool)
+                or not hasattr(value, "__index__")
+                or not allowed[1] <= value.__index__() <= MOST
+            ):
+                raise ValueError(
+                    f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}, at most {MOST}"
+                )
             object.__setattr__(rules, f.name, value.__index__())
         else:
             try:
@@ -244,13 +258,13 @@ def _subset(name: str, value: Any, values: tuple) -> tuple:
 
 def _mapping(name: str, value: Any, keys: tuple) -> tuple:
     """``value`` (a dict or pairs) as a tuple of (key, int >= 1) pairs in ``keys``' order, or a ``ValueError``."""
-    what = f"a dict from {', '.join(map(repr, keys))} to ints >= 1"
+    what = f"a dict from {', '.join(map(repr, keys))} to ints >= 1 (at most {MOST})"
     try:
         pairs = dict(value)
     except (TypeError, ValueError):
         raise ValueError(f"rule switch {name}={shown(value)}: must be {what}") from None
     for key, number in pairs.items():
-        if key not in keys or isinstance(number, bool) or not hasattr(number, "__index__") or number < 1:
+        if key not in keys or isinstance(number, bool) or not hasattr(number, "__index__") or not 1 <= number <= MOST:
             raise ValueError(f"rule switch {name}={shown(value)}: must be {what}; {shown(key)}: {shown(number)} is not")
     return tuple((key, int(pairs[key])) for key in keys if key in pairs)
 

@@ -89,6 +89,16 @@ def test_bad_deals_are_named(deal, message):
         new_game(Rules(), hands=deal)
 
 
+@pytest.mark.parametrize(
+    "deal", [list(range(10**6)), [list(range(10**5))] * 4, "x" * 10**6, [list(range(10)), [], [], ["y" * 10**6] * 10]]
+)
+def test_a_huge_bad_deal_is_quoted_cut_short(deal):
+    """The message quotes the bad value cut short (``messages.shown``): it once held the whole input (8 MB here)."""
+    with pytest.raises(ValueError) as error:
+        new_game(Rules(), hands=deal)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 300
+
+
 @pytest.mark.parametrize("dealer", [-1, 4, 1.0, "0", True])
 def test_bad_dealer(dealer):
     with pytest.raises(ValueError, match="dealer must be a seat 0..3"):

@@ -32,6 +32,7 @@ import operator
 import random
 from typing import Any
 
+from ..messages import shown
 from .actions import CALL_OUT, NUM_ACTIONS, STRISCIO, VOLO, ActionMask, action_to_string
 from .cards import HONOURS, NUM_CARDS, SUIT_MASK, THIRDS, CardMask, cards_of
 from .draws import shuffle
@@ -67,14 +68,14 @@ def rng_of(seed: Seed) -> random.Random:
     if isinstance(seed, random.Random):
         return seed
     if seed is not None and (isinstance(seed, bool) or not hasattr(seed, "__index__")):
-        raise TypeError(f"seed must be an int, None or a random.Random; got {seed!r}")
+        raise TypeError(f"seed must be an int, None or a random.Random; got {shown(seed)}")
     return random.Random(seed)
 
 
 def check_seat(seat: object, what: str = "dealer", seats: int = 4) -> Seat:
     """Validate a seat number (0..seats-1)."""
     if isinstance(seat, bool) or not hasattr(seat, "__index__") or not 0 <= seat.__index__() < seats:
-        raise ValueError(f"{what} must be a seat 0..{seats - 1}; got {seat!r}")
+        raise ValueError(f"{what} must be a seat 0..{seats - 1}; got {shown(seat)}")
     return seat.__index__()
 
 
@@ -90,7 +91,7 @@ def check_cards(hands: object, sizes: tuple[int, ...], what: str = "hand", pool:
     pool = {} if pool is None else pool
     shape = " + ".join(map(str, sizes)) if len(set(sizes)) > 1 else f"{len(sizes)} lists of {sizes[0]}"
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != len(sizes):
-        raise ValueError(f"a deal's {what}s are {shape} card ids (0..39), one list per {what}; got {hands!r}")
+        raise ValueError(f"a deal's {what}s are {shape} card ids (0..39), one list per {what}; got {shown(hands)}")
     masks = []
     for index, (hand, size) in enumerate(zip(hands, sizes, strict=True)):
         if isinstance(hand, (str, bytes)) or not hasattr(hand, "__len__") or len(hand) != size:
@@ -99,7 +100,7 @@ def check_cards(hands: object, sizes: tuple[int, ...], what: str = "hand", pool:
         mask = 0
         for card in hand:
             if isinstance(card, bool) or not hasattr(card, "__index__"):
-                raise ValueError(f"{what} {index} of the deal holds {card!r}; card ids are ints 0..39")
+                raise ValueError(f"{what} {index} of the deal holds {shown(card)}; card ids are ints 0..39")
             card = card.__index__()
             if not 0 <= card < NUM_CARDS:
                 raise ValueError(f"{what} {index} of the deal holds card id {card}; card ids are 0..39")
@@ -120,7 +121,7 @@ def check_deal(hands: object) -> tuple[CardMask, CardMask, CardMask, CardMask]:
         ValueError: naming what is wrong: the shape, a count, a card id, a repeated card.
     """
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 4:
-        raise ValueError(f"a deal is 4 lists of 10 card ids (0..39), one per seat; got {hands!r}")
+        raise ValueError(f"a deal is 4 lists of 10 card ids (0..39), one per seat; got {shown(hands)}")
     return tuple(check_cards(hands, (10, 10, 10, 10)))  # type: ignore[return-value]
 
 
@@ -142,7 +143,7 @@ _BIT = tuple(1 << card for card in range(NUM_CARDS))
 def _game_of(rules: object) -> Any:
     game = getattr(type(rules), "game", None)
     if game is None:
-        raise TypeError(f"rules must be a game's rules record (e.g. Rules(accusi=False)); got {rules!r}")
+        raise TypeError(f"rules must be a game's rules record (e.g. Rules(accusi=False)); got {shown(rules)}")
     return game
 
 
@@ -262,8 +263,8 @@ def illegal(state: GameState, action: int, why: str) -> IllegalActionError:
     """The error for ``action`` by the seat on turn, saying ``why`` and naming the legal actions."""
     p = state.public
     legal = " ".join(action_to_string(a) for a in legal_actions(state))
-    shown = action_to_string(action) if 0 <= action < p.rules.game.num_actions else str(action)
-    return IllegalActionError(f"seat {p.turn} may not play {action} ({shown}): {why}; legal: {legal}")
+    named = action_to_string(action) if 0 <= action < p.rules.game.num_actions else str(action)
+    return IllegalActionError(f"seat {p.turn} may not play {action} ({named}): {why}; legal: {legal}")
 
 
 def action_int(action: Any, num_actions: int = NUM_ACTIONS) -> int:
@@ -273,7 +274,7 @@ def action_int(action: Any, num_actions: int = NUM_ACTIONS) -> int:
             raise TypeError
         return operator.index(action)
     except TypeError:
-        raise TypeError(f"an action is an integer id 0..{num_actions - 1}; got {action!r}") from None
+        raise TypeError(f"an action is an integer id 0..{num_actions - 1}; got {shown(action)}") from None
 
 
 def apply(state: GameState, action: int) -> GameState:
@@ -430,7 +431,7 @@ def view(state: GameState, seat: Seat) -> SeatView:
             return SeatView(seat, state.hands[seat], state.public)
         return SeatView(seat, state.hands[seat], state.public, private_of(state, seat))
     except IndexError:  # (the common case costs no test)
-        raise ValueError(f"seat must be a seat 0..{len(state.hands) - 1}; got {seat!r}") from None
+        raise ValueError(f"seat must be a seat 0..{len(state.hands) - 1}; got {shown(seat)}") from None
 
 
 def is_over(state: GameState) -> bool:

@@ -23,6 +23,7 @@ from pettingzoo.utils import wrappers
 from ..engine.game import apply, legal_actions_mask, legal_mask_for, new_game, next_hand, view
 from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
+from ..messages import shown
 from .mirror import MirroredGame
 from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
 from .recording import EpisodeRecording, check_record_path
@@ -168,7 +169,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         super().__init__()
         check_render_mode(render_mode, self.metadata["render_modes"])
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
-            raise ValueError(f"max_cycles is None (no limit) or an int >= 1; got {max_cycles!r}")
+            raise ValueError(f"max_cycles is None (no limit) or an int >= 1; got {shown(max_cycles)}")
         self.max_cycles = max_cycles
         """Truncate the episode once every agent has had this many turns on average (None: never)."""
         spec = self.spec_of_game
@@ -352,7 +353,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
             raise RuntimeError("observe() before reset(): call reset() first")
         if agent not in self.agents:
             if agent not in self._index:
-                raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
+                raise ValueError(f"agents are {self.possible_agents}; got {shown(agent)}")
             if self.rules.game.out_of_match(self.game.public.table, self._index[agent]):
                 raise RuntimeError(f"{agent} is out of the match (eliminated) and has left the episode")
             raise RuntimeError(f"{agent} is done: the episode is over and every agent has left it; call reset()")
@@ -377,7 +378,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
     def view(self, agent: str) -> SeatView:
         """What ``agent`` may know (its hand and the public state): the input of every ``Player``."""
         if agent not in self._index:
-            raise ValueError(f"agents are {self.possible_agents}; got {agent!r}")
+            raise ValueError(f"agents are {self.possible_agents}; got {shown(agent)}")
         seat = self._seat_of_agent[agent]
         if seat < 0:
             raise ValueError(f"{agent} is out of the match: it has no seat this hand")

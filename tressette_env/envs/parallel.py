@@ -43,6 +43,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
 from ..engine.actions import PARALLEL_NUM_ACTIONS, WAIT
+from ..messages import shown
 from .aec import FamilyEnv
 from .playing import action_id
 
@@ -54,7 +55,7 @@ class FamilyParallelEnv(ParallelEnv, EzPickle):
                  **rules: Any):  # fmt: skip
         EzPickle.__init__(self, aec_class, render_mode=render_mode, max_cycles=max_cycles, **rules)
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
-            raise ValueError(f"max_cycles is None (no limit) or an int >= 1; got {max_cycles!r}")
+            raise ValueError(f"max_cycles is None (no limit) or an int >= 1; got {shown(max_cycles)}")
         self.aec = aec_class(render_mode=render_mode, **rules)
         """The AEC environment underneath (its ``game`` is the engine state)."""
         self.max_cycles = max_cycles

@@ -112,7 +112,7 @@ class RenderModeError(ValueError, TypeError):
 def check_render_mode(render_mode: object, modes: list[str]) -> None:
     """Raise ``RenderModeError`` unless ``render_mode`` is None or one of ``modes``."""
     if render_mode is not None and render_mode not in modes:
-        raise RenderModeError(f"render_mode={render_mode!r} is not supported: None or one of {modes}")
+        raise RenderModeError(f"render_mode={shown(render_mode)} is not supported: None or one of {modes}")
 
 
 def action_id(action: Any, num_actions: int = NUM_ACTIONS) -> int:

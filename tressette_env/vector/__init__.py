@@ -23,6 +23,7 @@ Depends on numpy and gymnasium only; stable-baselines3 is imported by ``SB3VecEn
 
 from typing import Any
 
+from ..messages import shown
 from .engine import StepResult, TressetteBatch, sample_mask, select_bit
 from .env import BatchedPolicy, RandomPolicy, TressetteVectorEnv
 from .family_env import FamilyVectorEnv
@@ -47,4 +48,4 @@ def __getattr__(name: str) -> Any:
         from .sb3 import SB3VecEnv
 
         return SB3VecEnv
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..engine.actions import action_to_string
 from ..engine.game import IllegalActionError
+from ..messages import shown
 
 U64 = np.uint64
 _ZERO = U64(0)
@@ -98,7 +99,7 @@ def check_agents(agents: Any, n: int, players: int) -> np.ndarray:
 def check_deal(deal: Any, n: int) -> int:
     """A deal index 0..N-1 from a batch's ``deal_of`` argument; a ValueError otherwise (no negative indices)."""
     if isinstance(deal, bool) or not isinstance(deal, (int, np.integer)) or not 0 <= deal < n:
-        raise ValueError(f"deal is an index 0..{n - 1}; got {deal!r}")
+        raise ValueError(f"deal is an index 0..{n - 1}; got {shown(deal)}")
     return int(deal)
 
 
@@ -467,11 +468,13 @@ class FamilyBatch:
         p = self.num_agents
         d = np.asarray(dealer)
         if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"dealer must be a seat 0..{p - 1} (an int) or an array of {m} of them; got {dealer!r}")
+            raise ValueError(
+                f"dealer must be a seat 0..{p - 1} (an int) or an array of {m} of them; got {shown(dealer)}"
+            )
         if d.shape not in ((), (m,)):
             raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
         if ((d < 0) | (d >= p)).any():
-            raise ValueError(f"dealer must be a seat 0..{p - 1}; got {dealer!r}")
+            raise ValueError(f"dealer must be a seat 0..{p - 1}; got {shown(dealer)}")
         return np.broadcast_to(d, (m,)).astype(np.int64)
 
     def _shuffle(self, m: int, fixed: np.ndarray | None = None) -> np.ndarray:
@@ -481,7 +484,7 @@ class FamilyBatch:
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
         if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {shown(dtype)}")
         words = np.ascontiguousarray(self._legal_words().astype("<u8", copy=False))  # (read, not written)
         bits = unpack_little(words.view(np.uint8), self.num_actions)
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
@@ -519,9 +522,9 @@ class FamilyBatch:
         first = int(where[0])
         legal = np.flatnonzero(self.legal_masks()[first]).tolist()
         seat = int(self._turn[first])
-        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
+        some = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
         raise IllegalActionError(
-            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
+            f"illegal actions in {len(where)} deal(s) ({some}{', ...' if len(where) > 5 else ''}); "
             f"in deal {first} seat {seat} may play {legal} "
             f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
         )

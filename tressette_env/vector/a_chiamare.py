@@ -96,6 +96,7 @@ from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
+from ..messages import shown
 from ._family import (
     BIT,
     BIT_FROM_1,
@@ -200,7 +201,7 @@ class AChiamareBatch(FamilyBatch):
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
-            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+            raise ValueError(f"num_deals must be an int >= 1; got {shown(num_deals)}")
         self.rules: AChiamareRules = AChiamareRules.make(**rules)
         r = self.rules
         self.observation = a_chiamare_observation(r)
@@ -398,9 +399,9 @@ class AChiamareBatch(FamilyBatch):
         else:
             s = np.asarray(seats)
             if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..{P - 1} or an array of {m} of them; got {seats!r}")
+                raise ValueError(f"seats are one seat 0..{P - 1} or an array of {m} of them; got {shown(seats)}")
             if ((s < 0) | (s >= P)).any():
-                raise ValueError(f"seats are 0..{P - 1}; got {seats!r}")
+                raise ValueError(f"seats are 0..{P - 1}; got {shown(seats)}")
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)

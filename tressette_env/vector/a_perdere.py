@@ -99,6 +99,7 @@ from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
 from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
+from ..messages import shown
 from ._family import BIT, FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
 from ._family import THERMO as _THERMO
 from ._tricks import CARD_BIT as _CARD_BIT
@@ -171,7 +172,7 @@ class APerdereBatch(FamilyBatch):
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
-            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+            raise ValueError(f"num_deals must be an int >= 1; got {shown(num_deals)}")
         self.rules: APerdereRules = APerdereRules.make(**rules)
         r = self.rules
         self.observation = a_perdere_observation(r)
@@ -457,9 +458,9 @@ class APerdereBatch(FamilyBatch):
         else:
             s = np.asarray(seats)
             if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..{p - 1} or an array of {m} of them; got {seats!r}")
+                raise ValueError(f"seats are one seat 0..{p - 1} or an array of {m} of them; got {shown(seats)}")
             if ((s < 0) | (s >= p)).any():
-                raise ValueError(f"seats are 0..{p - 1}; got {seats!r}")
+                raise ValueError(f"seats are 0..{p - 1}; got {shown(seats)}")
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)

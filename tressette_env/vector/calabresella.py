@@ -107,6 +107,7 @@ from ..games.calabresella import (
     TAKE,
     CalabresellaRules,
 )
+from ..messages import shown
 from ._family import (
     BIT,
     BIT_FROM_1,
@@ -196,7 +197,7 @@ class CalabresellaBatch(FamilyBatch):
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
-            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+            raise ValueError(f"num_deals must be an int >= 1; got {shown(num_deals)}")
         self.rules: CalabresellaRules = CalabresellaRules.make(**rules)
         r = self.rules
         self.observation = calabresella_observation(r)
@@ -492,9 +493,9 @@ class CalabresellaBatch(FamilyBatch):
             p = self._p
             s = np.asarray(seats)
             if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one player 0..{p - 1} or an array of {m} of them; got {seats!r}")
+                raise ValueError(f"seats are one player 0..{p - 1} or an array of {m} of them; got {shown(seats)}")
             if ((s < 0) | (s >= p)).any():
-                raise ValueError(f"seats are players 0..{p - 1}; got {seats!r}")
+                raise ValueError(f"seats are players 0..{p - 1}; got {shown(seats)}")
             agents = np.broadcast_to(s, (m,)).astype(np.int64)
             at = self._agent_of[rows] == agents[:, None]  # (M, S)
             me, seated = at.argmax(axis=1), at.any(axis=1)

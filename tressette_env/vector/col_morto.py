@@ -52,6 +52,7 @@ from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
 from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
+from ..messages import shown
 from . import _tables as tb
 from ._family import check_agents
 from ._tables import U64, placements, put, shifted
@@ -230,9 +231,9 @@ class ColMortoBatch:
         top = self.rules.players if name == "dealer" else 3
         v = np.asarray(value)
         if v.dtype == bool or not np.issubdtype(v.dtype, np.integer) or v.shape not in ((), (m,)):
-            raise ValueError(f"{name} must be a player 0..{top - 1} (an int) or {m} of them; got {value!r}")
+            raise ValueError(f"{name} must be a player 0..{top - 1} (an int) or {m} of them; got {shown(value)}")
         if ((v < 0) | (v >= top)).any():
-            raise ValueError(f"{name} must be a player 0..{top - 1}; got {value!r}")
+            raise ValueError(f"{name} must be a player 0..{top - 1}; got {shown(value)}")
         return np.broadcast_to(v, (m,)).astype(np.int64)
 
     def _deal(self, idx: np.ndarray, dealers: np.ndarray, hands: Any, first_hand: bool) -> None:
@@ -355,7 +356,7 @@ class ColMortoBatch:
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
         if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {shown(dtype)}")
         packed = self._packed_masks
         packed[:, :24] = self.engine._packed_legal()  # the engine's 161 bits; the family's actions past them are 0
         bits = unpack_rows(packed, FAMILY_NUM_ACTIONS)
@@ -389,11 +390,11 @@ class ColMortoBatch:
             if given.dtype == bool or not np.issubdtype(given.dtype, np.integer) or given.shape not in ((), (m,)):
                 raise ValueError(
                     f"agents are one player 0..{self.rules.players - 1} or an array of {m} of them (one per "
-                    f"observed deal); got {agents!r}"
+                    f"observed deal); got {shown(agents)}"
                 )
             player = np.broadcast_to(given.astype(np.int64), (m,))
             if ((player < 0) | (player >= self.rules.players)).any():
-                raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {agents!r}")
+                raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {shown(agents)}")
         me = t["seat_of"].reshape(-1).take(t["seat_of"].shape[1] * key + player)
         words = self._words(rows, me, player, turn, key, on_turn)
         packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)

@@ -71,6 +71,7 @@ from ..engine.game import IllegalActionError
 from ..engine.rules import make_rules
 from ..engine.scoring import RENUNCIO_POINTS
 from ..envs.playing import check_seed
+from ..messages import shown
 from . import _tables as tb
 from ._family import random_set_bits, select_high
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
@@ -183,7 +184,7 @@ class TressetteBatch:
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, history: bool = False, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
-            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+            raise ValueError(f"num_deals must be an int >= 1; got {shown(num_deals)}")
         self.rules = make_rules(**rules)
         self.observation = observation_of(self.rules, history)
         """The scalar observation whose bytes ``observe`` gives (``observation.size`` entries)."""
@@ -290,11 +291,11 @@ class TressetteBatch:
         """(M,) int64 dealers: an int seat for every deal, or one seat per deal reset."""
         d = np.asarray(dealer)
         if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"dealer must be a seat 0..3 (an int) or an array of {m} of them; got {dealer!r}")
+            raise ValueError(f"dealer must be a seat 0..3 (an int) or an array of {m} of them; got {shown(dealer)}")
         if d.shape not in ((), (m,)):
             raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
         if ((d < 0) | (d > 3)).any():
-            raise ValueError(f"dealer must be a seat 0..3; got {dealer!r}")
+            raise ValueError(f"dealer must be a seat 0..3; got {shown(dealer)}")
         return np.broadcast_to(d, (m,)).astype(np.int64)
 
     @staticmethod
@@ -510,7 +511,7 @@ class TressetteBatch:
         A fresh array each call, whose rows are 192 bytes apart (see ``unpack_rows``).
         """
         if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {shown(dtype)}")
         bits = unpack_rows(self._packed_legal(), NUM_ACTIONS)
         return bits.view(np.bool_) if dtype in (bool, np.bool_) else bits.view(np.int8)
 
@@ -648,7 +649,7 @@ class TressetteBatch:
         else:
             me = np.broadcast_to(np.asarray(seats, dtype=np.int64), (m,))
             if ((me < 0) | (me > 3)).any():
-                raise ValueError(f"seats are 0..3; got {seats!r}")
+                raise ValueError(f"seats are 0..3; got {shown(seats)}")
         slot = (me - q) & 3
         src = ((tb.ROW + slot) & 3) * n + rows  # (4, M): the slot of relative seat k
         mine = self._rot.reshape(_R, 4 * n).take(src[0], axis=1)  # (R, M): the rows of the observer's slot
@@ -693,7 +694,7 @@ class TressetteBatch:
                 raise TypeError(f"actions are integer ids 0..{NUM_ACTIONS - 1}; got dtype {a.dtype}")
             if a.dtype.kind == "u" and (a >= NUM_ACTIONS).any():  # before int64 wraps 2**64 - 1 to -1
                 bad = int(np.flatnonzero(a >= NUM_ACTIONS)[0])
-                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {a[bad]!r}")
+                raise ValueError(f"actions are ids 0..{NUM_ACTIONS - 1}; deal {bad} got {shown(a[bad])}")
             a = a.astype(np.int64)
         top = int(a.view(U64).max())  # a negative id is a huge unsigned one
         if top >= NUM_ACTIONS:
@@ -862,9 +863,9 @@ class TressetteBatch:
         first = int(where[0])
         legal = np.flatnonzero(self.legal_masks()[first]).tolist()
         seat = int(self.turn[first])
-        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
+        some = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
         raise IllegalActionError(
-            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
+            f"illegal actions in {len(where)} deal(s) ({some}{', ...' if len(where) > 5 else ''}); "
             f"in deal {first} seat {seat} may play {legal} "
             f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
         )

@@ -64,6 +64,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..engine.actions import NUM_ACTIONS
 from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
+from ..messages import shown
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
 from .policy_answer import Stopped, policy_actions
@@ -153,7 +154,7 @@ class TressetteVectorEnv(VectorEnv):
         for name, policy in (("opponent", opponent), ("partner", partner)):
             if not (policy is None and name == "partner") and not _is_builtin(policy) and not callable(policy):
                 raise ValueError(
-                    f"{name} must be 'random', 'heuristic' or a callable policy(obs, mask) -> actions; got {policy!r}"
+                    f"{name} must be 'random', 'heuristic' or a callable policy(obs, mask) -> actions; got {shown(policy)}"
                 )
         self.opponent = opponent
         self.partner = opponent if partner is None else partner
@@ -162,7 +163,7 @@ class TressetteVectorEnv(VectorEnv):
             or not isinstance(learner_seat, (int, np.integer))
             or not 0 <= learner_seat < 4
         ):
-            raise ValueError(f"learner_seat must be a seat 0..3 or 'random'; got {learner_seat!r}")
+            raise ValueError(f"learner_seat must be a seat 0..3 or 'random'; got {shown(learner_seat)}")
         self.learner_seat = learner_seat
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in this episode yet
@@ -384,14 +385,14 @@ def make_vector_env(
     if isinstance(opponents, (tuple, list)):
         if len(opponents) != 2 or opponents[0] != opponents[1]:
             raise ValueError(
-                f"the batched environment plays one policy for both opponents; got opponents={opponents!r}"
+                f"the batched environment plays one policy for both opponents; got opponents={shown(opponents)}"
             )
         opponents = opponents[0]
     for name, policy in (("partner", partner), ("opponents", opponents)):
         if not _is_builtin(policy) and not callable(policy):
             raise ValueError(
                 f"the batched environment's {name} is 'random', 'heuristic' or a batched policy(obs, mask) -> actions "
-                f"(other players, saved models included, play in gym.make's environments); got {policy!r}"
+                f"(other players, saved models included, play in gym.make's environments); got {shown(policy)}"
             )
     return TressetteVectorEnv(
         num_envs, opponent=opponents, partner=partner, learner_seat=seat, seed=seed, dense_reward=dense_reward, **rules

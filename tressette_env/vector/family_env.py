@@ -51,6 +51,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..engine.game import check_seat
 from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
+from ..messages import shown
 from .policy_answer import Stopped, policy_actions
 
 Others = str | Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -125,7 +126,9 @@ class FamilyVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         if not (isinstance(others, str) and others in BUILTIN) and not callable(others):
-            raise ValueError(f"others must be 'random', 'heuristic' or a callable policy(obs, mask); got {others!r}")
+            raise ValueError(
+                f"others must be 'random', 'heuristic' or a callable policy(obs, mask); got {shown(others)}"
+            )
         if others == "heuristic" and not hasattr(self.batch, "heuristic_actions"):
             raise ValueError(
                 f"{game}'s batched engine has no batched heuristic yet: others='random' or a batched policy(obs, mask) "
@@ -135,7 +138,7 @@ class FamilyVectorEnv(VectorEnv):
         if agent != "random" and (
             isinstance(agent, bool) or not isinstance(agent, (int, np.integer)) or not 0 <= agent < self.num_agents
         ):
-            raise ValueError(f"agent must be a player 0..{self.num_agents - 1} or 'random'; got {agent!r}")
+            raise ValueError(f"agent must be a player 0..{self.num_agents - 1} or 'random'; got {shown(agent)}")
         self.agent_choice = agent
         self._agent = np.zeros(num_envs, dtype=np.int64)
         self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in the deal's episode yet
@@ -323,11 +326,11 @@ def make_vector_env(
             )
     if isinstance(others, (tuple, list)):
         if len(others) == 0 or any(o != others[0] for o in others):
-            raise ValueError(f"the batched environment plays one policy for every other player; got {others!r}")
+            raise ValueError(f"the batched environment plays one policy for every other player; got {shown(others)}")
         others = others[0]
     if not (isinstance(others, str) and others in BUILTIN) and not callable(others):
         raise ValueError(
             "the batched environment's others are 'random', 'heuristic' or a batched policy(obs, mask) -> actions "
-            f"(other players, saved models included, play in gym.make's environments); got {others!r}"
+            f"(other players, saved models included, play in gym.make's environments); got {shown(others)}"
         )
     return FamilyVectorEnv(num_envs, game, others=others, agent=agent, seed=seed, dense_reward=dense_reward, **rules)

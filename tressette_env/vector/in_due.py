@@ -116,6 +116,7 @@ from ..games.in_due import (
     TURN_PACKETS,
     InDueRules,
 )
+from ..messages import shown
 from ._family import THERMO as _THERMO
 from ._family import (
     check_actions,
@@ -311,7 +312,7 @@ class InDueBatch:
 
     def __init__(self, num_deals: int, *, seed: SeedLike = None, **rules: Any):
         if isinstance(num_deals, bool) or not isinstance(num_deals, (int, np.integer)) or num_deals < 1:
-            raise ValueError(f"num_deals must be an int >= 1; got {num_deals!r}")
+            raise ValueError(f"num_deals must be an int >= 1; got {shown(num_deals)}")
         self.rules: InDueRules = InDueRules.make(**rules)
         self._packet_form = self.rules.deal == "packets"
         unfilled = (
@@ -392,7 +393,7 @@ class InDueBatch:
             for key, value in (("hands", hands), ("stock", stock)):
                 if value is not None:
                     raise ValueError(
-                        f'{key!r} is for deal="stock"; the packet form takes packets: 8 lists of 5 card ids'
+                        f'{shown(key)} is for deal="stock"; the packet form takes packets: 8 lists of 5 card ids'
                     )
         elif packets is not None:
             raise ValueError(
@@ -429,11 +430,11 @@ class InDueBatch:
     def _check_dealers(dealer: Any, m: int) -> np.ndarray:
         d = np.asarray(dealer)
         if d.dtype == bool or not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"dealer must be a seat 0..1 (an int) or an array of {m} of them; got {dealer!r}")
+            raise ValueError(f"dealer must be a seat 0..1 (an int) or an array of {m} of them; got {shown(dealer)}")
         if d.shape not in ((), (m,)):
             raise ValueError(f"dealer must be one seat or {m} seats (one per deal reset); got shape {d.shape}")
         if ((d < 0) | (d > 1)).any():
-            raise ValueError(f"dealer must be a seat 0..1; got {dealer!r}")
+            raise ValueError(f"dealer must be a seat 0..1; got {shown(dealer)}")
         return np.broadcast_to(d, (m,)).astype(np.int64)
 
     @staticmethod
@@ -443,7 +444,7 @@ class InDueBatch:
         try:
             a = np.asarray(x)
         except (ValueError, TypeError):  # a ragged list
-            raise ValueError(f"chosen {what} are card ids of shape {one} or (M, {one[1:]}; got {x!r}") from None
+            raise ValueError(f"chosen {what} are card ids of shape {one} or (M, {one[1:]}; got {shown(x)}") from None
         given = a.shape
         if a.ndim == len(shape):
             a = a[None]
@@ -627,7 +628,7 @@ class InDueBatch:
     def legal_masks(self, dtype: Any = np.int8) -> np.ndarray:
         """(N, 255): 1 (True with ``dtype=bool``) for each legal action of the seat on turn; 0 in a finished deal."""
         if dtype not in (bool, np.bool_, np.int8):
-            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {dtype!r}")
+            raise ValueError(f"legal_masks gives int8 (the default) or bool masks; got dtype {shown(dtype)}")
         words = np.zeros((self.n, 4), dtype="<u8")
         words[:, 0] = self._legal_cards()  # actions 0..39
         calls = self._turnable()  # CALL + c: 161..200, bits 33..63 of word 2 and 0..8 of word 3
@@ -686,9 +687,9 @@ class InDueBatch:
         else:
             s = np.asarray(seats)
             if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..1 or an array of {m} of them; got {seats!r}")
+                raise ValueError(f"seats are one seat 0..1 or an array of {m} of them; got {shown(seats)}")
             if ((s < 0) | (s > 1)).any():
-                raise ValueError(f"seats are 0..1; got {seats!r}")
+                raise ValueError(f"seats are 0..1; got {shown(seats)}")
             me = np.broadcast_to(s, (m,)).astype(np.int64)
         other = 1 - me
         n = self.n
@@ -748,14 +749,14 @@ class InDueBatch:
                 f[21 + k] = bottom & _FULL
                 f[25] |= np.where((bottom & turned) != _ZERO, U64(1 << k), _ZERO)
             # The face-up packets' sizes, as thermometers, once they are turned up.
-            shown = (phase == PLAY_PACKETS) | (phase == PLAY)
+            face_up = (phase == PLAY_PACKETS) | (phase == PLAY)
             pos = self._pos[rows]  # (M, 2, 2)
             sizes = 0
             for rel in (0, 1):
                 seat_pos = pos[np.arange(m), (me + rel) & 1]  # (M, 2)
                 for j in (0, 1):
                     sizes = sizes | (_THERMO.take(PACKET_SIZE - seat_pos[:, j]) << U64(5 * (2 * rel + j)))
-            f[26] = np.where(shown, sizes, _ZERO)
+            f[26] = np.where(face_up, sizes, _ZERO)
         return _pack(f, self._places)
 
     # ------------------------------------------------------------------ stepping
@@ -971,9 +972,9 @@ class InDueBatch:
         first = int(where[0])
         legal = np.flatnonzero(self.legal_masks()[first]).tolist()
         seat = int(self._turn[first])
-        shown = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
+        some = ", ".join(f"deal {d}: {int(a[d])}" for d in where[:5])
         raise IllegalActionError(
-            f"illegal actions in {len(where)} deal(s) ({shown}{', ...' if len(where) > 5 else ''}); "
+            f"illegal actions in {len(where)} deal(s) ({some}{', ...' if len(where) > 5 else ''}); "
             f"in deal {first} seat {seat} may play {legal} "
             f"({' '.join(action_to_string(x) for x in legal)}), not {int(a[first])}"
         )

@@ -51,6 +51,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..messages import shown
 from .engine import sample_mask  # noqa: F401  (the example's)
 
 __all__ = ["NextStepVectorEnv", "make"]
@@ -150,17 +151,17 @@ def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:
     config = dict(config or {})
     game = config.pop("game", "tressette")
     if game not in catalog.names():
-        raise ValueError(f"game={game!r}: one of {', '.join(catalog.names())}")
+        raise ValueError(f"game={shown(game)}: one of {', '.join(catalog.names())}")
     entry = catalog.entry(game)
     if entry.gym_vector_entry_point is None:
         with_one = [e.name for e in catalog.entries() if e.gym_vector_entry_point]
         raise ValueError(
-            f"game={game!r} has no batched vector environment with gym.make's defaults yet (games with one: "
+            f"game={shown(game)} has no batched vector environment with gym.make's defaults yet (games with one: "
             f"{', '.join(with_one)}): train it on TressetteMultiAgentEnv, with several environments a runner"
         )
     num_envs = config.pop("num_envs", 1)
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-        raise ValueError(f"num_envs={num_envs!r}: an integer >= 1")
+        raise ValueError(f"num_envs={shown(num_envs)}: an integer >= 1")
     import gymnasium as gym
 
     import tressette_env  # noqa: F401  (registers the ids, whose kwargs name the game)

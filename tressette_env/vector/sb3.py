@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import shown
+
 _CLASS: type | None = None
 
 
@@ -124,4 +126,4 @@ def _build() -> type:
 def __getattr__(name: str) -> Any:
     if name == "SB3VecEnv":
         return _build()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")

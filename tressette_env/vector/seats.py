@@ -55,6 +55,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..messages import shown
 from .engine import SeedLike, TressetteBatch, sample_mask
 from .family_env import batch_type
 
@@ -136,7 +137,7 @@ class SeatRows:
         **rules: Any,
     ):
         if learners not in LEARNERS:
-            raise ValueError(f"learners is one of {', '.join(LEARNERS)}; got {learners!r}")
+            raise ValueError(f"learners is one of {', '.join(LEARNERS)}; got {shown(learners)}")
         if game == "tressette":
             self.batch = TressetteBatch(num_deals, seed=seed, history=history, **rules)
         else:
@@ -151,7 +152,7 @@ class SeatRows:
         if r.episode != "hand" or calling_out:
             raise ValueError(
                 'team self-play rows need episode="hand" and calling_out=False: every seat then decides as often '
-                f"every hand and the deals stay in step; got episode={r.episode!r}, calling_out={calling_out!r}"
+                f"every hand and the deals stay in step; got episode={shown(r.episode)}, calling_out={shown(calling_out)}"
             )
         per_hand = self.batch.decisions_per_hand
         self.seats = self.batch.seats if per_hand is not None else self.batch.num_agents
@@ -189,7 +190,7 @@ class SeatRows:
         """
         if slot is not None:
             if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(self.opponents):
-                raise ValueError(f"slot is a member of the pool, 0 to {len(self.opponents) - 1}; got {slot!r}")
+                raise ValueError(f"slot is a member of the pool, 0 to {len(self.opponents) - 1}; got {shown(slot)}")
             _check_opponent(opponent)
             self.opponents = (*self.opponents[:slot], opponent, *self.opponents[slot + 1 :])
             return
@@ -347,7 +348,7 @@ class SeatRows:
         ``collect``), the last one settling the rest.
         """
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-            raise ValueError(f"samples is a number of decisions, at least 1; got {samples!r}")
+            raise ValueError(f"samples is a number of decisions, at least 1; got {shown(samples)}")
         batch = self.batch
         n = batch.n
         observations: list[np.ndarray] = []
@@ -441,4 +442,4 @@ class SeatRows:
 def _check_opponent(opponent: Any) -> None:
     """A ``ValueError`` unless ``opponent`` is a player ``SeatRows`` can play."""
     if not (opponent in ("heuristic", "random") or callable(opponent)):
-        raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {opponent!r}")
+        raise ValueError(f"opponent is 'heuristic', 'random' or a batched policy(obs, mask); got {shown(opponent)}")

@@ -40,3 +40,22 @@ def test_a_huge_unsigned_action_is_reported_as_it_is():
     actions = np.array([2**64 - 1, 0], dtype=np.uint64)
     with pytest.raises(ValueError, match="deal 0 got np.uint64\\(18446744073709551615\\)"):
         batch.step(actions)
+
+
+@pytest.mark.parametrize(
+    "seats", [1.7, True, "2", np.zeros(3), np.array([True, False, True]), [0, 1], np.zeros((3, 1), int)]
+)
+def test_the_observing_seats_are_ints_one_or_one_per_deal(seats):
+    """``observe(seats=...)``: 1.7 was read as seat 1, floats and bools as seats, a wrong length a broadcast error."""
+    for history in (False, True):
+        with pytest.raises(ValueError, match="seats are one seat 0..3 or an array of 3 of them"):
+            TressetteBatch(3, seed=0, history=history).observe(seats=seats)
+    with pytest.raises(ValueError, match="seats are 0..3; got 4"):
+        TressetteBatch(3, seed=0).observe(seats=4)
+    assert TressetteBatch(3, seed=0).observe(seats=[0, 1, 3]).shape == (3, 790)
+
+
+@pytest.mark.parametrize("seats", [0, None, np.zeros(3), np.array([-1] * 3), np.array([7] * 3), np.zeros(4, int)])
+def test_lead_takes_one_seat_0_to_3_per_deal(seats):
+    with pytest.raises(ValueError, match="0..3"):
+        TressetteBatch(3, seed=0).lead(seats)

@@ -43,3 +43,16 @@ def test_numpy_ints_are_rule_values():
     assert isinstance(new_game(rules, seed=0), GameState)
     with pytest.raises(ValueError, match="target_score=np.float64"):
         Rules(target_score=np.float64(31))
+
+
+def test_numpy_ints_are_int_choices_too():
+    """A switch that takes some ints (Calabresella's players, a perdere's asso di bastoni) takes NumPy ints as those."""
+    from tressette_env.games.a_perdere import APerdereRules
+    from tressette_env.games.calabresella import CalabresellaRules
+
+    rules = CalabresellaRules(players=np.int64(4))
+    assert rules == CalabresellaRules(players=4) and type(rules.players) is int
+    assert type(APerdereRules(asso_bastoni_value=np.int32(11)).asso_bastoni_value) is int
+    for bad in (np.int64(5), np.float64(4), np.bool_(True)):
+        with pytest.raises(ValueError, match="players=.*must be one of 3, 4"):
+            CalabresellaRules(players=bad)

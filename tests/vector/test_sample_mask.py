@@ -141,3 +141,22 @@ def test_key_order_is_the_stable_sort_of_the_keys(rows, fixed_share, generator, 
     expected = np.argsort(np.where(bits, 2.0, keys), axis=1, kind="stable")
     assert np.array_equal(key_order(keys, fixed), expected)
     assert np.array_equal(key_order(keys), np.argsort(keys, axis=1, kind="stable"))
+
+
+def test_a_mask_of_more_than_32767_legal_entries_in_a_few_rows():
+    """The running count of a few rows (under ``_PACKED_FROM``) wrapped int16 past 32,767 legal entries: -1 then."""
+    mask = np.ones((2, 40000), dtype=bool)
+    got = sample_mask(mask, np.random.default_rng(0))
+    assert got.tolist() == by_definition(mask.astype(np.int8), 0)
+
+
+@pytest.mark.parametrize("mask", [np.ones(5), np.ones((2, 3, 4)), [[1, 0], [1]]])
+def test_a_mask_is_a_table_of_rows(mask):
+    with pytest.raises(ValueError, match=r"mask must be \(M, A\)|inhomogeneous"):
+        sample_mask(mask, np.random.default_rng(0))
+
+
+def test_a_mask_of_no_columns_has_no_legal_action_and_rng_must_draw():
+    assert sample_mask(np.zeros((3, 0)), np.random.default_rng(0)).tolist() == [-1, -1, -1]
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        sample_mask(np.ones((3, 4)), None)

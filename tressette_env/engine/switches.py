@@ -235,6 +235,9 @@ def check_values(rules: Any) -> None:
                 )
             object.__setattr__(rules, f.name, value.__index__())
         else:
+            if not isinstance(value, (bool, int)) and hasattr(value, "__index__") and int in {type(v) for v in allowed}:
+                value = value.__index__()  # a NumPy int among int choices (players=np.int64(3)) is that int
+                object.__setattr__(rules, f.name, value)
             try:
                 ok = value in allowed and type(value) in {type(v) for v in allowed}
             except TypeError:

@@ -1176,11 +1176,18 @@ def sample_mask(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     faster, and is used.
     """
     mask = np.asarray(mask)
+    if mask.ndim != 2:
+        raise ValueError(f"mask must be (M, A): a row of 0/1 entries per deal; got shape {mask.shape}")
+    if not hasattr(rng, "random"):
+        raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); got {shown(rng)}")
     m, a = mask.shape
+    if not a:
+        return np.full(m, -1, dtype=np.int64)
     if m < _PACKED_FROM:  # few rows: a running count has less fixed cost
-        running = np.cumsum(mask != 0, axis=1, dtype=np.int16)
+        count = np.int16 if a < 2**15 else np.int64  # (int16 wrapped past 32,767 legal entries)
+        running = np.cumsum(mask != 0, axis=1, dtype=count)
         total = running[:, -1]
-        k = (rng.random(m) * total).astype(np.int16)
+        k = (rng.random(m) * total).astype(count)
         return np.where(total > 0, (running <= k[:, None]).sum(axis=1), -1)
     width = -(-a // 64)
     packed = np.zeros((m, 8 * width), dtype=np.uint8)

@@ -59,3 +59,29 @@ def test_the_observing_seats_are_ints_one_or_one_per_deal(seats):
 def test_lead_takes_one_seat_0_to_3_per_deal(seats):
     with pytest.raises(ValueError, match="0..3"):
         TressetteBatch(3, seed=0).lead(seats)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "tressette",
+        "tressette_in_due",
+        "tressette_col_morto",
+        "tressette_a_perdere",
+        "calabresella",
+        "tressette_a_chiamare",
+    ],
+)
+def test_autoreset_is_true_or_false_and_a_bad_one_changes_nothing(game):
+    """``step(..., autoreset=None)`` acted as False and ``"no"`` as True; now a TypeError before the step plays."""
+    from tressette_env import catalog
+
+    batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(3, seed=0)
+    rng = np.random.default_rng(0)
+    actions = batch.sample_actions(rng)
+    before = (batch.turn.copy(), batch.observe().copy())
+    for bad in (None, "no", 1):
+        with pytest.raises(TypeError, match="autoreset is True or False"):
+            batch.step(actions, autoreset=bad)
+    assert (batch.turn == before[0]).all() and (batch.observe() == before[1]).all()
+    batch.step(actions, autoreset=np.bool_(True))

@@ -94,6 +94,7 @@ import numpy as np
 from ..encoders.a_chiamare import observation as a_chiamare_observation
 from ..engine.actions import CALL, CHIAMO, FAMILY_NUM_ACTIONS, PASS, SOLO
 from ..engine.state import PLAY
+from ..envs.playing import check_flag
 from ..games.a_chiamare import A_CHIAMARE, AUCTION, CALL_PHASE, HAND, PLAYERS, AChiamareRules
 from ..games.auction import HAND_THIRDS, WIN_THIRDS, signs
 from ..messages import shown
@@ -478,6 +479,8 @@ class AChiamareBatch(FamilyBatch):
             ValueError: an action is not an integer or out of range, a bad ``active``, or a
                 finished deal would play.
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         n = self.n
         ar = self._ar
         active, a, ok, bad = self._judge(actions, active)

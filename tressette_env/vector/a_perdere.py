@@ -98,6 +98,7 @@ from ..encoders.a_perdere import observation as a_perdere_observation
 from ..engine.actions import FAMILY_NUM_ACTIONS, GIVE
 from ..engine.cards import FOUR_OF_DENARI
 from ..engine.state import PLAY
+from ..envs.playing import check_flag
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
 from ..messages import shown
 from ._family import BIT, FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
@@ -541,6 +542,8 @@ class APerdereBatch(FamilyBatch):
             ValueError: an action is not an integer or out of range, a bad ``active``, or a
                 finished deal would play.
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         n = self.n
         ar = self._ar
         active, a, ok, bad = self._judge(actions, active)

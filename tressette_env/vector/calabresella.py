@@ -93,6 +93,7 @@ import numpy as np
 from ..encoders.calabresella import observation as calabresella_observation
 from ..engine.actions import CALL, CHIAMO, DIVIDETE, FAMILY_NUM_ACTIONS, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from ..engine.state import PLAY
+from ..envs.playing import check_flag
 from ..games import auction
 from ..games.calabresella import (
     AUCTION,
@@ -568,6 +569,8 @@ class CalabresellaBatch(FamilyBatch):
             ValueError: an action is not an integer or out of range, a bad ``active``, or a
                 finished deal would play.
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         n = self.n
         active, a, ok, bad = self._judge(actions, active)
         act = active & ok

@@ -51,6 +51,7 @@ from ..encoders.col_morto import observation as col_morto_observation
 from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, NUM_ACTIONS
 from ..engine.game import IllegalActionError
 from ..engine.state import PLAY
+from ..envs.playing import check_flag
 from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from ..messages import shown
 from . import _tables as tb
@@ -467,6 +468,8 @@ class ColMortoBatch:
             active: (N,) bool: the deals that play; all when None.
             autoreset: deal a new episode to each deal whose episode ends (same step).
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         engine = self.engine
         a = np.asarray(actions)
         if a.shape != (self.n,):

@@ -70,7 +70,7 @@ from ..engine.cards import FOUR_OF_DENARI
 from ..engine.game import IllegalActionError
 from ..engine.rules import make_rules
 from ..engine.scoring import RENUNCIO_POINTS
-from ..envs.playing import check_seed
+from ..envs.playing import check_flag, check_seed
 from ..messages import shown
 from . import _tables as tb
 from ._family import check_agents, random_set_bits, select_high
@@ -740,6 +740,8 @@ class TressetteBatch:
                 is illegal (nothing changes).
             ValueError: an action is out of range, or a finished deal would play.
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         n = self.n
         rules = self.rules
         if active is not None:

@@ -105,6 +105,7 @@ from ..engine.cards import HONOURS
 from ..engine.game import IllegalActionError
 from ..engine.scoring import RENUNCIO_POINTS
 from ..engine.state import PLAY
+from ..envs.playing import check_flag
 from ..games.in_due import (
     IN_DUE,
     PACKET_SIZE,
@@ -781,6 +782,8 @@ class InDueBatch:
             ValueError: an action is not an integer or out of range, a bad ``active``, or a
                 finished deal would play.
         """
+        if type(autoreset) is not bool:  # before anything changes: None or "no" are no flag
+            autoreset = check_flag("autoreset", autoreset)
         rules = self.rules
         active = check_active(active, self._playing)
         a = self._check_actions(actions, active)

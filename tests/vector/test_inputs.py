@@ -85,3 +85,31 @@ def test_autoreset_is_true_or_false_and_a_bad_one_changes_nothing(game):
             batch.step(actions, autoreset=bad)
     assert (batch.turn == before[0]).all() and (batch.observe() == before[1]).all()
     batch.step(actions, autoreset=np.bool_(True))
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "tressette",
+        "tressette_in_due",
+        "tressette_col_morto",
+        "tressette_a_perdere",
+        "calabresella",
+        "tressette_a_chiamare",
+    ],
+)
+def test_a_reset_names_each_deal_once(game):
+    """``reset(deals=[0, 0], ...)`` dealt deal 0 twice, the last deal winning; now a ValueError, nothing changed."""
+    from tressette_env import catalog
+
+    batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(3, seed=0)
+    rng = np.random.default_rng(0)
+    batch.step(batch.sample_actions(rng))
+    before = batch.observe(0).copy()
+    for deals in ([0, 0], [2, 1, 2]):
+        with pytest.raises(ValueError, match=f"deal {deals[0]} is named twice"):
+            batch.reset(deals=deals)
+    assert (batch.observe(0) == before).all()
+    with pytest.raises(ValueError, match="deal indices are 0..2; got 18446744073709551615"):
+        batch.reset(deals=np.array([2**64 - 1], dtype=np.uint64))
+    batch.reset(deals=[2, 0])

@@ -55,10 +55,20 @@ def deal_indices(deals: Any, n: int, every: np.ndarray) -> np.ndarray:
         return np.flatnonzero(d)
     if d.size and not np.issubdtype(d.dtype, np.integer):
         raise ValueError(f"deals are indices 0..{n - 1} or a bool mask; got dtype {d.dtype}")
-    d = d.astype(np.int64).reshape(-1)
-    if ((d < 0) | (d >= n)).any():
-        raise ValueError(f"deal indices are 0..{n - 1}; got {d[(d < 0) | (d >= n)][0]}")
-    return d
+    out = (d >= n) if d.dtype.kind == "u" else (d < 0) | (d >= n)  # (a huge unsigned index named as it is)
+    if out.any():
+        raise ValueError(f"deal indices are 0..{n - 1}; got {d[out].reshape(-1)[0]}")
+    return d.astype(np.int64).reshape(-1)
+
+
+def distinct_deals(idx: np.ndarray) -> np.ndarray:
+    """A reset's deal indices ``idx``, if no deal is named twice; a ValueError naming one otherwise (the last won)."""
+    if len(idx) > 1:
+        ordered = np.sort(idx)
+        twice = ordered[1:][ordered[1:] == ordered[:-1]]
+        if len(twice):
+            raise ValueError(f"deal {int(twice[0])} is named twice: a reset deals each deal once (distinct indices)")
+    return idx
 
 
 def check_actions(actions: Any, active: np.ndarray, n: int, num_actions: int) -> np.ndarray:

@@ -106,6 +106,7 @@ from ._family import (
     SeatTables,
     deal_indices,
     depth,
+    distinct_deals,
     key_order,
     max_columns,
     or_columns,
@@ -272,7 +273,7 @@ class AChiamareBatch(FamilyBatch):
                 scalar game's message for a chosen deal.
         """
         self._state_changes()  # the legal words are computed anew
-        idx = deal_indices(deals, self.n, self._ar)
+        idx = distinct_deals(deal_indices(deals, self.n, self._ar))
         m = len(idx)
         dealers = None if dealer is None else self._check_dealers(dealer, m)
         chosen = None if hands is None else self._check_hands(hands, m)

@@ -101,7 +101,17 @@ from ..engine.state import PLAY
 from ..envs.playing import check_flag
 from ..games.a_perdere import A_PERDERE, ASSO_DI_BASTONI, DISCARD, REMOVED, APerdereRules, hand_size
 from ..messages import shown
-from ._family import BIT, FamilyBatch, SeatTables, deal_indices, depth, or_columns, popcount, rows_reader
+from ._family import (
+    BIT,
+    FamilyBatch,
+    SeatTables,
+    deal_indices,
+    depth,
+    distinct_deals,
+    or_columns,
+    popcount,
+    rows_reader,
+)
 from ._family import THERMO as _THERMO
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
@@ -270,7 +280,7 @@ class APerdereBatch(FamilyBatch):
                 scalar game's message for a chosen deal.
         """
         self._state_changes()  # the legal words are computed anew
-        idx = self._deal_indices(deals)
+        idx = distinct_deals(self._deal_indices(deals))
         m = len(idx)
         dealers = None if dealer is None else self._check_dealers(dealer, m)
         chosen_hands, chosen_monte = self._check_chosen(hands, monte, dealers, m)

@@ -117,6 +117,7 @@ from ._family import (
     SeatTables,
     deal_indices,
     depth,
+    distinct_deals,
     max_columns,
     or_columns,
     rows_reader,
@@ -294,7 +295,7 @@ class CalabresellaBatch(FamilyBatch):
                 scalar game's message for a chosen deal.
         """
         self._state_changes()  # the legal words are computed anew
-        idx = deal_indices(deals, self.n, self._ar)
+        idx = distinct_deals(deal_indices(deals, self.n, self._ar))
         m = len(idx)
         dealers = None if dealer is None else self._check_dealers(dealer, m)
         chosen_hands, chosen_monte = self._check_chosen(hands, monte, m)

@@ -55,7 +55,7 @@ from ..envs.playing import check_flag
 from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from ..messages import shown
 from . import _tables as tb
-from ._family import check_agents
+from ._family import check_agents, distinct_deals
 from ._tables import U64, placements, put, shifted
 from .engine import _H, SeedLike, TressetteBatch, _as_generator, unpack_rows
 from .heuristic import _actions, _read, _Table
@@ -202,7 +202,7 @@ class ColMortoBatch:
             deals: which deals (a bool mask or indices); all when None.
         """
         engine = self.engine
-        idx = engine._deal_indices(np.arange(self.n) if deals is None else deals)
+        idx = distinct_deals(engine._deal_indices(np.arange(self.n) if deals is None else deals))
         m = len(idx)
         players = self.rules.players
         dealers = self._players(dealer, m, "dealer")

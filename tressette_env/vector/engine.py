@@ -73,7 +73,7 @@ from ..engine.scoring import RENUNCIO_POINTS
 from ..envs.playing import check_flag, check_seed
 from ..messages import shown
 from . import _tables as tb
-from ._family import check_agents, random_set_bits, select_high
+from ._family import check_agents, deal_indices, distinct_deals, random_set_bits, select_high
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
 from ._tricks import REVERSED, playable_of, signal_cards, trick_thirds, winning_card
 
@@ -258,7 +258,7 @@ class TressetteBatch:
                 does not apply (a game that keeps its own match over hands of this batch: col morto).
         """
         # Every argument is checked before anything changes, the generator included.
-        idx = None if deals is None else self._deal_indices(deals)
+        idx = None if deals is None else distinct_deals(self._deal_indices(deals))
         m = self.n if idx is None else len(idx)
         masks = None if hands is None or m == 0 else self._check_hands(hands, m)
         dealers = None if dealer is None else self._check_dealers(dealer, m)
@@ -274,17 +274,8 @@ class TressetteBatch:
         self._compute_legal()
 
     def _deal_indices(self, deals: Any) -> np.ndarray:
-        d = np.asarray(deals)
-        if d.dtype == bool:
-            if d.shape != (self.n,):
-                raise ValueError(f"a deal mask has shape ({self.n},); got {d.shape}")
-            return np.flatnonzero(d)
-        if d.size and not np.issubdtype(d.dtype, np.integer):
-            raise ValueError(f"deals are indices 0..{self.n - 1} or a bool mask; got dtype {d.dtype}")
-        d = d.astype(np.int64).reshape(-1)
-        if ((d < 0) | (d >= self.n)).any():
-            raise ValueError(f"deal indices are 0..{self.n - 1}")
-        return d
+        """(M,) int64 deal indices from a bool mask (N,) or indices (``_family.deal_indices``; None: every deal)."""
+        return deal_indices(deals, self.n, self._ar)
 
     @staticmethod
     def _check_dealers(dealer: Any, m: int) -> np.ndarray:

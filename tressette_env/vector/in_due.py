@@ -125,6 +125,7 @@ from ._family import (
     check_agents,
     check_deal,
     deal_indices,
+    distinct_deals,
     key_order,
     popcount,
     select_low,
@@ -388,7 +389,7 @@ class InDueBatch:
         Raises:
             ValueError: a bad argument (nothing changes, the generator included).
         """
-        idx = self._deal_indices(deals)
+        idx = distinct_deals(self._deal_indices(deals))
         m = len(idx)
         if self._packet_form:
             for key, value in (("hands", hands), ("stock", stock)):

@@ -42,6 +42,14 @@ def test_a_huge_unsigned_action_is_reported_as_it_is():
         batch.step(actions)
 
 
+def test_col_mortos_step_reports_a_huge_unsigned_action_as_it_is():
+    from tressette_env import catalog
+
+    batch = catalog.entry("tressette_col_morto").batch_type()(2, seed=0)
+    with pytest.raises(ValueError, match="deal 0 got 18446744073709551615"):  # it said -1
+        batch.step(np.array([2**64 - 1, 0], dtype=np.uint64))
+
+
 @pytest.mark.parametrize(
     "seats", [1.7, True, "2", np.zeros(3), np.array([True, False, True]), [0, 1], np.zeros((3, 1), int)]
 )

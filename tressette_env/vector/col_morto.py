@@ -476,6 +476,9 @@ class ColMortoBatch:
             raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
         if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions are integer ids 0..{FAMILY_NUM_ACTIONS - 1}; got dtype {a.dtype}")
+        if a.dtype.kind == "u" and (a >= FAMILY_NUM_ACTIONS).any():  # before int64 wraps 2**64 - 1 to -1
+            bad = int(np.flatnonzero(a >= FAMILY_NUM_ACTIONS)[0])
+            raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
         if a.dtype != np.int64:
             a = a.astype(np.int64)
         playing = None

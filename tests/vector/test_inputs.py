@@ -1,9 +1,24 @@
-"""The batched engine refuses bad arguments with an error naming them, and changes nothing first."""
+"""The batched engines refuse bad arguments with an error naming them, and change nothing first."""
 
 import numpy as np
 import pytest
 
+from tressette_env import catalog
 from tressette_env.vector import TressetteBatch
+
+GAMES = [
+    "tressette",
+    "tressette_in_due",
+    "tressette_col_morto",
+    "tressette_a_perdere",
+    "calabresella",
+    "tressette_a_chiamare",
+]
+"""Every game with a batched engine, the four-seat one first."""
+
+
+def make_batch(game: str, n: int):
+    return (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(n, seed=0)
 
 
 @pytest.mark.parametrize("dealer", [1.7, "2", True, np.array([1.0, 2.0])])
@@ -43,9 +58,7 @@ def test_a_huge_unsigned_action_is_reported_as_it_is():
 
 
 def test_col_mortos_step_reports_a_huge_unsigned_action_as_it_is():
-    from tressette_env import catalog
-
-    batch = catalog.entry("tressette_col_morto").batch_type()(2, seed=0)
+    batch = make_batch("tressette_col_morto", 2)
     with pytest.raises(ValueError, match="deal 0 got 18446744073709551615"):  # it said -1
         batch.step(np.array([2**64 - 1, 0], dtype=np.uint64))
 
@@ -69,22 +82,10 @@ def test_lead_takes_one_seat_0_to_3_per_deal(seats):
         TressetteBatch(3, seed=0).lead(seats)
 
 
-@pytest.mark.parametrize(
-    "game",
-    [
-        "tressette",
-        "tressette_in_due",
-        "tressette_col_morto",
-        "tressette_a_perdere",
-        "calabresella",
-        "tressette_a_chiamare",
-    ],
-)
+@pytest.mark.parametrize("game", GAMES)
 def test_autoreset_is_true_or_false_and_a_bad_one_changes_nothing(game):
     """``step(..., autoreset=None)`` acted as False and ``"no"`` as True; now a TypeError before the step plays."""
-    from tressette_env import catalog
-
-    batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(3, seed=0)
+    batch = make_batch(game, 3)
     rng = np.random.default_rng(0)
     actions = batch.sample_actions(rng)
     before = (batch.turn.copy(), batch.observe().copy())
@@ -95,22 +96,10 @@ def test_autoreset_is_true_or_false_and_a_bad_one_changes_nothing(game):
     batch.step(actions, autoreset=np.bool_(True))
 
 
-@pytest.mark.parametrize(
-    "game",
-    [
-        "tressette",
-        "tressette_in_due",
-        "tressette_col_morto",
-        "tressette_a_perdere",
-        "calabresella",
-        "tressette_a_chiamare",
-    ],
-)
+@pytest.mark.parametrize("game", GAMES)
 def test_a_reset_names_each_deal_once(game):
     """``reset(deals=[0, 0], ...)`` dealt deal 0 twice, the last deal winning; now a ValueError, nothing changed."""
-    from tressette_env import catalog
-
-    batch = (TressetteBatch if game == "tressette" else catalog.entry(game).batch_type())(3, seed=0)
+    batch = make_batch(game, 3)
     rng = np.random.default_rng(0)
     batch.step(batch.sample_actions(rng))
     before = batch.observe(0).copy()
@@ -121,3 +110,13 @@ def test_a_reset_names_each_deal_once(game):
     with pytest.raises(ValueError, match="deal indices are 0..2; got 18446744073709551615"):
         batch.reset(deals=np.array([2**64 - 1], dtype=np.uint64))
     batch.reset(deals=[2, 0])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_huge_chosen_deal_is_refused_in_a_message_cut_short(game):
+    """Two million ids, or five hands of a million: named cut short (``messages.shown``; it was quoted whole, 17 MB)."""
+    batch = make_batch(game, 2)
+    for hands in (list(range(2 * 10**6)), [list(range(10**6))] * 5):
+        with pytest.raises(ValueError) as error:
+            batch.reset(hands=hands)
+        assert "\n" not in str(error.value) and len(str(error.value)) < 400

@@ -74,8 +74,8 @@ class Stopped:
         """Raise ``RuntimeError`` for ``call`` (``"step()"``...) if the last step stopped halfway."""
         if self.why is not None:
             raise RuntimeError(
-                f"{call} after a step that stopped halfway ({self.why}): the learner's action was played and the "
-                "others' were not, so the deals are not at the learner's turn; call reset()"
+                f"{call} after a reset or step that stopped halfway ({self.why}): the other players' turns were not "
+                "all played, so the deals are not at the learner's turn; call reset()"
             )
 
     def run(self, play: Callable[[], None]) -> None:

@@ -260,3 +260,10 @@ def test_a_policy_that_ignores_the_mask_is_warned_once():
     assert "MaskablePPO" in str(caught[0].message)
     hands(2 * UNMASKED_HANDS, 160)
     assert len(caught) == 1  # once per environment
+
+
+def test_the_other_games_agent_keyword_is_named_as_the_four_seat_games_seat():
+    """``gym.make(..., agent=9)`` said ``__init__() got multiple values for argument 'agent'``."""
+    for make in (lambda: SingleSeatEnv(agent=1), lambda: gym.make("tressette_env/Tressette-v0", agent=9)):
+        with pytest.raises(TypeError, match="names the learner's seat seat=0..3 or 'random'"):
+            make()

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..agents.base import Player
+from ..messages import shown
 from .single_agent import PlayerLike, SingleAgentEnv, as_player
 
 
@@ -73,6 +74,11 @@ class SingleSeatEnv(SingleAgentEnv):
         others: PlayerLike | Sequence[PlayerLike] | None = None,
         **rules: Any,
     ):
+        if "agent" in rules:  # the other games' keyword: the base class's own argument, given twice
+            raise TypeError(
+                f"the four-seat game names the learner's seat seat=0..3 or 'random' (agent= is the other games' "
+                f"keyword); got agent={shown(rules['agent'])}"
+            )
         if others is not None:
             if partner is not None or opponents is not None:
                 raise ValueError("give others (every other seat), or partner and opponents; not both")

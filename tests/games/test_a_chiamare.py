@@ -780,7 +780,7 @@ def test_bad_rule_switches_and_deal_options_are_named():
         ({"match_end": "never"}, "match_end='never': must be one of 'rounds', 'target'"),
         ({"rounds": 0}, "rounds=0: must be an int >= 1"),
         ({"target_score": 0}, "target_score=0: must be an int >= 1"),
-        ({"rounds": 10**30}, "rounds=1000000000000000000000000000000: must be an int >= 1, at most 10000"),
+        ({"rounds": 10**30}, "rounds=1000000000000000000000000000000: every whole-number switch is at most 10000"),
         ({"illegal_action": "warn"}, "illegal_action='warn': must be one of 'renuncio', 'raise'"),
     ):
         with pytest.raises(ValueError, match=message):

@@ -76,10 +76,12 @@ def test_the_observing_seats_are_ints_one_or_one_per_deal(seats):
     assert TressetteBatch(3, seed=0).observe(seats=[0, 1, 3]).shape == (3, 790)
 
 
-@pytest.mark.parametrize("seats", [0, None, np.zeros(3), np.array([-1] * 3), np.array([7] * 3), np.zeros(4, int)])
-def test_lead_takes_one_seat_0_to_3_per_deal(seats):
-    with pytest.raises(ValueError, match="0..3"):
+@pytest.mark.parametrize("seats", [None, np.zeros(3), np.array([-1] * 3), np.array([7] * 3), np.zeros(4, int), 4])
+def test_lead_takes_one_seat_0_to_3_or_one_per_deal(seats):
+    with pytest.raises(ValueError, match="seats are .*0..3"):
         TressetteBatch(3, seed=0).lead(seats)
+    batch = TressetteBatch(3, seed=0)
+    assert batch.lead(1).tolist() == batch.lead(np.array([1, 1, 1])).tolist()
 
 
 @pytest.mark.parametrize("game", GAMES)

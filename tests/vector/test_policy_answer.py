@@ -27,11 +27,18 @@ def ask(answer):
         np.array([2.0, 5.0, 7.0]),
         np.array([[2], [5], [7]]),
         (2, 5, 7),
+        np.array([[2, 5, 7]]),
     ],
 )
 def test_the_answers_read_as_actions(answer):
     got = ask(answer)
     assert got.tolist() == [2, 5, 7] and got.dtype == np.int64
+
+
+@pytest.mark.parametrize("answer", [5, np.int64(5), [5], np.array([[5]]), 5.0])
+def test_one_deal_asked_takes_one_value(answer):
+    """A policy asked for one deal may answer one value (``int(...)``), as it could before the answers were checked."""
+    assert policy_actions(lambda obs, mask: answer, None, MASK[:1], ROWS[:1]).tolist() == [5]
 
 
 @pytest.mark.parametrize(

@@ -225,14 +225,10 @@ def check_values(rules: Any) -> None:
         elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
             if value is None and allowed[0] == "int|None":
                 continue
-            if (
-                isinstance(value, bool)
-                or not hasattr(value, "__index__")
-                or not allowed[1] <= value.__index__() <= MOST
-            ):
-                raise ValueError(
-                    f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}, at most {MOST}"
-                )
+            if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < allowed[1]:
+                raise ValueError(f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}")
+            if value.__index__() > MOST:  # (a game may allow less: a perdere's players, 3 to 8, says so itself)
+                raise ValueError(f"rule switch {f.name}={shown(value)}: every whole-number switch is at most {MOST}")
             object.__setattr__(rules, f.name, value.__index__())
         else:
             if not isinstance(value, (bool, int)) and hasattr(value, "__index__") and int in {type(v) for v in allowed}:

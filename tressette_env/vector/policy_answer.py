@@ -7,7 +7,7 @@ that names it and what is allowed, before the batch plays any of it:
 
 | the answer | read as |
 | --- | --- |
-| M integers (a list, a NumPy or torch array of any integer type), each a legal action | the actions |
+| M integers (a list, a NumPy or torch array of any integer type; (M,), (M, 1) or (1, M), one value for one deal), each a legal action | the actions |
 | M floats with integer values (``3.0``) | those integers |
 | anything else: a wrong length, bools, fractions, NaN, text, None, an id out of range, an illegal action | a ``ValueError`` |
 
@@ -39,7 +39,7 @@ def policy_actions(policy: Callable, obs: np.ndarray, mask: np.ndarray, rows: np
     except Exception as error:  # a container NumPy cannot read (ragged lists, objects that refuse)
         raise ValueError(f"a policy returned {shown(answer)}, which is not {m} action ids ({reason(error)})") from None
     allowed = f"one action id 0..{top - 1} for each of the {m} deals asked"
-    if chosen.shape not in ((m,), (m, 1)):
+    if chosen.size != m or chosen.ndim > 2:  # (M,), (M, 1), (1, M); one value when one deal is asked
         raise ValueError(f"a policy returned shape {chosen.shape} ({shown(answer)}): {allowed}")
     chosen = chosen.reshape(-1)
     kind = chosen.dtype.kind

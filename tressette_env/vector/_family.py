@@ -167,7 +167,8 @@ def _in_byte(x: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:
     shift = (below << _THREE).astype(U64)
     before = (upto << _EIGHT) >> shift & _BYTE  # the set bits below the byte that holds the k-th
     byte = x >> shift & _BYTE
-    return (table.take(byte << _THREE_U | (k - before) & _SEVEN_U) + shift).astype(np.int64)
+    at = (byte << _THREE_U | (k - before) & _SEVEN_U).view(np.int64)  # below 2048 (NumPy 2.0 takes no uint64 index)
+    return (table.take(at) + shift).astype(np.int64)
 
 
 _BYTES = U64(0x0101010101010101)

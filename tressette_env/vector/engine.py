@@ -1025,7 +1025,7 @@ class TressetteBatch:
 
         ``Game.lead``: what a dense reward pays as the hand goes.
         """
-        seats = self._seats_arg(seats, self.n)  # one seat 0..3 or one per deal, or a ValueError naming what is
+        seats = self._seats_arg(seats, self.n)  # one seat 0..3 for every deal or one per deal (else a ValueError)
         team0 = (self._thirds[0] - self._thirds[1]) / 3
         return np.where(seats & 1, -team0, team0).astype(np.float32)
 

@@ -85,6 +85,23 @@ def test_lead_takes_one_seat_0_to_3_or_one_per_deal(seats):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_engine_checks_the_observing_seats_alike(game):
+    """One home (``_family.check_seats``): the same message in every engine, with its seat count and its noun."""
+    batch = make_batch(game, 3)
+    count = batch.num_agents if game != "tressette" else 4
+    keyword = "agents" if game == "tressette_col_morto" else "seats"
+    for bad in (1.7, True, [0, 1], np.zeros((3, 1), int)):
+        with pytest.raises(
+            ValueError, match=rf"{keyword} are one (seat|player) 0..{count - 1} or an array of 3 of them"
+        ):
+            batch.observe(**{keyword: bad})
+    with pytest.raises(ValueError, match=rf"{keyword} are (players )?0..{count - 1}; got {count}"):
+        batch.observe(**{keyword: count})
+    mine = batch.observe(**{keyword: np.array([0, 1, 0])})
+    assert (mine[0] == batch.observe(**{keyword: 0})[0]).all() and (mine[1] == batch.observe(**{keyword: 1})[1]).all()
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_autoreset_is_true_or_false_and_a_bad_one_changes_nothing(game):
     """``step(..., autoreset=None)`` acted as False and ``"no"`` as True; now a TypeError before the step plays."""
     batch = make_batch(game, 3)

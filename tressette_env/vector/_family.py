@@ -15,7 +15,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 | ``popcount(x)``, ``select_low(words, k)``, ``select_high(words, k)`` | set bits of each uint64 word; the position of its k-th lowest set bit, and from the top of its k-th highest (``engine.select_bit``) |
 | ``random_set_bits(words, rng)`` | a uniformly random set bit of each row of words: ``sample_actions`` and ``engine.sample_mask`` |
 | ``key_order(keys, fixed)`` | a deck shuffled by random keys (their stable sort, by an exact unstable one), the fixed cards last |
-| ``check_agents(agents, n, players)``, ``check_deal(deal, n)`` | ``lead``'s players and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
+| ``check_agents(agents, n, players)``, ``check_seats(seats, m, count)``, ``check_deal(deal, n)`` | ``lead``'s players, ``observe``'s observing seats and ``deal_of``'s deal index, checked; a clear ValueError otherwise |
 | ``depth(x)`` | how deeply a chosen deal's argument nests sequences |
 | ``unpack_little(packed, count)`` | the rows' first ``count`` bits, least significant first, by one flat ``np.unpackbits`` |
 | ``or_columns(x, shift)``, ``max_columns(x)``, ``sum_columns(x)``, ``SeatTables`` | the OR (shifted), largest and sum of a few columns by a loop; seat arithmetic as table lookups, a seat's place seen from another as a bit (``rel_bits``; the observations' hot path) |
@@ -104,6 +104,23 @@ def check_agents(agents: Any, n: int, players: int) -> np.ndarray:
     if ((a < 0) | (a >= players)).any():
         raise ValueError(f"agents are players 0..{players - 1}; got {int(a[(a < 0) | (a >= players)][0])}")
     return a.astype(np.int64)
+
+
+def check_seats(seats: Any, m: int, count: int, name: str = "seats", noun: str = "seat") -> np.ndarray:
+    """(M,) int64 from ``observe``'s (or ``lead``'s) ``seats``: one of ``count`` seats for every deal or one per deal.
+
+    ``name`` is the argument's name and ``noun`` what it holds (``"player"`` where seats are
+    players), for the message; bools, floats, text and other shapes are refused with a ValueError.
+    """
+    s = np.asarray(seats)
+    if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
+        raise ValueError(
+            f"{name} are one {noun} 0..{count - 1} or an array of {m} of them (one per deal); got {shown(seats)}"
+        )
+    if ((s < 0) | (s >= count)).any():
+        plural = "" if noun == "seat" else f"{noun}s "
+        raise ValueError(f"{name} are {plural}0..{count - 1}; got {shown(seats)}")
+    return np.broadcast_to(s.astype(np.int64), (m,))
 
 
 def check_deal(deal: Any, n: int) -> int:

@@ -104,6 +104,7 @@ from ._family import (
     THERMO,
     FamilyBatch,
     SeatTables,
+    check_seats,
     deal_indices,
     depth,
     distinct_deals,
@@ -399,12 +400,7 @@ class AChiamareBatch(FamilyBatch):
                 raise ValueError("a finished deal has no seat on turn: name the observing seats")
             me = self._turn.take(rows)
         else:
-            s = np.asarray(seats)
-            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..{P - 1} or an array of {m} of them; got {shown(seats)}")
-            if ((s < 0) | (s >= P)).any():
-                raise ValueError(f"seats are 0..{P - 1}; got {shown(seats)}")
-            me = np.broadcast_to(s, (m,)).astype(np.int64)
+            me = check_seats(seats, m, P)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         seats_of = self._seat

@@ -105,6 +105,7 @@ from ._family import (
     BIT,
     FamilyBatch,
     SeatTables,
+    check_seats,
     deal_indices,
     depth,
     distinct_deals,
@@ -467,12 +468,7 @@ class APerdereBatch(FamilyBatch):
                 raise ValueError("a finished deal has no seat on turn: name the observing seats")
             me = self._turn.take(rows)
         else:
-            s = np.asarray(seats)
-            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..{p - 1} or an array of {m} of them; got {shown(seats)}")
-            if ((s < 0) | (s >= p)).any():
-                raise ValueError(f"seats are 0..{p - 1}; got {shown(seats)}")
-            me = np.broadcast_to(s, (m,)).astype(np.int64)
+            me = check_seats(seats, m, p)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         live = self._live.take(rows)

@@ -115,6 +115,7 @@ from ._family import (
     THERMO,
     FamilyBatch,
     SeatTables,
+    check_seats,
     deal_indices,
     depth,
     distinct_deals,
@@ -492,13 +493,7 @@ class CalabresellaBatch(FamilyBatch):
             me = self._turn.take(rows)
             seated = np.ones(m, dtype=bool)
         else:
-            p = self._p
-            s = np.asarray(seats)
-            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one player 0..{p - 1} or an array of {m} of them; got {shown(seats)}")
-            if ((s < 0) | (s >= p)).any():
-                raise ValueError(f"seats are players 0..{p - 1}; got {shown(seats)}")
-            agents = np.broadcast_to(s, (m,)).astype(np.int64)
+            agents = check_seats(seats, m, self._p, noun="player")
             at = self._agent_of[rows] == agents[:, None]  # (M, S)
             me, seated = at.argmax(axis=1), at.any(axis=1)
         fields = self._fields

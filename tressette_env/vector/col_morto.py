@@ -55,7 +55,7 @@ from ..envs.playing import check_flag
 from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from ..messages import shown
 from . import _tables as tb
-from ._family import check_agents, distinct_deals
+from ._family import check_agents, check_seats, distinct_deals
 from ._tables import U64, placements, put, shifted
 from .engine import _H, SeedLike, TressetteBatch, _as_generator, unpack_rows
 from .heuristic import _actions, _read, _Table
@@ -387,15 +387,7 @@ class ColMortoBatch:
                 raise ValueError("a finished deal has no player on turn: name the observing players")
             player = on_turn
         else:
-            given = np.asarray(agents)
-            if given.dtype == bool or not np.issubdtype(given.dtype, np.integer) or given.shape not in ((), (m,)):
-                raise ValueError(
-                    f"agents are one player 0..{self.rules.players - 1} or an array of {m} of them (one per "
-                    f"observed deal); got {shown(agents)}"
-                )
-            player = np.broadcast_to(given.astype(np.int64), (m,))
-            if ((player < 0) | (player >= self.rules.players)).any():
-                raise ValueError(f"agents are players 0..{self.rules.players - 1}; got {shown(agents)}")
+            player = check_seats(agents, m, self.rules.players, name="agents", noun="player")
         me = t["seat_of"].reshape(-1).take(t["seat_of"].shape[1] * key + player)
         words = self._words(rows, me, player, turn, key, on_turn)
         packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)

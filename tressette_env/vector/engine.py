@@ -73,7 +73,7 @@ from ..engine.scoring import RENUNCIO_POINTS
 from ..envs.playing import check_flag, check_seed
 from ..messages import shown
 from . import _tables as tb
-from ._family import deal_indices, distinct_deals, random_set_bits, select_high
+from ._family import check_seats, deal_indices, distinct_deals, random_set_bits, select_high
 from ._tables import OFF, U64, W_DECLARED, W_TARGET, W_THIRDS, put
 from ._tricks import REVERSED, playable_of, signal_cards, trick_thirds, winning_card
 
@@ -545,18 +545,8 @@ class TressetteBatch:
         if seats is None:
             me = (self._q.take(rows) + self._phase) & 3
         else:
-            me = self._seats_arg(seats, len(rows))
+            me = check_seats(seats, len(rows), 4)
         return self._observe_history(packed, rows, me)
-
-    @staticmethod
-    def _seats_arg(seats: Any, m: int) -> np.ndarray:
-        """(M,) int64: ``observe``'s observing seats, one seat 0..3 or one per observed deal; a ValueError otherwise."""
-        s = np.asarray(seats)
-        if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-            raise ValueError(f"seats are one seat 0..3 or an array of {m} of them (one per deal); got {shown(seats)}")
-        if ((s < 0) | (s > 3)).any():
-            raise ValueError(f"seats are 0..3; got {shown(seats)}")
-        return np.broadcast_to(s.astype(np.int64), (m,))
 
     def _observe_history(self, packed: np.ndarray, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
         """(M, 1460) int8: the default observation (``packed``'s bits), then the history pieces of seats ``me``.
@@ -648,7 +638,7 @@ class TressetteBatch:
                 raise ValueError("a finished deal has no seat on turn: name the observing seats")
             me = (q + self._phase) & 3
         else:
-            me = self._seats_arg(seats, m)
+            me = check_seats(seats, m, 4)
         slot = (me - q) & 3
         src = ((tb.ROW + slot) & 3) * n + rows  # (4, M): the slot of relative seat k
         mine = self._rot.reshape(_R, 4 * n).take(src[0], axis=1)  # (R, M): the rows of the observer's slot
@@ -1025,7 +1015,7 @@ class TressetteBatch:
 
         ``Game.lead``: what a dense reward pays as the hand goes.
         """
-        seats = self._seats_arg(seats, self.n)  # one seat 0..3 for every deal or one per deal (else a ValueError)
+        seats = check_seats(seats, self.n, 4)  # one seat 0..3 for every deal or one per deal (else a ValueError)
         team0 = (self._thirds[0] - self._thirds[1]) / 3
         return np.where(seats & 1, -team0, team0).astype(np.float32)
 

@@ -124,6 +124,7 @@ from ._family import (
     check_active,
     check_agents,
     check_deal,
+    check_seats,
     deal_indices,
     distinct_deals,
     key_order,
@@ -687,12 +688,7 @@ class InDueBatch:
                 raise ValueError("a finished deal has no seat on turn: name the observing seats")
             me = self._turn.take(rows)
         else:
-            s = np.asarray(seats)
-            if s.dtype == bool or not np.issubdtype(s.dtype, np.integer) or s.shape not in ((), (m,)):
-                raise ValueError(f"seats are one seat 0..1 or an array of {m} of them; got {shown(seats)}")
-            if ((s < 0) | (s > 1)).any():
-                raise ValueError(f"seats are 0..1; got {shown(seats)}")
-            me = np.broadcast_to(s, (m,)).astype(np.int64)
+            me = check_seats(seats, m, 2)
         other = 1 - me
         n = self.n
         f = np.zeros((_NF, m), dtype="<u8")  # by field: each a contiguous row

@@ -82,6 +82,7 @@ def test_the_dealer_moves_one_seat_every_hand():
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [30.0, *range(31, 40)]], "holds 30.0; card ids"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), [True, *range(31, 40)]], "holds True"),
         ([list(range(10)), list(range(10, 20)), list(range(20, 30)), -1], "hand 3 of the deal has no cards"),
+        ([list(range(10)), list(range(10, 20)), list(range(20, 30)), "abcdefghij"], r"hand 3 of the deal is text"),
     ],
 )
 def test_bad_deals_are_named(deal, message):

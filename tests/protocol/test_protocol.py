@@ -339,6 +339,23 @@ def test_a_hostile_record_cannot_hang_or_flood_tressette_bot():
     assert "longer than" in answers[3]["error"]
 
 
+@pytest.mark.parametrize(
+    "change, error",
+    [
+        ({"hand": []}, "'legal' plays card"),  # the heuristic answered "max() arg is an empty sequence"
+        ({"legal": [{"id": 255, "name": "x"}]}, "'legal' holds id 255: action ids are 0..254"),
+        ({"legal": [{"id": -1, "name": "x"}]}, "'legal' holds id -1"),
+    ],
+)
+def test_an_act_message_whose_legal_list_does_not_fit_its_hand_is_named(change, error):
+    state = next(iter(positions("tressette", 5)))
+    message = {**act_message(view(state, state.public.turn), legal_actions(state)), **change}
+    out = io.StringIO()
+    serve(HeuristicPlayer(), [json.dumps(message)], out, random.Random(0))
+    answer = json.loads(out.getvalue())
+    assert list(answer) == ["error"] and answer["error"].startswith(f"ValueError: {error}"), answer
+
+
 def test_a_decision_past_the_limit_is_answered_with_an_error():
     class Slow:
         def act(self, view, legal, rng):

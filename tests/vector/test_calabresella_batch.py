@@ -572,6 +572,7 @@ def test_chosen_deals_and_dealers():
         ({"hands": [list(range(12)), list(range(12, 24)), list(range(24, 35))]}, "hand 2 of the deal has 11 cards"),
         ({"hands": [list(range(12)), list(range(12, 24)), list(range(29, 41))]}, "card id 40"),
         ({"monte": [1, 2]}, r"monte 0 of the deal has 2 cards"),
+        ({"monte": "abcd"}, r"monte 0 of the deal is text \('abcd'\); it needs exactly 4 card ids"),  # "has 4 cards"
         ({"monte": [[1, 2, 3, 4]] * 3}, "3 chosen monte for 4 deals to reset"),
         ({"monte": [[1, 2, 3, 4], [5, 6, 7, 7], [1, 2, 3, 4], [1, 2, 3, 4]]}, "chosen deal 1: card 7 is dealt twice"),
         ({"hands": [list(range(12)), list(range(12, 24)), list(range(24, 36))], "monte": [0, 36, 37, 38]}, "card 0"),

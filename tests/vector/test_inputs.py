@@ -34,6 +34,17 @@ def test_a_dealer_array_has_one_seat_per_deal():
         TressetteBatch(3, seed=0).reset(dealer=[0, 1])
 
 
+@pytest.mark.parametrize("first_hand", [None, "no", 0, 1.0])
+def test_first_hand_is_true_or_false(first_hand):
+    """``reset(first_hand=...)`` took any value by its truth ("no" as True); now a TypeError, before the generator moves."""
+    batch = TressetteBatch(2, seed=0)
+    state = batch._rng.bit_generator.state
+    with pytest.raises(TypeError, match="first_hand is True or False"):
+        batch.reset(seed=5, first_hand=first_hand)
+    assert batch._rng.bit_generator.state == state
+    batch.reset(first_hand=np.bool_(False))
+
+
 def test_a_failed_reset_leaves_the_generator_as_it_was():
     batch = TressetteBatch(2, seed=0)
     state = batch._rng.bit_generator.state

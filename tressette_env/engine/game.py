@@ -94,7 +94,9 @@ def check_cards(hands: object, sizes: tuple[int, ...], what: str = "hand", pool:
         raise ValueError(f"a deal's {what}s are {shape} card ids (0..39), one list per {what}; got {shown(hands)}")
     masks = []
     for index, (hand, size) in enumerate(zip(hands, sizes, strict=True)):
-        if isinstance(hand, (str, bytes)) or not hasattr(hand, "__len__") or len(hand) != size:
+        if isinstance(hand, (str, bytes)):  # text has a length, but no card ids
+            raise ValueError(f"{what} {index} of the deal is text ({shown(hand)}); it needs exactly {size} card ids")
+        if not hasattr(hand, "__len__") or len(hand) != size:
             count = len(hand) if hasattr(hand, "__len__") else "no"
             raise ValueError(f"{what} {index} of the deal has {count} cards; it needs exactly {size} card ids")
         mask = 0

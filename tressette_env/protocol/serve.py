@@ -30,6 +30,7 @@ import threading
 from collections.abc import Iterable
 from typing import IO, Any
 
+from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, card_of
 from ..messages import cut, shown
 from .state import decode_view
 
@@ -58,6 +59,14 @@ def _action(player: Any, line: str, rng: random.Random) -> int | None:
         raise ValueError(f'\'legal\' is a non-empty list of {{"id": int, "name": str}}; got {shown(legal)}')
     view = decode_view(message.get("seat"), message.get("hand"), message.get("private", []), message.get("state"))
     ids = [item["id"] for item in legal]
+    playable = view.hand  # the seat's hand and the cards lying face up (a dummy's, which its controller plays)
+    for seat in range(view.public.table.seats):
+        playable |= view.public.exposed_by(seat)
+    for i in ids:  # ids of the family's table; those below chiamarsi fuori's play a card
+        if not 0 <= i < FAMILY_NUM_ACTIONS:
+            raise ValueError(f"'legal' holds id {shown(i)}: action ids are 0..{FAMILY_NUM_ACTIONS - 1}")
+        if i < CALL_OUT and not playable >> card_of(i) & 1:
+            raise ValueError(f"'legal' plays card {card_of(i)} (id {i}), which is neither in 'hand' nor face up")
     action = player.act(view, ids, rng)
     if action not in ids:
         raise ValueError(f"the player chose {shown(action)}, not one of the legal actions")

@@ -258,6 +258,7 @@ class TressetteBatch:
                 does not apply (a game that keeps its own match over hands of this batch: col morto).
         """
         # Every argument is checked before anything changes, the generator included.
+        first_hand = check_flag("first_hand", first_hand)
         idx = None if deals is None else distinct_deals(self._deal_indices(deals))
         m = self.n if idx is None else len(idx)
         masks = None if hands is None or m == 0 else self._check_hands(hands, m)
@@ -268,7 +269,7 @@ class TressetteBatch:
             return
         if dealers is None:
             dealers = self._rng.integers(0, 4, m)
-        self._deal(idx, dealers, masks, first_hand=bool(first_hand))
+        self._deal(idx, dealers, masks, first_hand=first_hand)
         self._set(self._match_score, idx, 0)
         self._set(self._hand_number, idx, 0)
         self._compute_legal()

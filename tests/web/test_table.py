@@ -240,6 +240,7 @@ def test_the_catalog_lists_every_game_with_its_switches():
     kinds = {s["name"]: s for s in tressette["switches"]}
     assert kinds["signals"]["kind"] == "bool" and kinds["episode"]["choices"] == ["hand", "match"]
     assert kinds["target_score"]["kind"] == "int" and "episode" in kinds["target_score"]["needs"]
+    assert (kinds["target_score"]["least"], kinds["target_score"]["most"]) == (1, 10_000)  # the page's field bounds
     for game in message["games"]:
         for s in game["switches"]:  # every switch listed can be set from the page
             assert s["kind"] in ("bool", "int", "choice")

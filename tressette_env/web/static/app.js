@@ -201,6 +201,11 @@ function renderSwitches() {
     } else {
       input = document.createElement("input");
       input.type = sw.kind === "int" ? "number" : "text";
+      if (sw.kind === "int") {  // the switch's bounds: the browser keeps the value within them
+        input.min = String(sw.least);
+        input.max = String(sw.most);
+        input.step = "1";
+      }
       input.value = sw.default ?? "";
     }
     input.id = switchId(sw.name);

@@ -47,7 +47,7 @@ def test_eval_of_a_perdere_rotates_the_players_through_every_seat(tmp_path, caps
     line = usage_error(["eval", "heuristic", "random", "--players", "4"], capsys)
     assert "--players: tressette has a fixed number of players (no players switch)" in line
     line = usage_error(["eval", "heuristic", "random", "--game", "tressette_a_perdere", "--players", "9"], capsys)
-    assert "players=9: must be 3 to 8" in line
+    assert "players=9: must be an int 3..8" in line
 
 
 def test_round_robin_with_rules_and_a_png(tmp_path, capsys):
@@ -73,7 +73,7 @@ def test_bad_players_and_rules_are_named(capsys):
     assert "accusi is true or false, e.g. --rule accusi=false" in line
     assert "accusi is true or false" in usage_error(["eval", "heuristic", "random", "--rule", "accusi=1"], capsys)
     assert "episode" in usage_error(["eval", "heuristic", "random", "--rule", "episode"], capsys)
-    assert "target_score=0: must be an int >= 1" in usage_error(
+    assert "target_score=0: must be an int 1..10000" in usage_error(
         ["eval", "random", "random:", "--rule", "target_score=0"], capsys
     )
     assert "at least two different players" in usage_error(["eval", "heuristic", "--deals", "4"], capsys)

@@ -25,7 +25,7 @@ def test_defaults_are_those_of_rules_md():
 @pytest.mark.parametrize(
     "switches, message",
     [
-        ({"target_score": 0}, "target_score=0: must be an int >= 1"),
+        ({"target_score": 0}, "target_score=0: must be an int 1..10000"),
         ({"target_score": 21.0}, "target_score=21.0"),
         ({"target_score": True}, "target_score=True"),
         ({"episode": "game"}, "episode='game': must be one of 'hand', 'match'"),
@@ -33,7 +33,7 @@ def test_defaults_are_those_of_rules_md():
         ({"signals": "yes"}, "signals='yes'"),
         ({"first_lead": "dealer"}, "first_lead='dealer'"),
         ({"striscio": "narrow"}, "striscio='narrow': must be one of 'keeps_suit', 'no_honours'"),
-        ({"cappotto_bonus": -1}, "cappotto_bonus=-1: must be an int >= 0"),
+        ({"cappotto_bonus": -1}, "cappotto_bonus=-1: must be an int 0..10000"),
         ({"illegal_action": "ignore"}, "illegal_action='ignore'"),
         ({"calling_out": True}, 'needs episode="match"'),
     ],

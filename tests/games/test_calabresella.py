@@ -1104,8 +1104,8 @@ def test_bad_rule_switches_are_named():
         ({"signals": "volo"}, "signals='volo': must be one of"),
         ({"episode": "game"}, "episode='game': must be one of"),
         ({"match_end": "never"}, "match_end='never': must be one of"),
-        ({"rounds": 0}, "rounds=0: must be an int >= 1"),
-        ({"target_score": 0}, "target_score=0: must be an int >= 1"),
+        ({"rounds": 0}, "rounds=0: must be an int 1..10000"),
+        ({"target_score": 0}, "target_score=0: must be an int 1..10000"),
         ({"illegal_action": "ignore"}, "illegal_action='ignore': must be one of"),
     ):
         with pytest.raises(ValueError, match=message):

@@ -32,13 +32,13 @@ def test_the_deck_is_the_strongest_ranks_of_the_first_suits():
 @pytest.mark.parametrize(
     ("switches", "words"),
     [
-        ({"suits": 5}, "1 to 4 suits"),
-        ({"ranks": 11}, "1 to 10 ranks"),
+        ({"suits": 5}, "suits=5: must be an int 1..4"),
+        ({"ranks": 11}, "ranks=11: must be an int 1..10"),
         ({"suits": 3, "ranks": 3}, "do not deal evenly to 2 players"),
         ({"suits": 1, "ranks": 3, "out": 2}, "positive multiple of players"),
-        ({"out": -1}, ">= 0"),
+        ({"out": -1}, r"out=-1: must be an int 0\.\.10000"),
         ({"players": 3}, "must be one of 2, 4"),
-        ({"suits": 0}, ">= 1"),
+        ({"suits": 0}, "suits=0: must be an int 1..4"),
     ],
 )
 def test_a_bad_deck_is_refused_naming_what_is_allowed(switches, words):

@@ -241,6 +241,8 @@ def test_the_catalog_lists_every_game_with_its_switches():
     assert kinds["signals"]["kind"] == "bool" and kinds["episode"]["choices"] == ["hand", "match"]
     assert kinds["target_score"]["kind"] == "int" and "episode" in kinds["target_score"]["needs"]
     assert (kinds["target_score"]["least"], kinds["target_score"]["most"]) == (1, 10_000)  # the page's field bounds
+    a_perdere = {s["name"]: s for s in message["games"][list(GAMES).index("tressette_a_perdere")]["switches"]}
+    assert (a_perdere["players"]["least"], a_perdere["players"]["most"]) == (3, 8)  # its own smaller largest value
     for game in message["games"]:
         for s in game["switches"]:  # every switch listed can be set from the page
             assert s["kind"] in ("bool", "int", "choice")

@@ -2,13 +2,13 @@
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
-| `target_score` | `21` | int >= 1 | match target; 31 and 41 are common (only with `episode="match"`) |
+| `target_score` | `21` | int 1..10000 | match target; 31 and 41 are common (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `accusi` | `True` | bool | declarations (napoletana, three or four 3s/2s/assi) score and are public |
 | `signals` | `True` | bool | the leader may signal busso / striscio / volo (truthfully) |
 | `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true: the leader keeps another card of the suit (seed 000), or keeps one and none of them is a 3, 2 or asso (seeds 002, 003) (only with `signals=True`) |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | who leads the first trick of a hand: the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
-| `cappotto_bonus` | `0` | int >= 0 | extra points to a team that makes every point of a hand |
+| `cappotto_bonus` | `0` | int 0..10000 | extra points to a team that makes every point of a hand |
 | `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (only with `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 

@@ -16,9 +16,10 @@ from a switch not given). ``make_effective`` builds a record leaving such switch
 defaults, for sweeps over the switch space.
 
 Every whole number a switch takes (a target, a bonus, a charge, a count of hands or rounds, a
-contract's multiplier) is at most ``MOST`` (10,000), whatever its table says of its least value:
-far above any table's rules, and far enough below 2**63 that every score, stake and reward the
-engines add up (the batched ones in int64) stays exact.
+contract's multiplier) is at most ``MOST`` (10,000) unless its switch allows less (``("int", 3,
+8)``: a perdere's players): far above any table's rules, and far enough below 2**63 that every
+score, stake and reward the engines add up (the batched ones in int64) stays exact. The tables
+say each switch's range (``int 1..10000``).
 
 Example:
     >>> from dataclasses import dataclass
@@ -123,7 +124,8 @@ def when(*, values: tuple | None = None, **switches: Any) -> Needs:
 class Switch(NamedTuple):
     """What a switch allows, what it means, and what its other values need to have an effect.
 
-    ``allowed``: a tuple of values, ``bool``, ``("int", least)``, ``("int|None", least)``,
+    ``allowed``: a tuple of values, ``bool``, ``("int", least)``, ``("int|None", least)`` (whole numbers from
+    ``least`` to ``MOST``; ``("int", least, most)`` for a smaller largest value, ``int_bounds``),
     ``("subset|None", values)`` (some of ``values``, in their order, as a tuple) or
     ``("mapping|None", keys)`` (whole numbers >= 1 for some of ``keys``, kept as a tuple of pairs).
     ``needs``: ``Needs`` that must all hold for a value other than the default (see ``check_switches``).
@@ -141,6 +143,11 @@ def switch(default: Any, allowed: Any, meaning: str, needs: Needs | tuple[Needs,
     return dataclasses.field(default=default, metadata={"switch": Switch(allowed, meaning, needs)})
 
 
+def int_bounds(allowed: Any) -> tuple[int, int]:
+    """The least and largest values of an ``("int", least[, most])`` or ``("int|None", least[, most])`` switch."""
+    return allowed[1], allowed[2] if len(allowed) > 2 else MOST
+
+
 def _allowed_text(allowed: Any) -> str:
     if allowed is bool:
         return "bool"
@@ -148,9 +155,10 @@ def _allowed_text(allowed: Any) -> str:
         return "None or some of " + ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1]) + ", in that order"
     if isinstance(allowed, tuple) and allowed and allowed[0] == "mapping|None":
         keys = ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1])
-        return f"None or a dict from {keys} to ints >= 1"
+        return f"None or a dict from {keys} to ints 1..{MOST}"
     if isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
-        text = f"int >= {allowed[1]}"
+        least, most = int_bounds(allowed)
+        text = f"int {least}..{most}"
         return text + " or None" if allowed[0] == "int|None" else text
     return ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed)
 
@@ -225,10 +233,9 @@ def check_values(rules: Any) -> None:
         elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
             if value is None and allowed[0] == "int|None":
                 continue
-            if isinstance(value, bool) or not hasattr(value, "__index__") or value.__index__() < allowed[1]:
+            least, most = int_bounds(allowed)
+            if isinstance(value, bool) or not hasattr(value, "__index__") or not least <= value.__index__() <= most:
                 raise ValueError(f"rule switch {f.name}={shown(value)}: must be an {_allowed_text(allowed)}")
-            if value.__index__() > MOST:  # (a game may allow less: a perdere's players, 3 to 8, says so itself)
-                raise ValueError(f"rule switch {f.name}={shown(value)}: every whole-number switch is at most {MOST}")
             object.__setattr__(rules, f.name, value.__index__())
         else:
             if not isinstance(value, (bool, int)) and hasattr(value, "__index__") and int in {type(v) for v in allowed}:
@@ -257,7 +264,7 @@ def _subset(name: str, value: Any, values: tuple) -> tuple:
 
 def _mapping(name: str, value: Any, keys: tuple) -> tuple:
     """``value`` (a dict or pairs) as a tuple of (key, int >= 1) pairs in ``keys``' order, or a ``ValueError``."""
-    what = f"a dict from {', '.join(map(repr, keys))} to ints >= 1 (at most {MOST})"
+    what = f"a dict from {', '.join(map(repr, keys))} to ints 1..{MOST}"
     try:
         pairs = dict(value)
     except (TypeError, ValueError):

@@ -76,15 +76,15 @@ docs/observation.md#the-history-observation).
 
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
-| `players` | `4` | int >= 3 | players, 3 to 8 |
+| `players` | `4` | int 3..8 | players |
 | `reduce` | `"remove"` | `"remove"`, `"dealer_discard"`, `"monte"` | the cards that do not divide evenly: removed and announced, or dealt to the dealer who discards as many face down, or left face down as a monte (discards and monte go to the last trick's winner) (only with cards left over: `players=3`, `6` or `7`, or a match with `match_end="elimination"`) |
 | `last_trick` | `"remainder"` | `"remainder"`, `"plus_one"` | the last trick's winner is charged the hand's total minus the others' charges, or each is rounded down separately |
 | `cappotto` | `"others_charged"` | `"others_charged"`, `"wins_match"`, `"none"` | a player who leaves every other with 0 points: charged 0 and the others the hand's total; or he also wins the match at once; or no special rule (`"none"` only with `objective="avoid"`) |
 | `asso_bastoni_value` | `1` | `1`, `11`, `18` | points of the asso di bastoni (11: "Girellone"); the hand's total is 10 + this |
-| `zero_point_charge` | `None` | int >= 0 or None | (seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many (only with `objective="avoid"`) |
+| `zero_point_charge` | `None` | int 0..10000 or None | (seed 000's ambiguous rule, literal reading) a player with 0 points is charged this many (only with `objective="avoid"`) |
 | `match_end` | `"target"` | `"target"`, `"elimination"`, `"hands"` | a match ends when someone reaches the target (the lowest total wins), or players reaching it drop out (the last one left wins), or after `hands` hands (only with `episode="match"`) |
-| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"` or `"elimination"`) |
-| `hands` | `5` | int >= 1 | hands of a match (only with `episode="match"` and `match_end="hands"`) |
+| `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"` or `"elimination"`) |
+| `hands` | `5` | int 1..10000 | hands of a match (only with `episode="match"` and `match_end="hands"`) |
 | `teams` | `False` | bool | 2 v 2 a perdere (four players; partners opposite, signals allowed; the first team to the target loses) |
 | `objective` | `"avoid"` | `"avoid"`, `"take"` | avoid points (this game), or take them (a cutthroat tressette) |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |

@@ -118,9 +118,9 @@ docs/observation.md#the-history-observation).
 | `striscio` | `"keeps_suit"` | `"keeps_suit"`, `"no_honours"` | when striscio is true (as RULES.md) (only with `players=3` and `signals=True`) |
 | `accusi` | `True` | bool | declarations score and are public; a dummy's count for its side |
 | `first_lead` | `"dealer_right"` | `"dealer_right"`, `"four_of_denari"` | the seat after the dealer, or (the first hand of a match only) the holder of the 4 di denari |
-| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
+| `target_score` | `21` | int 1..10000 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
-| `cappotto_bonus` | `0` | int >= 0 | extra points to the side that makes every point of a hand |
+| `cappotto_bonus` | `0` | int 0..10000 | extra points to the side that makes every point of a hand |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 
 ### Version History

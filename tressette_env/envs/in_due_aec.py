@@ -114,9 +114,9 @@ docs/observation.md#the-history-observation).
 | `objective` | `"take"` | `"take"`, `"avoid"` | take points, or avoid them: the hand's points count against the taker and the first to the target loses |
 | `packet_deal` | `"dealt"` | `"dealt"`, `"choose"` | each player is dealt four packets, or the non-dealer picks four of the eight blind (only with `deal="packets"`) |
 | `pizzichi_pickup` | `False` | bool | a face-up top that is an asso, 2 or 3 goes into its owner's hand, uncovering the next card (only with `deal="packets"`) |
-| `target_score` | `21` | int >= 1 | match target (only with `episode="match"`) |
+| `target_score` | `21` | int 1..10000 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
-| `cappotto_bonus` | `0` | int >= 0 | extra points to the player who makes every point of a hand |
+| `cappotto_bonus` | `0` | int 0..10000 | extra points to the player who makes every point of a hand |
 | `calling_out` | `False` | bool | chiamarsi fuori: the leader may claim the match (not with `objective="avoid"`) (only with `episode="match"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 

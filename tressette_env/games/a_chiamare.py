@@ -37,14 +37,14 @@ Switches (``AChiamareRules``):
 | `allow_self_call` | `False` | bool | the caller may name a card of his own: he then plays alone, scored as a sola, and nobody knows it |
 | `reveal_partner` | `False` | bool | the partner is announced when the card is called (Quadriglio's open partner), instead of secret |
 | `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"declarer"` | the forehand after chiamo and the soloist after sola; or always the forehand; or always the declarer |
-| `multipliers` | `None` | None or a dict from `"chiamo"`, `"sola"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: chiamo 1, sola 2) |
+| `multipliers` | `None` | None or a dict from `"chiamo"`, `"sola"` to ints 1..10000 | what each opponent pays per contract before a cappotto doubles it (None: chiamo 1, sola 2) |
 | `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles |
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `all_pass` | `"void"` | `"void"` | when every player passes the hand is void |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
 | `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
-| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
-| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"`) |
+| `rounds` | `1` | int 1..10000 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
+| `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/a_chiamare.md``):

@@ -56,15 +56,15 @@ Switches (``CalabresellaRules``):
 | `exchange` | `"full"` | `"full"`, `"partial"` | the soloist takes the whole monte and discards 4, or takes up to 4 of its cards and discards as many (only with a monte (`players=3`, or `four_player="dealer_sits_out"`) and chiamo or solo among the `contracts`) |
 | `solissimo_peek` | `False` | bool | the solissimo player may look at the monte (not use it) (only with solissimo among the `contracts`) |
 | `first_lead` | `"seed"` | `"seed"`, `"forehand"`, `"soloist"` | the forehand after chiamo and the soloist after the other contracts; or always the forehand; or always the soloist (`"soloist"` only with chiamo among the `contracts`; `"forehand"` only with solo or a higher contract among the `contracts`) |
-| `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints >= 1 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) (only with `scoring="stake"` and every contract it names among those that may be bid (`contracts`)) |
+| `multipliers` | `None` | None or a dict from `"chiamo"`, `"solo"`, `"solissimo"`, `"dividete"`, `"scegliete"` to ints 1..10000 | what each opponent pays per contract before a cappotto doubles it (None: 1, 2, 3, 6, 12; those given replace the defaults) (only with `scoring="stake"` and every contract it names among those that may be bid (`contracts`)) |
 | `scoring` | `"stake"` | `"stake"`, `"difference"` | the stake table, or the difference of the sides' thirds (doubled when one side takes all 35) |
 | `cappotto_rule` | `"zero_points"` | `"zero_points"`, `"zero_thirds"`, `"all_tricks"` | the losing side has no whole point, or no third, or no trick: the stake doubles |
 | `all_pass` | `"void"` | `"void"`, `"solo_only_redeal"` | when every player passes: the hand is void; or the hands are dealt again around the monte and only solo or higher may be bid (only with solo or a higher contract among the `contracts`) |
 | `signals` | `"seed"` | `"seed"`, `"full"`, `"none"` | busso and liscio from the second trick; or the four-seat game's three signs from the first; or none |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match |
 | `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
-| `rounds` | `1` | int >= 1 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
-| `target_score` | `21` | int >= 1 | the match target (only with `episode="match"` and `match_end="target"`) |
+| `rounds` | `1` | int 1..10000 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
+| `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"`) |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/calabresella.md`` says more):

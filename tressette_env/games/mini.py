@@ -22,10 +22,10 @@ process and the OpenSpiel integration (``register_all()``) know it.
 | switch | default | allowed | meaning |
 | --- | --- | --- | --- |
 | `players` | `2` | `2`, `4` | two players, or four in two teams, partners opposite |
-| `suits` | `2` | 1 to 4 | the deck's suits: denari, coppe, spade, bastoni, the first ``suits`` of them |
-| `ranks` | `4` | 1 to 10 | each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4 |
-| `out` | `0` | int >= 0 | cards of the deck left out of play face down, seen by no one |
-| `target_score` | `5` | int >= 1 | match target (only with `episode="match"`) |
+| `suits` | `2` | int 1..4 | the deck's suits: denari, coppe, spade, bastoni, the first ``suits`` of them |
+| `ranks` | `4` | int 1..10 | each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4 |
+| `out` | `0` | int 0..10000 | cards of the deck left out of play face down, seen by no one |
+| `target_score` | `5` | int 1..10000 | match target (only with `episode="match"`) |
 | `episode` | `"hand"` | `"hand"`, `"match"` | one deal per episode, or a match to `target_score` |
 | `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the hand 11-0, or raises ValueError |
 
@@ -79,9 +79,11 @@ class MiniRules(RuleSwitches):
     game: ClassVar[Any] = None
 
     players: int = switch(2, (2, 4), "two players, or four in two teams, partners opposite")
-    suits: int = switch(2, ("int", 1), "the deck's suits (1 to 4): denari, coppe, spade, bastoni, the first of them")
+    suits: int = switch(2, ("int", 1, NUM_SUITS), "the deck's suits: denari, coppe, spade, bastoni, the first of them")
     ranks: int = switch(
-        4, ("int", 1), "each suit's ranks (1 to 10), the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4"
+        4,
+        ("int", 1, len(RANK_ORDER)),
+        "each suit's ranks, the strongest first: 3, 2, asso, re, cavallo, fante, 7, 6, 5, 4",
     )
     out: int = switch(
         0, ("int", 0), "cards of the deck left out of play face down, seen by no one (hidden cards for two players)"
@@ -93,10 +95,6 @@ class MiniRules(RuleSwitches):
     )
 
     def check_combinations(self) -> None:
-        if self.suits > NUM_SUITS:
-            raise ValueError(f"rule switch suits={self.suits}: the deck has 1 to {NUM_SUITS} suits")
-        if self.ranks > len(RANK_ORDER):
-            raise ValueError(f"rule switch ranks={self.ranks}: a suit has 1 to {len(RANK_ORDER)} ranks")
         dealt = self.suits * self.ranks - self.out
         if dealt < self.players or dealt % self.players:
             raise ValueError(

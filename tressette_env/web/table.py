@@ -55,7 +55,7 @@ from ..agents.registry import make_player
 from ..engine.cards import cards_of
 from ..engine.game import legal_actions, new_game, next_hand, view
 from ..engine.state import GAME_OVER, HAND_OVER, PLAYING, GameState, SeatView
-from ..engine.switches import MOST, needs_text
+from ..engine.switches import int_bounds, needs_text
 from ..engine.tricks import trick_winner
 from ..messages import cut, shown
 from ..play import agent_names, hand_over_lines
@@ -139,7 +139,8 @@ def _switch(field: dataclasses.Field) -> dict | None:
     if allowed is bool:
         out.update(kind="bool", choices=None)
     elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
-        out.update(kind="int", choices=None, least=allowed[1], most=MOST)  # the page's field bounds
+        least, most = int_bounds(allowed)
+        out.update(kind="int", choices=None, least=least, most=most)  # the page's field bounds
     elif isinstance(allowed, tuple) and allowed and isinstance(allowed[0], str) and "|" not in allowed[0]:
         out.update(kind="choice", choices=list(allowed))
     elif (

@@ -60,87 +60,23 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..engine.actions import GIVE, STRISCIO, VOLO
-from ..engine.cards import STRENGTH, THIRDS
+from ..engine.cards import THIRDS
 from ..games.a_perdere import DISCARD
+from . import _suit_fields as sf
 from .a_perdere import APerdereBatch
 
 __all__ = ["heuristic_actions"]
 
 # --------------------------------------------------------------------------- tables
-# A suit as a 10-bit field: bit r = rank index r (0 asso, 1 the 2, 2 the 3, 3..6 the 4..7,
-# 7 fante, 8 cavallo, 9 re), bits 10 s .. 10 s + 9 of an engine card mask.
+# Suits as 10-bit fields (``vector._suit_fields``, shared with the other heuristic), and this game's own.
 
-_FIELDS = np.arange(1024)
-_S = STRENGTH[:10]  # taking power by rank
-_T = THIRDS[:10]  # points in thirds by rank
-_NONE = 10
-"""The place of an empty field (after every rank)."""
-
-
-class _Order(NamedTuple):
-    place: np.ndarray
-    """[field] -> the place in the order of the field's first rank; ``_NONE`` for an empty field."""
-    rank: np.ndarray
-    """[place] -> the rank at that place; -1 at ``_NONE``."""
-
-
-def _order(key: Any) -> _Order:
-    ranks = sorted(range(10), key=key)
-    place = np.full(1024, _NONE, dtype=np.int64)
-    for p in range(9, -1, -1):  # the first rank of the order written last
-        place[_FIELDS >> ranks[p] & 1 == 1] = p
-    return _Order(place, np.array([*ranks, -1], dtype=np.int64))
-
-
-_DEAREST = _order(lambda r: (-_T[r], -_S[r]))  # max(cards, key=_danger): (THIRDS, STRENGTH)
-_CHEAPEST = _order(lambda r: (_T[r], _S[r]))  # min(cards, key=_danger)
-_STRONGEST = _order(lambda r: (-_S[r], -_T[r]))  # max by (STRENGTH, THIRDS), or (STRENGTH, -THIRDS): power alone
-_WEAKEST = _order(lambda r: (_S[r], _T[r]))  # min by (STRENGTH, THIRDS) or (STRENGTH, -THIRDS)
-_ABOVE = np.array([sum(1 << x for x in range(10) if _S[x] > _S[r]) for r in range(10)] + [0], dtype=np.int64)
-"""[rank] -> the field of the ranks that beat it; [-1] (no rank) -> 0."""
-_BELOW = np.array([sum(1 << x for x in range(10) if _S[x] < _S[r]) for r in range(10)] + [0], dtype=np.int64)
-"""[rank] -> the field of the ranks it beats; [-1] (no rank) -> 0."""
-_TOP = _STRONGEST.rank.take(_STRONGEST.place)
-"""[field] -> its strongest rank, -1 for an empty field."""
-_ABOVE_ALL = np.where(_FIELDS == 0, 0x3FF, _ABOVE.take(_TOP))
-"""[field] -> the ranks that beat every card of the field (all ten for an empty field)."""
-_POP = np.bitwise_count(_FIELDS).astype(np.int64)
-_POINTS = sum(1 << r for r in range(10) if _T[r])  # asso, 2, 3, fante, cavallo, re
-_S_OF = np.array([*_S, 0], dtype=np.int64)
-_T_OF = np.array([*_T, 0], dtype=np.int64)
+_S_OF = np.array([*sf.S, 0], dtype=np.int64)
+_T_OF = np.array([*sf.T, 0], dtype=np.int64)
 _POINT_CARDS = np.uint64(sum(1 << c for c in range(40) if THIRDS[c]))
 """The cards with a point (any thirds)."""
 _CARD_BIT = np.array([1 << c for c in range(40)] + [0], dtype=np.uint64)
-_U = np.uint64
-_M10 = _U(0x3FF)
-_FULL = _U((1 << 40) - 1)
-_SHIFTS = np.array([[0], [10], [20], [30]], dtype=_U)
-_SUIT_COL = np.arange(4, dtype=np.int64)[:, None]
-_SUIT_BITS = np.array([0x3FF << (10 * s) for s in range(4)] + [0], dtype=_U)
-"""The cards of suit s; index 4 (no suit led) is 0."""
 _THREAT = 18
 """``_cappotto_threat``: the thirds one other side must hold alone."""
-
-
-def _fields(masks: np.ndarray) -> np.ndarray:
-    """(M,) uint64 engine card masks -> (4, M) int64 suit fields."""
-    return ((masks >> _SHIFTS) & _M10).view(np.int64)
-
-
-def _choose(fields: np.ndarray, order: _Order) -> np.ndarray:
-    """(4, M) fields -> the key ``place * 4 + suit`` of the first card of ``order``, lowest suit on a tie."""
-    return (order.place.take(fields) * 4 + _SUIT_COL).min(axis=0)
-
-
-def _card(key: np.ndarray, order: _Order) -> np.ndarray:
-    """The card of a ``_choose`` key (-1 when no suit has one)."""
-    place = key >> 2
-    return np.where(place < _NONE, 10 * (key & 3) + order.rank.take(np.minimum(place, _NONE)), -1)
-
-
-def _best(fields: np.ndarray, order: _Order) -> np.ndarray:
-    """(4, M) fields -> the first card of ``order`` over the suits (lowest suit on a tie); -1 when all are empty."""
-    return _card(_choose(fields, order), order)
 
 
 # --------------------------------------------------------------------------- batch state
@@ -228,30 +164,30 @@ def _rules(batch: APerdereBatch, t: _Table) -> np.ndarray:
     hand, led = t.hand, t.led
     on_lead = led < 0
     led_suit = np.where(on_lead, 4, led)
-    follow = hand & _SUIT_BITS.take(led_suit)
+    follow = hand & sf.SUIT_BITS.take(led_suit)
     legal = np.where(follow != 0, follow, hand)  # the legal cards (the engine's rule: follow suit if able)
-    f = _fields(legal)  # (4, M)
-    shift = (10 * np.maximum(led, 0)).astype(_U)
-    mine = ((follow >> shift) & _M10).view(np.int64)  # the led suit's legal field (0 when void or on lead)
-    top = _TOP.take(((t.table & _SUIT_BITS.take(led_suit)) >> shift & _M10).view(np.int64))  # the winning rank
-    winners = mine & _ABOVE.take(top)
+    f = sf.fields(legal)  # (4, M)
+    shift = (10 * np.maximum(led, 0)).astype(np.uint64)
+    mine = ((follow >> shift) & sf.M10).view(np.int64)  # the led suit's legal field (0 when void or on lead)
+    top = sf.TOP.take(((t.table & sf.SUIT_BITS.take(led_suit)) >> shift & sf.M10).view(np.int64))  # the winning rank
+    winners = mine & sf.ABOVE.take(top)
 
     if rules.objective == "take":
-        weakest_winner = 10 * led + _WEAKEST.rank.take(_WEAKEST.place.take(winners))
-        follow_card = np.where(winners != 0, weakest_winner, _best(f, _CHEAPEST))
-        card = np.where(on_lead, _best(f, _STRONGEST), follow_card)
+        weakest_winner = 10 * led + sf.WEAKEST.rank.take(sf.WEAKEST.place.take(winners))
+        follow_card = np.where(winners != 0, weakest_winner, sf.best(f, sf.CHEAPEST))
+        card = np.where(on_lead, sf.best(f, sf.STRONGEST), follow_card)
     else:
         # The cappotto threat: one side alone has taken thirds, not the seat's, and at least 18.
         taken = t.thirds != 0
         side = taken.argmax(axis=1)
         own = t.turn % 2 if rules.teams else t.turn
         spoil = (taken.sum(axis=1) == 1) & (side != own) & (t.thirds.sum(axis=1) >= _THREAT)
-        others = _fields(_FULL & ~(hand | t.played))
+        others = sf.fields(sf.FULL & ~(hand | t.played))
         # On lead: 1. a master with a point under threat; 2. the weakest card most likely beaten.
-        masters = _best(f & _POINTS & _ABOVE_ALL.take(others), _DEAREST)
-        low = _WEAKEST.rank.take(_WEAKEST.place.take(f))  # (4, M): the weakest rank of each suit, -1 none
-        above = _POP.take(others & _ABOVE.take(low))
-        key = ((((10 - above) * 4 + _T_OF.take(low)) * 10 + _S_OF.take(low)) * 4 + _SUIT_COL).min(
+        masters = sf.best(f & sf.POINTS & sf.ABOVE_ALL.take(others), sf.DEAREST)
+        low = sf.WEAKEST.rank.take(sf.WEAKEST.place.take(f))  # (4, M): the weakest rank of each suit, -1 none
+        above = sf.POP.take(others & sf.ABOVE.take(low))
+        key = ((((10 - above) * 4 + _T_OF.take(low)) * 10 + _S_OF.take(low)) * 4 + sf.SUIT_COL).min(
             axis=0, where=low >= 0, initial=1 << 30
         )
         lows = 10 * (key & 3) + low[key & 3, np.arange(m)]
@@ -259,28 +195,28 @@ def _rules(batch: APerdereBatch, t: _Table) -> np.ndarray:
         # Following: 3. the cheapest winner under threat with points on the table; 4. the strongest loser;
         # 5. last to play, the strongest; else the weakest. 6. Void: the dearest card.
         points = (t.table & _POINT_CARDS) != 0
-        losers = mine & _BELOW.take(top)
+        losers = mine & sf.BELOW.take(top)
         last = t.count == t.seats - 1
         in_suit = np.where(
             spoil & (winners != 0) & points,
-            _CHEAPEST.rank.take(_CHEAPEST.place.take(winners)),
+            sf.CHEAPEST.rank.take(sf.CHEAPEST.place.take(winners)),
             np.where(
                 losers != 0,
-                _STRONGEST.rank.take(_STRONGEST.place.take(losers)),
+                sf.STRONGEST.rank.take(sf.STRONGEST.place.take(losers)),
                 np.where(
                     last,
-                    _STRONGEST.rank.take(_STRONGEST.place.take(mine)),
-                    _WEAKEST.rank.take(_WEAKEST.place.take(mine)),
+                    sf.STRONGEST.rank.take(sf.STRONGEST.place.take(mine)),
+                    sf.WEAKEST.rank.take(sf.WEAKEST.place.take(mine)),
                 ),
             ),
         )
-        card = np.where(on_lead, lead, np.where(mine != 0, 10 * led + in_suit, _best(f, _DEAREST)))
+        card = np.where(on_lead, lead, np.where(mine != 0, 10 * led + in_suit, sf.best(f, sf.DEAREST)))
 
     # The action: the card; on lead with teams its last legal id (striscio in a suit of two or more, else volo).
     action = card
     if rules.teams:
-        length = np.bitwise_count(hand & _SUIT_BITS.take(card // 10)).astype(np.int64)
+        length = np.bitwise_count(hand & sf.SUIT_BITS.take(card // 10)).astype(np.int64)
         action = np.where(on_lead, card + 40 * np.where(length >= 2, STRISCIO, VOLO), card)
     if rules.reduce == "dealer_discard":
-        action = np.where(t.phase == DISCARD, GIVE + _best(_fields(hand), _DEAREST), action)
+        action = np.where(t.phase == DISCARD, GIVE + sf.best(sf.fields(hand), sf.DEAREST), action)
     return action

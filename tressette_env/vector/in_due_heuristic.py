@@ -75,74 +75,17 @@ from ..engine.cards import STRENGTH, THIRDS
 from ..engine.scoring import LAST_TRICK_THIRDS
 from ..engine.state import PLAY
 from ..games.in_due import PLAY_PACKETS, PLAY_STOCK, SELECT_PACKETS, TURN_PACKETS
+from . import _suit_fields as sf
 from .in_due import InDueBatch
 
 __all__ = ["heuristic_actions"]
 
 # --------------------------------------------------------------------------- tables
-# A suit as a 10-bit field: bit r = rank index r (0 asso, 1 the 2, 2 the 3, 3..6 the 4..7,
-# 7 fante, 8 cavallo, 9 re), bits 10 s .. 10 s + 9 of an engine card mask.
+# Suits as 10-bit fields (``vector._suit_fields``, shared with the other heuristic), and this game's own.
 
-_FIELDS = np.arange(1024)
-_S = STRENGTH[:10]  # taking power by rank
-_T = THIRDS[:10]  # points in thirds by rank
-_NONE = 10
-"""The place of an empty field (after every rank)."""
-
-
-class _Order(NamedTuple):
-    place: np.ndarray
-    """[field] -> the place in the order of the field's first rank; ``_NONE`` for an empty field."""
-    rank: np.ndarray
-    """[place] -> the rank at that place; -1 at ``_NONE``."""
-
-
-def _order(key: Any) -> _Order:
-    ranks = sorted(range(10), key=key)
-    place = np.full(1024, _NONE, dtype=np.int64)
-    for p in range(9, -1, -1):  # the first rank of the order written last
-        place[_FIELDS >> ranks[p] & 1 == 1] = p
-    return _Order(place, np.array([*ranks, -1], dtype=np.int64))
-
-
-_CHEAPEST = _order(lambda r: (_T[r], _S[r]))  # min(cards, key=(THIRDS, STRENGTH))
-_DEAREST = _order(lambda r: (-_T[r], -_S[r]))  # max(cards, key=(THIRDS, STRENGTH))
-_WEAKEST = _order(lambda r: (_S[r], _T[r]))  # min(cards, key=(STRENGTH, THIRDS)); also the weakest liscio
-_ABOVE = np.array([sum(1 << x for x in range(10) if _S[x] > _S[r]) for r in range(10)], dtype=np.int64)
-"""[rank] -> the field of the ranks that beat it."""
-_BELOW = np.array([sum(1 << x for x in range(10) if _S[x] < _S[r]) for r in range(10)], dtype=np.int64)
-"""[rank] -> the field of the ranks it beats."""
-_STRONGEST = np.array([max((r for r in range(10) if f >> r & 1), key=_S.__getitem__, default=-1) for f in _FIELDS])
-_ABOVE_ALL = np.where(_FIELDS == 0, 0x3FF, _ABOVE.take(_STRONGEST))
-"""[field] -> the ranks that beat every card of the field (all ten for an empty field)."""
-_POP = np.bitwise_count(_FIELDS).astype(np.int64)
-_POINTS = sum(1 << r for r in range(10) if _T[r])  # asso, 2, 3, fante, cavallo, re
-_LISCI = sum(1 << r for r in range(10) if not _T[r])  # 4 5 6 7
+_LISCI = sum(1 << r for r in range(10) if not sf.T[r])  # 4 5 6 7
 _DUE_TRE = 0b110
-_THIRDS_OF = np.array(_T, dtype=np.int64)
-_U = np.uint64
-_M10 = _U(0x3FF)
-_FULL = _U((1 << 40) - 1)
-_SHIFTS = np.array([[0], [10], [20], [30]], dtype=_U)
-_SUIT_COL = np.arange(4, dtype=np.int64)[:, None]
-_SUIT_BITS = np.array([0x3FF << (10 * s) for s in range(4)] + [0], dtype=_U)
-"""The cards of suit s; index 4 (no suit led) is 0."""
-
-
-def _fields(masks: np.ndarray) -> np.ndarray:
-    """(M,) uint64 engine card masks -> (4, M) int64 suit fields."""
-    return ((masks >> _SHIFTS) & _M10).view(np.int64)
-
-
-def _choose(fields: np.ndarray, order: _Order) -> np.ndarray:
-    """(4, M) fields -> the key ``place * 4 + suit`` of the first card of ``order``, lowest suit on a tie."""
-    return (order.place.take(fields) * 4 + _SUIT_COL).min(axis=0)
-
-
-def _card(key: np.ndarray, order: _Order) -> np.ndarray:
-    """The card of a ``_choose`` key (-1 when no suit has one)."""
-    place = key >> 2
-    return np.where(place < _NONE, 10 * (key & 3) + order.rank.take(np.minimum(place, _NONE)), -1)
+_THIRDS_OF = np.array(sf.T, dtype=np.int64)
 
 
 def _first(conditions: list[np.ndarray], choices: list[Any], default: np.ndarray) -> np.ndarray:
@@ -259,35 +202,35 @@ def _rules(batch: InDueBatch, t: _Table) -> tuple[np.ndarray, np.ndarray]:
     led_rank = np.maximum(led, 0) % 10
     card_play = (phase == PLAY_STOCK) | (phase == PLAY_PACKETS) | (phase == PLAY)
     # The legal cards (the engine's rule): follow suit if able, while the stock lasts only with follow_suit_with_stock.
-    follow = hand & _SUIT_BITS.take(led_suit)
+    follow = hand & sf.SUIT_BITS.take(led_suit)
     must = True if batch._packet_form or rules.follow_suit_with_stock else phase == PLAY
     legal = np.where((follow != 0) & must, follow, hand)
-    f = _fields(legal)  # (4, M)
-    h = _fields(hand)
-    o = _fields(_FULL & ~(hand | t.played))  # the cards the opponent may hold
-    cheapest = _card(_choose(f, _CHEAPEST), _CHEAPEST)  # 5.
+    f = sf.fields(legal)  # (4, M)
+    h = sf.fields(hand)
+    o = sf.fields(sf.FULL & ~(hand | t.played))  # the cards the opponent may hold
+    cheapest = sf.card(sf.choose(f, sf.CHEAPEST), sf.CHEAPEST)  # 5.
 
     # objective="avoid": lead the weakest card; follow with the dearest card that loses, else the weakest.
-    weakest = _card(_choose(f, _WEAKEST), _WEAKEST)
-    in_led = _SUIT_COL == led_suit
-    losers = np.where(in_led, f & _BELOW.take(led_rank), f)
-    dearest_loser = _card(_choose(losers, _DEAREST), _DEAREST)
+    weakest = sf.card(sf.choose(f, sf.WEAKEST), sf.WEAKEST)
+    in_led = sf.SUIT_COL == led_suit
+    losers = np.where(in_led, f & sf.BELOW.take(led_rank), f)
+    dearest_loser = sf.card(sf.choose(losers, sf.DEAREST), sf.DEAREST)
     duck = np.where(~on_lead & (dearest_loser >= 0), dearest_loser, weakest)
 
     # 1. A master card with a point, the opponent able to follow: the dearest.
-    masters = np.where(o != 0, f & _POINTS & _ABOVE_ALL.take(o), 0)
-    master = _card(_choose(masters, _DEAREST), _DEAREST)
+    masters = np.where(o != 0, f & sf.POINTS & sf.ABOVE_ALL.take(o), 0)
+    master = sf.card(sf.choose(masters, sf.DEAREST), sf.DEAREST)
     # 2. The weakest liscio of the longest suit; else the cheapest card but a lone asso.
-    lisci = _WEAKEST.place.take(f & _LISCI)
-    liscio_key = np.where(lisci < _NONE, ((10 - _POP.take(h)) * 16 + lisci) * 4 + _SUIT_COL, 1 << 20).min(axis=0)
-    liscio = np.where(liscio_key < 1 << 20, 10 * (liscio_key & 3) + _WEAKEST.rank.take((liscio_key >> 2) & 15), -1)
+    lisci = sf.WEAKEST.place.take(f & _LISCI)
+    liscio_key = np.where(lisci < sf.NONE, ((10 - sf.POP.take(h)) * 16 + lisci) * 4 + sf.SUIT_COL, 1 << 20).min(axis=0)
+    liscio = np.where(liscio_key < 1 << 20, 10 * (liscio_key & 3) + sf.WEAKEST.rank.take((liscio_key >> 2) & 15), -1)
     safe = np.where(h & _DUE_TRE == 0, f & ~1, f)
     safe = np.where((safe != 0).any(axis=0), safe, f)
-    low = np.where(liscio >= 0, liscio, _card(_choose(safe, _CHEAPEST), _CHEAPEST))
+    low = np.where(liscio >= 0, liscio, sf.card(sf.choose(safe, sf.CHEAPEST), sf.CHEAPEST))
     lead = np.where(master >= 0, master, low)
     # 3. and 4. The cheapest winner, on points on the table or, costing nothing, for the first draw.
     mine = f.reshape(-1).take(np.minimum(led_suit, 3) * len(led) + np.arange(len(led)))
-    winner_rank = _CHEAPEST.rank.take(_CHEAPEST.place.take(mine & _ABOVE.take(led_rank)))
+    winner_rank = sf.CHEAPEST.rank.take(sf.CHEAPEST.place.take(mine & sf.ABOVE.take(led_rank)))
     take = (winner_rank >= 0) & (
         (_THIRDS_OF.take(led_rank) > 0) | ((_THIRDS_OF.take(winner_rank) == 0) & (phase == PLAY_STOCK))
     )
@@ -300,10 +243,10 @@ def _rules(batch: InDueBatch, t: _Table) -> tuple[np.ndarray, np.ndarray]:
     points = np.where(card_points > 0, card_points + t.declared, 0)
     call = card_play & on_lead & (t.score + points >= rules.target_score) & rules.calling_out
     # The packets: pick the lowest packet not picked; turn up the cheapest bottom card.
-    free = ~t.selected & (t.selected + _U(1))  # the lowest bit not set
-    pick = PACKET + np.bitwise_count(free - _U(1)).astype(np.int64)
-    bottoms = _fields(hand & ~t.turned)
-    turn_up = CALL + _card(_choose(bottoms, _CHEAPEST), _CHEAPEST)
+    free = ~t.selected & (t.selected + np.uint64(1))  # the lowest bit not set
+    pick = PACKET + np.bitwise_count(free - np.uint64(1)).astype(np.int64)
+    bottoms = sf.fields(hand & ~t.turned)
+    turn_up = CALL + sf.card(sf.choose(bottoms, sf.CHEAPEST), sf.CHEAPEST)
     actions = _first([phase == SELECT_PACKETS, phase == TURN_PACKETS, call], [pick, turn_up, CALL_OUT], play)
     # The endgame: the search, unless a single card is legal (it is then ``play``).
     endgame = (phase == PLAY) & ~call & (np.bitwise_count(legal) > 1)
@@ -323,7 +266,7 @@ _RANK[sorted(range(40), key=lambda c: (_prefer(c), c))] = np.arange(40)
 def _endgame(batch: InDueBatch, t: _Table) -> np.ndarray:
     """``InDueHeuristic.endgame`` for each deal: the exact perfect-information search (with numba one compiled call for all)."""
     least = batch.rules.objective == "avoid"
-    other = _FULL & ~(t.hand | t.played)
+    other = sf.FULL & ~(t.hand | t.played)
     two = compiled_two_seats()
     if two is not None:  # numba: every deal's search in one compiled call, the same choices
         first = t.turn == 0

@@ -103,10 +103,11 @@ def test_every_engine_checks_the_observing_seats_alike(game):
     keyword = "agents" if game == "tressette_col_morto" else "seats"
     for bad in (1.7, True, [0, 1], np.zeros((3, 1), int)):
         with pytest.raises(
-            ValueError, match=rf"{keyword} are one (seat|player) 0..{count - 1} or an array of 3 of them"
+            ValueError,
+            match=rf"{keyword} are one (seat|player) 0\.\.{count - 1} or an array of 3 of them \(one per deal\)",
         ):
             batch.observe(**{keyword: bad})
-    with pytest.raises(ValueError, match=rf"{keyword} are (players )?0..{count - 1}; got {count}"):
+    with pytest.raises(ValueError, match=rf"{keyword} are (players )?0\.\.{count - 1}; got {count}"):
         batch.observe(**{keyword: count})
     mine = batch.observe(**{keyword: np.array([0, 1, 0])})
     assert (mine[0] == batch.observe(**{keyword: 0})[0]).all() and (mine[1] == batch.observe(**{keyword: 1})[1]).all()

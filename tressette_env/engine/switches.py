@@ -17,7 +17,7 @@ defaults, for sweeps over the switch space.
 
 Every whole number a switch takes (a target, a bonus, a charge, a count of hands or rounds, a
 contract's multiplier) is at most ``MOST`` (10,000) unless its switch allows less (``("int", 3,
-8)``: a perdere's players): far above any table's rules, and far enough below 2**63 that every
+8)``: a perdere's players; the mini game's suits and ranks): far above any table's rules, and far enough below 2**63 that every
 score, stake and reward the engines add up (the batched ones in int64) stays exact. The tables
 say each switch's range (``int 1..10000``).
 
@@ -263,7 +263,7 @@ def _subset(name: str, value: Any, values: tuple) -> tuple:
 
 
 def _mapping(name: str, value: Any, keys: tuple) -> tuple:
-    """``value`` (a dict or pairs) as a tuple of (key, int >= 1) pairs in ``keys``' order, or a ``ValueError``."""
+    """``value`` (a dict or pairs) as a tuple of (key, int 1..MOST) pairs in ``keys``' order, or a ``ValueError``."""
     what = f"a dict from {', '.join(map(repr, keys))} to ints 1..{MOST}"
     try:
         pairs = dict(value)

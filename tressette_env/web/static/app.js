@@ -201,7 +201,7 @@ function renderSwitches() {
     } else {
       input = document.createElement("input");
       input.type = sw.kind === "int" ? "number" : "text";
-      if (sw.kind === "int") {  // the switch's bounds: the browser keeps the value within them
+      if (sw.kind === "int") {  // the switch's bounds (the spinner keeps to them; the server refuses a value past them)
         input.min = String(sw.least);
         input.max = String(sw.most);
         input.step = "1";

@@ -217,6 +217,7 @@ def test_eval_help_lists_model_files_as_players(capsys):
         (["--imitate", "self"], "imitate='self': only opponents and partner may be the learner itself"),
         (["--eval-against", "random", "self"], "eval_against='self': only opponents and partner may be"),
         (["--opponents", "nobody"], "opponents: unknown player 'nobody'"),
+        (["--opponents", "slef"], "ending in .npz or .zip (or self: the learner itself)"),  # train's own player
         (["--partner", "search:depth=3"], "partner: bad options for player 'search'"),
         (["--rule", "signals=0"], "signals is true or false, e.g. --rule signals=false"),
         (["--rule", "episode=set"], "rule switch episode='set': must be one of 'hand', 'match'"),
@@ -289,3 +290,21 @@ def test_the_console_script_is_installed():
     script = shutil.which("tressette") or str(Path(sys.executable).with_name("tressette"))
     out = subprocess.run([script, "eval", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "Play every deal twice" in out.stdout
+
+
+def test_a_search_in_plain_python_is_noted_with_what_to_install(monkeypatch):
+    """Without numba ``search`` took 457 ms a decision and nothing said why (a new user's report)."""
+    from tressette_env.cli import _plain_python_search_note
+
+    monkeypatch.setenv("TRESSETTE_NUMBA", "0")
+    note = _plain_python_search_note(["search:samples=2", "random"], "tressette")
+    assert note.startswith("search's double-dummy solver runs in plain Python") and "TRESSETTE_NUMBA=0" in note
+    assert "in due's heuristic's endgame search" in _plain_python_search_note(
+        ["heuristic", "random"], "tressette_in_due"
+    )
+    assert _plain_python_search_note(["heuristic", "random"], "tressette") is None  # nothing searches
+    monkeypatch.delenv("TRESSETTE_NUMBA")
+    monkeypatch.setattr("tressette_env.agents.numba_switch.numba_module", lambda: None)  # numba not installed
+    assert 'pip install -e ".[fast]"' in _plain_python_search_note(["search_v1"], "tressette")
+    monkeypatch.setattr("tressette_env.agents.numba_switch.numba_module", lambda: object())  # compiled: no note
+    assert _plain_python_search_note(["search", "random"], "tressette") is None

@@ -193,6 +193,7 @@ def test_play_refuses_bad_options(capsys):
         (["play", "--seat", "4"], "--seat 4: tressette has agents 0 to 3"),
         (["play", "--game", "calabresella", "--partner", "random"], "--partner is the four-seat game's"),
         (["play", "--opponents", "nobody"], "unknown player 'nobody'"),
+        (["play", "--players", "5"], "--players: tressette has a fixed number of players"),  # as eval says it
     ):
         with pytest.raises(SystemExit) as stop:
             main(argv)

@@ -22,6 +22,27 @@ SNIPPETS = list(
 )
 
 
+EXTRA_OF = {
+    "sb3_contrib": "the train extra",
+    "stable_baselines3": "the train extra",
+    "torch": "torch, installed first as the README says",
+    "pyspiel": "the openspiel extra",
+    "open_spiel": "the openspiel extra",
+    "ray": "the rllib extra",
+    "numba": "the fast extra",
+    "starlette": "the web extra",
+    "uvicorn": "the web extra",
+    "matplotlib": "the eval or train extra",
+    "tqdm": "the eval or train extra",
+}
+"""Where a package a snippet needs comes from (a skip names it); others: a package of one example alone."""
+
+
+def where_from(names: list[str]) -> str:
+    """``names`` and where each comes from, for a skip's reason."""
+    return ", ".join(f"{name} ({EXTRA_OF.get(name, 'not one of the extras')})" for name in names)
+
+
 def imported_packages(code: str) -> list[str]:
     """The top-level names of the modules that ``code`` imports (absolute imports only), in order of appearance."""
     names = []
@@ -60,14 +81,14 @@ def test_imported_packages():
 def test_snippet_runs(code, capsys):
     missing = [name for name in imported_packages(code) if importlib.util.find_spec(name) is None]
     if missing:
-        pytest.skip(f"the snippet imports {', '.join(missing)}, not installed (the train extra)")
+        pytest.skip(f"the snippet imports {where_from(missing)}: not installed")
     try:
         exec(compile(code, "README.md", "exec"), {})
     except ModuleNotFoundError as error:  # a package of the snippet needs one that is not installed
         top = (error.name or "").partition(".")[0]
         if not top or importlib.util.find_spec(top) is not None:
             raise
-        pytest.skip(f"the snippet needs {top}, not installed (through the package it imports)")
+        pytest.skip(f"the snippet needs {where_from([top])} through the package it imports: not installed")
     # A snippet that says what it printed ("# printed: ...") prints that.
     printed = capsys.readouterr().out.splitlines()
     claimed = re.findall(r"# printed: (.*)", code)

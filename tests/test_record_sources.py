@@ -2,6 +2,8 @@
 
 import json
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium as gym
@@ -191,7 +193,10 @@ def test_eval_record_writes_a_file_per_pair_that_replay_reads(tmp_path, capsys):
         assert len(records) == 4 and f"{folder / name} (4 episodes" in printed
         assert {r["lineup"] for r in records} == {"team0", "team1"} and all(replay(r) for r in records)
     assert main(["replay", str(folder / names[0]), "--episode", "4"]) == 0
-    assert "the result is the record's" in capsys.readouterr().out
+    last = capsys.readouterr().out
+    assert "the result is the record's" in last and "holds more" not in last
+    assert main(["replay", str(folder / names[0])]) == 0  # the first of four: it says there are more
+    assert f"(record 1 of {folder / names[0]}, which holds more: --episode 2 for the next)" in capsys.readouterr().out
 
 
 def test_eval_record_refuses_a_file(tmp_path, capsys):
@@ -218,3 +223,16 @@ def test_the_batched_environment_says_it_writes_no_records(tmp_path):
     with pytest.raises(TypeError, match="the batched environment writes no game records"):
         gym.make_vec("tressette_env/Tressette-v0", num_envs=2, vectorization_mode="vector_entry_point",
                      record=tmp_path / "r.jsonl")  # fmt: skip
+
+
+def test_replay_into_a_closed_pipe_stops_without_a_traceback(tmp_path):
+    """``tressette replay FILE | head`` printed a BrokenPipeError traceback; now it stops quietly (status 1)."""
+    assert main(["eval", "heuristic", "random", "--deals", "2", "--no-progress", "--record", str(tmp_path)]) == 0
+    record = next(tmp_path.glob("*.jsonl"))
+    command = [sys.executable, "-m", "tressette_env.cli", "replay", str(record)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stdout.readline()
+        process.stdout.close()  # the reader goes away, as head does
+        error = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 1
+    assert "Traceback" not in error and "BrokenPipeError" not in error, error

@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import difflib
 import json
+import os
 import random
 import re
 import sys
@@ -74,6 +75,36 @@ def _game_rules(game: str, items: Sequence[str]) -> object:
     return spec.make_rules(**_rule_switches(items, rules_type))
 
 
+SEARCHING = ("search", "search_v1")
+"""The players whose every decision runs the double-dummy solver (``agents.solver_core``)."""
+
+
+def _plain_python_search_note(specs: Sequence[str], game: str) -> str | None:
+    """What to install when a player of ``specs`` searches without numba (the ``fast`` extra); None otherwise."""
+    from .agents.numba_switch import numba_module
+
+    names = {parse_spec(spec)[0] for spec in specs}
+    searching = [f"{name}'s double-dummy solver" for name in SEARCHING if name in names]
+    if game == "tressette_in_due" and "heuristic" in names:
+        searching.append("in due's heuristic's endgame search")
+    if not searching or numba_module() is not None:
+        return None
+    off = os.environ.get("TRESSETTE_NUMBA") == "0"
+    why = "TRESSETTE_NUMBA=0 turns numba off" if off else 'numba is not installed: pip install -e ".[fast]"'
+    runs = "runs" if len(searching) == 1 else "run"
+    return f"{' and '.join(searching)} {runs} in plain Python, about fifty times slower than compiled ({why})"
+
+
+def _rule_items(args: argparse.Namespace) -> list[str]:
+    """``--rule``'s switches, with ``--players N`` as ``players=N`` (a ValueError for a game without that switch)."""
+    items = list(args.rule)
+    if args.player_count is not None:
+        if "players" not in {f.name for f in dataclasses.fields(type(game_spec(args.game).make_rules()))}:
+            raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
+        items.append(f"players={args.player_count}")
+    return items
+
+
 def _at_least(least: int, why: str = "") -> Callable[[str], int]:
     """An argparse ``type``: an integer >= ``least``."""
 
@@ -94,12 +125,7 @@ def _eval(args: argparse.Namespace) -> int:
     from .evaluation.round_robin import round_robin
 
     try:
-        items = list(args.rule)
-        if args.player_count is not None:
-            if "players" not in {f.name for f in dataclasses.fields(type(game_spec(args.game).make_rules()))}:
-                raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
-            items.append(f"players={args.player_count}")
-        rules = _game_rules(args.game, items)
+        rules = _game_rules(args.game, _rule_items(args))
         from .evaluation.duplicate import check_duplicate
 
         check_duplicate(rules)
@@ -122,6 +148,9 @@ def _eval(args: argparse.Namespace) -> int:
         args.parser.error(str(error))
     if len(players) < 2:
         args.parser.error("give at least two different players, e.g. `tressette eval heuristic random`")
+    note = _plain_python_search_note(list(players), args.game)
+    if note:
+        print(f"tressette eval: note: {note}", file=sys.stderr)
     if args.png:
         try:
             import matplotlib  # noqa: F401  (checked before the evaluation, used after it)
@@ -163,7 +192,8 @@ def _eval(args: argparse.Namespace) -> int:
         a, b = r.players
         ms = [1000 * t for t in r.seconds_per_decision or (0.0, 0.0)]
         need = r.boards_for(args.ci_width)
-        needed = f"; a 95% CI {args.ci_width:g} points wide needs about {need} boards" if need else ""
+        unit = "point" if args.ci_width == 1 else "points"
+        needed = f"; a 95% CI {args.ci_width:g} {unit} wide needs about {need} boards" if need else ""
         print(f"{a} vs {b}: {ms[0]:.2f} ms a decision for {a}, {ms[1]:.2f} ms for {b}{needed}")
         for name, fell, decided in zip(r.players, r.fallbacks or (0, 0), r.decisions or (0, 0), strict=True):
             if fell:
@@ -386,8 +416,7 @@ def _play(args: argparse.Namespace) -> int:
     from .play import play_episode
 
     try:
-        switches = list(args.rule) + ([f"players={args.player_count}"] if args.player_count else [])
-        rules = _game_rules(args.game, switches)
+        rules = _game_rules(args.game, _rule_items(args))
         agents = rules.game.agents(rules)
         if args.seat >= agents:
             raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")
@@ -442,12 +471,17 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         with contextlib.closing(numbered_records(args.file)) as records:
-            count, found = 0, None
+            count, found, more = 0, None, False
             for line, record in records:  # a line at a time, up to the episode asked for
                 count += 1
                 if count == args.episode:
                     found = line, record
                     break
+            if found is not None:
+                try:  # one line more: whether the file holds another record (said at the end)
+                    more = next(records, None) is not None
+                except RecordError:
+                    more = True  # something follows, though not a record this replay needs
     except OSError as error:
         args.parser.error(f"{args.file}: {error.strerror}")
     except RecordError as error:
@@ -506,6 +540,8 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(f"\nreplayed {len(record['hands'])} hand(s) of {record['game']}: the result is the record's "
               f"(returns {list(state.public.rules.game.returns(state.public))})")  # fmt: skip
+    if more:
+        print(f"(record {args.episode} of {args.file}, which holds more: --episode {args.episode + 1} for the next)")
     return 0
 
 
@@ -787,7 +823,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         after = all(i > command for i, a in enumerate(argv) if a in extras)
         owner = args.parser if after else parser
         owner.error(_unrecognized(owner, extras))
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # the reader went away (``tressette replay FILE | head``): stop, without a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # what is left to flush at exit goes nowhere, not to a second error
+        return 1
 
 
 if __name__ == "__main__":

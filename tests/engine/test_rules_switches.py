@@ -44,8 +44,13 @@ def test_bad_values_are_named(switches, message):
 
 
 def test_unknown_switch_lists_the_allowed_ones():
-    with pytest.raises(TypeError, match="unknown rule switch 'target'; the switches are: target_score, episode"):
+    with pytest.raises(
+        TypeError,
+        match=r"unknown rule switch 'target' \(did you mean 'target_score'\?\); the switches are: target_score, episode",
+    ):
         make_rules(target=31)
+    with pytest.raises(TypeError, match="unknown rule switch 'colour'; the switches are"):  # nothing close: no guess
+        make_rules(colour=3)
 
 
 def test_rules_are_frozen():

@@ -155,3 +155,16 @@ def test_on_off_settings_are_bools(value):
         with pytest.raises(TypeError, match=f"{setting} is True or False"):
             TressetteVectorEnv(2, **{setting: value})
     assert TressetteVectorEnv(2, history=np.True_, dense_reward=False).history is True
+
+
+@pytest.mark.parametrize("gym_id", [entry.gym_id for entry in map(tressette_env.catalog.entry, GAMES)])
+def test_gym_make_names_a_misspelled_keyword_with_the_environments_own(gym_id):
+    """``oponents=`` was answered with the rule switches alone (``opponents`` and ``others`` were not among them)."""
+    with pytest.raises(TypeError) as caught:
+        gym.make(gym_id, oponents="random", disable_env_checker=True)
+    message = str(caught.value)
+    assert "unknown keyword 'oponents'" in message and "render_mode" in message and "episode" in message
+    if gym_id == "tressette_env/Tressette-v0":
+        assert "(did you mean 'opponents'?)" in message
+    else:
+        assert "others" in message and "agent" in message

@@ -184,7 +184,9 @@ def test_bad_switches_are_named(game, switches, message):
 
 @pytest.mark.parametrize("game", ["tressette_in_due", "tressette_col_morto", "tressette_a_perdere"])
 def test_an_unknown_switch_lists_the_switches(game):
-    with pytest.raises(TypeError, match="unknown rule switch 'singals'; the switches are: "):
+    with pytest.raises(
+        TypeError, match=r"unknown rule switch 'singals'( \(did you mean 'signals'\?\))?; the switches are: "
+    ):
         MODULES[game].env(singals=False)
 
 

@@ -140,8 +140,10 @@ def test_bad_construction_and_options():
         SingleSeatEnv(seat=5)
     with pytest.raises(ValueError, match="unknown player 'chess'"):
         SingleSeatEnv(partner="chess")
-    with pytest.raises(TypeError, match="unknown rule switch"):
+    with pytest.raises(TypeError, match="unknown keyword 'trumps': SingleSeatEnv takes seat, partner, opponents"):
         SingleSeatEnv(trumps=True)
+    with pytest.raises(TypeError, match=r"unknown keyword 'oponents' \(did you mean 'opponents'\?\)"):
+        SingleSeatEnv(oponents="random")  # make_rules alone listed only the switches
     env = SingleSeatEnv()
     env.reset(seed=0)
     game, state = env.game, env.np_random.bit_generator.state

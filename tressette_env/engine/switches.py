@@ -44,7 +44,8 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..messages import shown
@@ -307,12 +308,20 @@ def switch_table(rules_type: type) -> str:
     return "\n".join(rows)
 
 
+def did_you_mean(name: Any, names: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``names`` to a misspelled ``name``; empty when none is close."""
+    close = difflib.get_close_matches(name, names, n=1) if isinstance(name, str) else []
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def make_switches(rules_type: type, **switches: Any) -> Any:
     """Build a rules record from keyword switches, naming any unknown switch in the error."""
     names = switch_names(rules_type)
     for name in switches:
         if name not in names:
-            raise TypeError(f"unknown rule switch {name!r}; the switches are: {', '.join(names)}")
+            raise TypeError(
+                f"unknown rule switch {name!r}{did_you_mean(name, names)}; the switches are: {', '.join(names)}"
+            )
     return rules_type(**switches)
 
 

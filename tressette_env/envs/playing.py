@@ -6,10 +6,12 @@
 - ``hand_info``: the info every agent receives when a hand ends (``Game.hand_info`` and how it ended).
 - ``check_flag``: an on/off setting (``history``, ``dense_reward``), checked to be a bool.
 - ``check_seed``: a ``reset`` seed, checked (a non-negative Python or NumPy integer, or None).
+- ``check_keywords``: a single-learner environment's keywords, its own and the rule switches (an unknown one named).
 """
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -18,6 +20,7 @@ import numpy as np
 from ..engine.actions import NUM_ACTIONS, action_to_string, actions_of
 from ..engine.game import IllegalActionError, apply, renuncio
 from ..engine.state import GameState, PublicState
+from ..engine.switches import did_you_mean, switch_names
 from ..messages import shown
 
 
@@ -166,3 +169,24 @@ def hand_info(p: PublicState, penalty: dict | None, agent_of_seat: tuple[str, ..
     if result.called_out is not None:
         info["called_out"] = agent_of_seat[result.called_out]
     return info
+
+
+def check_keywords(env_type: type, keywords: dict, rules_type: type) -> None:
+    """Refuse a keyword that is neither ``env_type.__init__``'s own nor a rule switch of ``rules_type``.
+
+    Raises:
+        TypeError: naming the keyword, the closest allowed one, the environment's keywords and the switches
+            (``make_switches`` alone would list only the switches: ``oponents=`` for ``opponents=``).
+    """
+    switches = switch_names(rules_type)
+    for name in keywords:
+        if name not in switches:
+            own = [
+                p.name
+                for p in inspect.signature(env_type.__init__).parameters.values()
+                if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD
+            ]
+            raise TypeError(
+                f"unknown keyword {name!r}{did_you_mean(name, own + list(switches))}: {env_type.__name__} takes "
+                f"{', '.join(own)} and the rule switches {', '.join(switches)}"
+            )

@@ -263,7 +263,9 @@ class TrainConfig:
                 if hasattr(player, "check_game"):  # a player that plays some games only
                     player.check_game(rules)
             except ValueError as error:
-                raise ValueError(f"{name}: {error}") from None
+                unknown = name in ("opponents", "partner") and str(error).startswith("unknown player")
+                learner = " (or self: the learner itself)" if unknown else ""
+                raise ValueError(f"{name}: {error}{learner}") from None
         four_seat = self.game == FOUR_SEAT
         if not four_seat and self.partner != "self":
             why = (

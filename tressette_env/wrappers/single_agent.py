@@ -41,6 +41,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .. import catalog
 from ..agents.base import Player, mask_chooser
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
@@ -55,6 +56,7 @@ from ..envs.playing import (
     UnmaskedPolicyWarning,
     action_id,
     check_flag,
+    check_keywords,
     check_render_mode,
     check_seed,
     hand_info,
@@ -103,6 +105,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
     ):
         self.game_spec = game_spec(game) if isinstance(game, str) else game
         dense_reward, history = check_flag("dense_reward", dense_reward), check_flag("history", history)
+        check_keywords(type(self), rules, catalog.entry(self.game_spec.name).rules_type())
         self.rules = self.game_spec.make_rules(**rules)
         path = check_record_path(record)
         self._recording = None if path is None else EpisodeRecording(path, self.game_spec.name, self.rules)

@@ -17,9 +17,9 @@ defaults, for sweeps over the switch space.
 
 Every whole number a switch takes (a target, a bonus, a charge, a count of hands or rounds, a
 contract's multiplier) is at most ``MOST`` (10,000) unless its switch allows less (``("int", 3,
-8)``: a perdere's players; the mini game's suits and ranks): far above any table's rules, and far enough below 2**63 that every
-score, stake and reward the engines add up (the batched ones in int64) stays exact. The tables
-say each switch's range (``int 1..10000``).
+8)``: a perdere's players; the mini game's suits and ranks): far above any table's rules, and
+far enough below 2**63 that every score, stake and reward the engines add up (the batched ones
+in int64) stays exact. The tables say each switch's range (``int 1..10000``).
 
 Example:
     >>> from dataclasses import dataclass

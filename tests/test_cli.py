@@ -308,3 +308,15 @@ def test_a_search_in_plain_python_is_noted_with_what_to_install(monkeypatch):
     assert 'pip install -e ".[fast]"' in _plain_python_search_note(["search_v1"], "tressette")
     monkeypatch.setattr("tressette_env.agents.numba_switch.numba_module", lambda: object())  # compiled: no note
     assert _plain_python_search_note(["search", "random"], "tressette") is None
+
+
+def test_a_model_path_with_a_colon_is_evaluated(tmp_path, capsys):
+    """The search note read every player as a spec: a model's path with a colon raised a traceback."""
+    import shutil
+
+    import tressette_env
+
+    folder = tmp_path / "run-12:30"
+    folder.mkdir()
+    shutil.copy(Path(tressette_env.__file__).parent / "models" / "ppo_v0.npz", folder / "ppo_v0.npz")
+    assert main(["eval", str(folder / "ppo_v0.npz"), "random", "--deals", "2", "--no-progress"]) == 0

@@ -32,6 +32,9 @@ EXTRA_OF = {
     "numba": "the fast extra",
     "starlette": "the web extra",
     "uvicorn": "the web extra",
+    "websockets": "the web extra",
+    "rich": "the train extra",
+    "tensorboard": "the train extra",
     "matplotlib": "the eval or train extra",
     "tqdm": "the eval or train extra",
 }

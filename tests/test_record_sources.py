@@ -236,3 +236,26 @@ def test_replay_into_a_closed_pipe_stops_without_a_traceback(tmp_path):
         error = process.stderr.read().decode()
         assert process.wait(timeout=60) == 1
     assert "Traceback" not in error and "BrokenPipeError" not in error, error
+
+
+def test_replay_says_nothing_of_a_damaged_line_after_the_record(tmp_path, capsys):
+    assert main(["eval", "heuristic", "random", "--deals", "2", "--no-progress", "--record", str(tmp_path)]) == 0
+    record = next(tmp_path.glob("*.jsonl"))
+    first = record.read_text().splitlines()[0]
+    path = tmp_path / "one.jsonl"
+    path.write_text(first + "\nnot a record\n")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0  # the first record plays; --episode 2 would name the damage
+    assert "holds more" not in capsys.readouterr().out
+
+
+def test_a_broken_pipe_that_is_not_standard_output_is_its_own_error(monkeypatch):
+    """Only a reader of our output going away is stopped quietly; a worker's broken pipe stays an error."""
+    import tressette_env.cli as cli
+
+    def broken(args):
+        raise BrokenPipeError("a worker process went away")
+
+    monkeypatch.setattr(cli, "_replay", broken)
+    with pytest.raises(BrokenPipeError, match="a worker process went away"):
+        main(["replay", "whatever.jsonl"])

@@ -36,6 +36,7 @@ import json
 import os
 import random
 import re
+import select
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -83,7 +84,12 @@ def _plain_python_search_note(specs: Sequence[str], game: str) -> str | None:
     """What to install when a player of ``specs`` searches without numba (the ``fast`` extra); None otherwise."""
     from .agents.numba_switch import numba_module
 
-    names = {parse_spec(spec)[0] for spec in specs}
+    names = set()
+    for spec in specs:
+        try:
+            names.add(parse_spec(spec)[0])
+        except ValueError:  # a model's path with a colon: not a searching player
+            continue
     searching = [f"{name}'s double-dummy solver" for name in SEARCHING if name in names]
     if game == "tressette_in_due" and "heuristic" in names:
         searching.append("in due's heuristic's endgame search")
@@ -477,11 +483,11 @@ def _replay(args: argparse.Namespace) -> int:
                 if count == args.episode:
                     found = line, record
                     break
-            if found is not None:
-                try:  # one line more: whether the file holds another record (said at the end)
+            if found is not None and Path(args.file).is_file():  # (a pipe would wait for its next record)
+                try:  # one record more: whether the file holds another (said at the end)
                     more = next(records, None) is not None
                 except RecordError:
-                    more = True  # something follows, though not a record this replay needs
+                    more = False  # a damaged line follows: --episode N would name it, not play it
     except OSError as error:
         args.parser.error(f"{args.file}: {error.strerror}")
     except RecordError as error:
@@ -825,10 +831,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         owner.error(_unrecognized(owner, extras))
     try:
         return args.run(args)
-    except BrokenPipeError:  # the reader went away (``tressette replay FILE | head``): stop, without a traceback
+    except BrokenPipeError:
+        if not _stdout_gone():
+            raise  # another pipe (a worker process's): its own error
+        # The reader of our output went away (``tressette replay FILE | head``): stop without a traceback, and
+        # send what is left to flush at exit nowhere (not to a second error).
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # what is left to flush at exit goes nowhere, not to a second error
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
         return 1
+
+
+def _stdout_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone: its descriptor polls as an error (POLLERR/POLLHUP)."""
+    try:
+        fd = sys.stdout.fileno()
+        poller = select.poll()  # (not on Windows: there the error stays an error)
+        poller.register(fd, select.POLLOUT)
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (captured, a notebook), or no poll
+        return False
 
 
 if __name__ == "__main__":

@@ -168,3 +168,16 @@ def test_gym_make_names_a_misspelled_keyword_with_the_environments_own(gym_id):
         assert "(did you mean 'opponents'?)" in message
     else:
         assert "others" in message and "agent" in message
+
+
+def test_a_game_spec_of_ones_own_still_makes_a_single_learner_env():
+    """The keyword check looked the game up in the catalog by name: a ``GameSpec`` of one's own was refused."""
+    import dataclasses
+
+    from tressette_env.envs.spec import game_spec
+    from tressette_env.wrappers.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv(dataclasses.replace(game_spec("tressette_in_due"), name="my_in_due"), deal="packets")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"unknown keyword 'histroy' \(did you mean 'history'\?\)"):
+        SingleAgentEnv(dataclasses.replace(game_spec("tressette_in_due"), name="my_in_due"), histroy=True)

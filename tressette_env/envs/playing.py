@@ -6,7 +6,8 @@
 - ``hand_info``: the info every agent receives when a hand ends (``Game.hand_info`` and how it ended).
 - ``check_flag``: an on/off setting (``history``, ``dense_reward``), checked to be a bool.
 - ``check_seed``: a ``reset`` seed, checked (a non-negative Python or NumPy integer, or None).
-- ``check_keywords``: a single-learner environment's keywords, its own and the rule switches (an unknown one named).
+- ``keywords_of``, ``check_keywords``: a single-learner environment's keywords, its own and the rule switches (an
+  unknown one named).
 """
 
 from __future__ import annotations
@@ -171,6 +172,23 @@ def hand_info(p: PublicState, penalty: dict | None, agent_of_seat: tuple[str, ..
     return info
 
 
+def keywords_of(env_type: type) -> list[str]:
+    """The keywords ``env_type(...)`` takes besides the rule switches: its ``__init__``'s and those it passes on.
+
+    The ``__init__`` of each class along the MRO that defines one, in order, until one takes no ``**`` to pass on;
+    less ``env_type._not_keywords`` (those a subclass sets itself: ``SingleSeatEnv``'s ``game`` and ``agent``).
+    """
+    names: list[str] = []
+    for cls in env_type.__mro__:
+        if "__init__" not in vars(cls) or cls is object:
+            continue
+        parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]  # (less self)
+        names += [p.name for p in parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in names]
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break
+    return [name for name in names if name not in getattr(env_type, "_not_keywords", ())]
+
+
 def check_keywords(env_type: type, keywords: dict, rules_type: type) -> None:
     """Refuse a keyword that is neither ``env_type.__init__``'s own nor a rule switch of ``rules_type``.
 
@@ -181,11 +199,7 @@ def check_keywords(env_type: type, keywords: dict, rules_type: type) -> None:
     switches = switch_names(rules_type)
     for name in keywords:
         if name not in switches:
-            own = [
-                p.name
-                for p in inspect.signature(env_type.__init__).parameters.values()
-                if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD
-            ]
+            own = keywords_of(env_type)
             raise TypeError(
                 f"unknown keyword {name!r}{did_you_mean(name, own + list(switches))}: {env_type.__name__} takes "
                 f"{', '.join(own)} and the rule switches {', '.join(switches)}"

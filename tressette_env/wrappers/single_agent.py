@@ -41,7 +41,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .. import catalog
 from ..agents.base import Player, mask_chooser
 from ..agents.registry import make_player
 from ..encoders.observation import unpack
@@ -105,8 +104,11 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
     ):
         self.game_spec = game_spec(game) if isinstance(game, str) else game
         dense_reward, history = check_flag("dense_reward", dense_reward), check_flag("history", history)
-        check_keywords(type(self), rules, catalog.entry(self.game_spec.name).rules_type())
-        self.rules = self.game_spec.make_rules(**rules)
+        try:
+            self.rules = self.game_spec.make_rules(**rules)
+        except TypeError:  # an unknown keyword: named with this environment's own keywords too
+            check_keywords(type(self), rules, type(self.game_spec.make_rules()))
+            raise
         path = check_record_path(record)
         self._recording = None if path is None else EpisodeRecording(path, self.game_spec.name, self.rules)
         engine_game = self.rules.game

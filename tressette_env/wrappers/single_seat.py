@@ -62,6 +62,7 @@ class SingleSeatEnv(SingleAgentEnv):
     """
 
     _agent_option = "seat"
+    _not_keywords = ("game", "agent")  # set here (the four-seat game; the learner's seat is seat=)
 
     def __init__(
         self,

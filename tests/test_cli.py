@@ -297,17 +297,14 @@ def test_a_search_in_plain_python_is_noted_with_what_to_install(monkeypatch):
     from tressette_env.cli import _plain_python_search_note
 
     monkeypatch.setenv("TRESSETTE_NUMBA", "0")
-    note = _plain_python_search_note(["search:samples=2", "random"], "tressette")
+    note = _plain_python_search_note(["search:samples=2", "random"])
     assert note.startswith("search's double-dummy solver runs in plain Python") and "TRESSETTE_NUMBA=0" in note
-    assert "in due's heuristic's endgame search" in _plain_python_search_note(
-        ["heuristic", "random"], "tressette_in_due"
-    )
-    assert _plain_python_search_note(["heuristic", "random"], "tressette") is None  # nothing searches
+    assert _plain_python_search_note(["heuristic", "random"]) is None  # nothing searches
     monkeypatch.delenv("TRESSETTE_NUMBA")
     monkeypatch.setattr("tressette_env.agents.numba_switch.numba_module", lambda: None)  # numba not installed
-    assert 'pip install -e ".[fast]"' in _plain_python_search_note(["search_v1"], "tressette")
+    assert 'pip install -e ".[fast]"' in _plain_python_search_note(["search_v1"])
     monkeypatch.setattr("tressette_env.agents.numba_switch.numba_module", lambda: object())  # compiled: no note
-    assert _plain_python_search_note(["search", "random"], "tressette") is None
+    assert _plain_python_search_note(["search", "random"]) is None
 
 
 def test_a_model_path_with_a_colon_is_evaluated(tmp_path, capsys):

@@ -80,7 +80,7 @@ SEARCHING = ("search", "search_v1")
 """The players whose every decision runs the double-dummy solver (``agents.solver_core``)."""
 
 
-def _plain_python_search_note(specs: Sequence[str], game: str) -> str | None:
+def _plain_python_search_note(specs: Sequence[str]) -> str | None:
     """What to install when a player of ``specs`` searches without numba (the ``fast`` extra); None otherwise."""
     from .agents.numba_switch import numba_module
 
@@ -91,8 +91,6 @@ def _plain_python_search_note(specs: Sequence[str], game: str) -> str | None:
         except ValueError:  # a model's path with a colon: not a searching player
             continue
     searching = [f"{name}'s double-dummy solver" for name in SEARCHING if name in names]
-    if game == "tressette_in_due" and "heuristic" in names:
-        searching.append("in due's heuristic's endgame search")
     if not searching or numba_module() is not None:
         return None
     off = os.environ.get("TRESSETTE_NUMBA") == "0"
@@ -154,7 +152,7 @@ def _eval(args: argparse.Namespace) -> int:
         args.parser.error(str(error))
     if len(players) < 2:
         args.parser.error("give at least two different players, e.g. `tressette eval heuristic random`")
-    note = _plain_python_search_note(list(players), args.game)
+    note = _plain_python_search_note(list(players))
     if note:
         print(f"tressette eval: note: {note}", file=sys.stderr)
     if args.png:

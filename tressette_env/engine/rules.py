@@ -25,7 +25,7 @@ Example:
     >>> make_rules(singals=False)
     Traceback (most recent call last):
     ...
-    TypeError: unknown rule switch 'singals'; the switches are: target_score, episode, accusi, signals, striscio, first_lead, cappotto_bonus, calling_out, illegal_action
+    TypeError: unknown rule switch 'singals' (did you mean 'signals'?); the switches are: target_score, episode, accusi, signals, striscio, first_lead, cappotto_bonus, calling_out, illegal_action
 """
 
 from __future__ import annotations

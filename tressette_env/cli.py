@@ -47,6 +47,7 @@ from . import __version__
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec
 from .catalog import names as game_names
 from .engine.rules import Rules
+from .engine.switches import switch_names
 from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
 
@@ -103,7 +104,7 @@ def _rule_items(args: argparse.Namespace) -> list[str]:
     """``--rule``'s switches, with ``--players N`` as ``players=N`` (a ValueError for a game without that switch)."""
     items = list(args.rule)
     if args.player_count is not None:
-        if "players" not in {f.name for f in dataclasses.fields(type(game_spec(args.game).make_rules()))}:
+        if "players" not in switch_names(type(game_spec(args.game).make_rules())):
             raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
         items.append(f"players={args.player_count}")
     return items

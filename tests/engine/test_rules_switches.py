@@ -56,3 +56,10 @@ def test_unknown_switch_lists_the_allowed_ones():
 def test_rules_are_frozen():
     with pytest.raises(AttributeError):
         Rules().accusi = False
+
+
+def test_an_unknown_switch_is_quoted_cut_short():
+    """A huge unknown keyword is named as ``shown`` cuts it, in one bounded line."""
+    with pytest.raises(TypeError) as caught:
+        make_rules(**{"x" * 10**5: 1})
+    assert len(str(caught.value)) < 600 and "\n" not in str(caught.value)

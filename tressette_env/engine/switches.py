@@ -320,7 +320,7 @@ def make_switches(rules_type: type, **switches: Any) -> Any:
     for name in switches:
         if name not in names:
             raise TypeError(
-                f"unknown rule switch {name!r}{did_you_mean(name, names)}; the switches are: {', '.join(names)}"
+                f"unknown rule switch {shown(name)}{did_you_mean(name, names)}; the switches are: {', '.join(names)}"
             )
     return rules_type(**switches)
 

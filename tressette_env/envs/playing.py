@@ -201,6 +201,6 @@ def check_keywords(env_type: type, keywords: dict, rules_type: type) -> None:
         if name not in switches:
             own = keywords_of(env_type)
             raise TypeError(
-                f"unknown keyword {name!r}{did_you_mean(name, own + list(switches))}: {env_type.__name__} takes "
+                f"unknown keyword {shown(name)}{did_you_mean(name, own + list(switches))}: {env_type.__name__} takes "
                 f"{', '.join(own)} and the rule switches {', '.join(switches)}"
             )

@@ -233,7 +233,11 @@ def test_a_spectator_of_a_table_of_bots_sees_every_hand():
 def test_the_catalog_lists_every_game_with_its_switches():
     message = catalog_message(["mine.npz"])
     assert message["type"] == "catalog" and message["version"] == VERSION
-    assert [g["name"] for g in message["games"]] == list(GAMES)
+    names = [g["name"] for g in message["games"]]
+    # Every game registered when the message is made (a test module's own game too, registered at its import,
+    # which may come after this module's GAMES was read), the package's six first.
+    assert names == list(catalog.names())
+    assert names[: len(catalog.PACKAGE_GAMES)] == list(catalog.PACKAGE_GAMES)
     assert message["players"] == ["random", "heuristic", "search", "ppo", "mine.npz"]
     tressette = message["games"][0]
     assert tressette["agents"] == 4 and tressette["model"] is True
@@ -241,7 +245,7 @@ def test_the_catalog_lists_every_game_with_its_switches():
     assert kinds["signals"]["kind"] == "bool" and kinds["episode"]["choices"] == ["hand", "match"]
     assert kinds["target_score"]["kind"] == "int" and "episode" in kinds["target_score"]["needs"]
     assert (kinds["target_score"]["least"], kinds["target_score"]["most"]) == (1, 10_000)  # the page's field bounds
-    a_perdere = {s["name"]: s for s in message["games"][list(GAMES).index("tressette_a_perdere")]["switches"]}
+    a_perdere = {s["name"]: s for s in message["games"][names.index("tressette_a_perdere")]["switches"]}
     assert (a_perdere["players"]["least"], a_perdere["players"]["most"]) == (3, 8)  # its own smaller largest value
     for game in message["games"]:
         for s in game["switches"]:  # every switch listed can be set from the page

@@ -160,6 +160,24 @@ def test_unknown_options_are_reported_with_their_command_usage(argv, usage, mess
     assert list(tmp_path.iterdir()) == []
 
 
+def test_players_may_come_on_both_sides_of_an_option(capsys):
+    """argparse's first pass took ``heuristic`` only and called ``random`` unrecognized; the players are all read."""
+    assert main(["eval", "heuristic", "--deals", "4", "random", "--seed", "3"]) == 0
+    before = capsys.readouterr().out
+    assert main(["eval", "--deals", "4", "--seed", "3", "heuristic", "random"]) == 0
+    after = capsys.readouterr().out
+    row = [line for line in before.splitlines() if line.startswith("| heuristic | random |")]
+    assert len(row) == 1 and row == [line for line in after.splitlines() if line.startswith("| heuristic | random |")]
+
+
+def test_a_stray_positional_is_still_refused_with_the_command_usage(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["replay", str(tmp_path / "a.jsonl"), "--episode", "1", "extra"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: tressette replay") and err.splitlines()[-1].endswith("unrecognized arguments: extra")
+
+
 def test_train_help_is_plain_words_with_values_as_typed(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["train", "--help"])

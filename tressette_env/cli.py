@@ -808,6 +808,18 @@ def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> str:
     return message
 
 
+def _intermixed(args: argparse.Namespace, rest: list[str]) -> argparse.Namespace:
+    """``args`` with the subcommand's arguments ``rest`` parsed again, its positionals and options in any order."""
+    sub = args.parser
+    try:
+        again = sub.parse_intermixed_args(rest)
+    except TypeError:  # pragma: no cover - a subcommand whose positionals cannot intermix (none today)
+        sub.error(f"unrecognized arguments: {' '.join(rest)}")
+    for name, value in vars(again).items():
+        setattr(args, name, value)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
@@ -826,8 +838,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # subcommand's, unless they came before the subcommand's name.
         command = argv.index(args.command) if args.command in argv else len(argv)
         after = all(i > command for i, a in enumerate(argv) if a in extras)
-        owner = args.parser if after else parser
-        owner.error(_unrecognized(owner, extras))
+        if after and not any(e.startswith("-") for e in extras):
+            # Positionals on both sides of an option (``tressette eval heuristic --deals 10 random``): argparse's
+            # first pass takes the first run of them only; the subcommand's intermixed parse takes them all
+            # (and errors with its own usage on anything else).
+            args = _intermixed(args, argv[command + 1 :])
+        else:
+            owner = args.parser if after else parser
+            owner.error(_unrecognized(owner, extras))
     try:
         return args.run(args)
     except BrokenPipeError:

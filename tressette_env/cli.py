@@ -588,7 +588,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_at_least(2),
         default=None,
         metavar="N",
-        help="players at the table, for a game with a players switch (a perdere: 3 to 8; col morto: 2 or 3); "
+        help="players at the table, for a game with a players switch (col morto: 2 or 3; a perdere: 3 to 8; "
+        "Calabresella: 3 or 4; a chiamare: 5); "
         "the same as --rule players=N",
     )
     evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
@@ -698,9 +699,9 @@ def build_parser() -> argparse.ArgumentParser:
         "train",
         usage="%(prog)s [options]  (tressette train --help lists them)",
         help="train a MaskablePPO player (needs the train extras)",
-        description="Train MaskablePPO on one seat of a game (--game: the four-seat game, Tressette in due or col "
-        "morto) against chosen opponents or in self-play; evaluates on duplicate deals as it goes and ends with a "
-        "table and a learning curve.",
+        description="Train MaskablePPO on one seat of a game (--game: any game of the family) against chosen "
+        "opponents, or on every seat of batched deals (--team-play); evaluates on duplicate deals as it goes and ends "
+        "with a table and a learning curve.",
     )
     _train_options(training)
     training.set_defaults(run=_train, parser=training)

@@ -77,6 +77,18 @@ def test_match_mode_reports_win_rates():
     assert all(r.a_as_team0.a_won is not None for r in result.records)
 
 
+def test_the_match_win_interval_stays_within_0_and_1():
+    """20 boards of the heuristic against random: Student's interval of the boards' shares passed 100%."""
+    result = duplicate(
+        HeuristicPlayer(), RandomPlayer(), boards=20, seed=0, rules=Rules(episode="match"), workers=1, progress=False
+    )
+    shares = [statistics.fmean(0.5 if p.a_won is None else p.a_won for p in r.plays) for r in result.records]
+    low, high = mean_ci95(shares)
+    assert high > 1  # the case: the interval as computed passes 100%
+    assert result.match_win_ci95 == pytest.approx((max(0.0, low), 1.0))
+    assert 0 <= result.match_win_ci95[0] <= result.match_win_rate <= result.match_win_ci95[1] <= 1
+
+
 def test_ci_arithmetic():
     assert t95(1) == 12.706 and t95(30) == 2.042
     assert t95(10**6) == pytest.approx(1.96, abs=1e-3)

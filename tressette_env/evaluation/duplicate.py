@@ -279,6 +279,8 @@ class DuplicateResult:
     """A's share of matches won (``episode="match"``; a match that ends with no winner, as a fixed number
     of rounds may, counts half)."""
     match_win_ci95: tuple[float, float] | None = None
+    """The 95% interval of ``match_win_rate`` (Student's t over the boards' shares), cut to 0..1 (a lopsided pair's
+    interval passed 100%)."""
     points: tuple[float, float] | None = None
     """A's and the field's points per hand (in a perdere, the charges)."""
     points_ci95: tuple[tuple[float, float], tuple[float, float]] | None = None
@@ -467,7 +469,8 @@ def summarize(records: list[BoardRecord], names: tuple[str, str], rules: Rules, 
     if rules.episode == "match":
         wins = [statistics.fmean(0.5 if p.a_won is None else p.a_won for p in r.plays) for r in records]
         win_rate = statistics.fmean(wins)
-        win_ci = mean_ci95(wins)
+        low_win, high_win = mean_ci95(wins)
+        win_ci = (max(0.0, low_win), min(1.0, high_win))  # a share: its interval cut to 0..1
     mine = [r.points_per_hand[0] for r in records]
     theirs = [r.points_per_hand[1] for r in records]
     spent = [sum(p.clock[side][0] for r in records for p in r.plays) for side in (0, 1)]

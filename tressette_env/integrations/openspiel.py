@@ -15,7 +15,7 @@ Importing this module registers one Python game with ``pyspiel`` for each game o
 | players | the game's agents (``player_0`` is OpenSpiel's player 0); an agent plays its dummies' seats too |
 | chance nodes | the deal, explicit: the dealer's draw, then each shuffle card by card, each outcome equally likely |
 | actions | the package's action ids (``game.num_actions`` of them: a card 0..159 with its signal, a call, a bid...); legal ones from ``engine.game.legal_actions`` |
-| returns | ``engine.game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
+| returns | the game's ``Game.returns`` at the hand's end; zero-sum where the game's ``Game.zero_sum`` says so |
 | information state string | the seat's whole view as compact JSON (seat, hand, private cards, the public record with its history: ``protocol.state.encode_public``) and its trail: its hand and private cards each time they changed (what the player saw of its own cards, in order: an in due's own draws unshown, a soloist's takes) |
 | information state tensor | the same information, fixed-size (``TressetteObserver``'s table): the environments' history observation, the player, seat and turn, the public actions in order, and the places in its trail where each of its cards came and went |
 | observation tensor, string | the environments' observation (``encoders``), and the view as the terminal shows it |

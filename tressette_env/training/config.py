@@ -129,9 +129,9 @@ class TrainConfig:
     then counts steps per deal."""
     team_play: int = 0
     """Train every learning seat of this many batched deals at once (TeamPlayPPO: team self-play on
-    the batched engine, the four-seat game, one hand per episode, no calling_out; 0: off). With
-    --opponents self the learner plays all four seats and every card is a sample; otherwise one team
-    of each deal learns against --opponents: a pool of random, heuristic, ppo (the shipped model) and
+    the game's batched engine, every game of the package; one hand per episode, no calling_out; 0:
+    off). With --opponents self the learner plays every seat and every decision is a sample; otherwise
+    one side of each deal learns against --opponents: a pool of random, heuristic, ppo (the shipped model) and
     self (a frozen copy of the learner, renewed every --snapshot-every samples), deals 2k and 2k+1
     played by the k-th of them in turn. --n-steps then counts decisions
     per seat, a multiple of 10 (whole hands). Such a run writes no checkpoints and cannot be

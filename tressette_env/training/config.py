@@ -131,11 +131,13 @@ class TrainConfig:
     """Train every learning seat of this many batched deals at once (TeamPlayPPO: team self-play on
     the game's batched engine, every game of the package; one hand per episode, no calling_out; 0:
     off). With --opponents self the learner plays every seat and every decision is a sample; otherwise
-    one side of each deal learns against --opponents: a pool of random, heuristic, ppo (the shipped model) and
-    self (a frozen copy of the learner, renewed every --snapshot-every samples), deals 2k and 2k+1
-    played by the k-th of them in turn. --n-steps then counts decisions
-    per seat, a multiple of 10 (whole hands). Such a run writes no checkpoints and cannot be
-    resumed; it writes model.zip and policy.npz at the end."""
+    one side of each deal (in a game without fixed partners, the players of one parity) learns against
+    --opponents: a pool of random, heuristic, ppo (the shipped model) and self (a frozen copy of the
+    learner, renewed every --snapshot-every samples), deals 2k and 2k+1 played by the k-th of them in
+    turn. --n-steps then counts decisions per seat, a multiple of the game's decisions per hand (10 in
+    the four-seat game, 20 in in due with a stock; where a hand's count varies, a rollout is whole
+    hands). Such a run writes no checkpoints and cannot be resumed; it writes model.zip and policy.npz
+    at the end."""
     rules: dict = field(default_factory=dict)
     """Rule switches of the game (default: its standard rules, one hand per episode)."""
     net_arch: tuple[int, ...] = (256, 256)

@@ -168,6 +168,8 @@ def test_players_may_come_on_both_sides_of_an_option(capsys):
     after = capsys.readouterr().out
     row = [line for line in before.splitlines() if line.startswith("| heuristic | random |")]
     assert len(row) == 1 and row == [line for line in after.splitlines() if line.startswith("| heuristic | random |")]
+    assert main(["eval", "heuristic", "--deals", "4", "--seed", "3", "--", "random"]) == 0  # "--": positionals after
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("| heuristic | random |")] == row
 
 
 def test_a_stray_positional_is_still_refused_with_the_command_usage(tmp_path, capsys):

@@ -839,7 +839,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # subcommand's, unless they came before the subcommand's name.
         command = argv.index(args.command) if args.command in argv else len(argv)
         after = all(i > command for i, a in enumerate(argv) if a in extras)
-        if after and not any(e.startswith("-") for e in extras):
+        options = extras[: extras.index("--")] if "--" in extras else extras  # after "--" every word is a positional
+        if after and not any(e.startswith("-") for e in options):
             # Positionals on both sides of an option (``tressette eval heuristic --deals 10 random``): argparse's
             # first pass takes the first run of them only; the subcommand's intermixed parse takes them all
             # (and errors with its own usage on anything else).

@@ -588,9 +588,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_at_least(2),
         default=None,
         metavar="N",
-        help="players at the table, for a game with a players switch (col morto: 2 or 3; a perdere: 3 to 8; "
-        "Calabresella: 3 or 4; a chiamare: 5); "
-        "the same as --rule players=N",
+        help="players at the table, for a game with a players switch (a number it does not allow is refused with "
+        "those it does); the same as --rule players=N",
     )
     evaluate.add_argument("--workers", type=_at_least(1), default=None, help="processes (default: every CPU core)")
     evaluate.add_argument("--json", type=Path, default=None, help="write the result as JSON here")
@@ -811,12 +810,7 @@ def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> str:
 
 def _intermixed(args: argparse.Namespace, rest: list[str]) -> argparse.Namespace:
     """``args`` with the subcommand's arguments ``rest`` parsed again, its positionals and options in any order."""
-    sub = args.parser
-    try:
-        again = sub.parse_intermixed_args(rest)
-    except TypeError:  # pragma: no cover - a subcommand whose positionals cannot intermix (none today)
-        sub.error(f"unrecognized arguments: {' '.join(rest)}")
-    for name, value in vars(again).items():
+    for name, value in vars(args.parser.parse_intermixed_args(rest)).items():
         setattr(args, name, value)
     return args
 

@@ -134,9 +134,9 @@ class TrainConfig:
     one side of each deal (in a game without fixed partners, the players of one parity) learns against
     --opponents: a pool of random, heuristic, ppo (the shipped model) and self (a frozen copy of the
     learner, renewed every --snapshot-every samples), deals 2k and 2k+1 played by the k-th of them in
-    turn. --n-steps then counts decisions per seat, a multiple of the game's decisions per hand (10 in
-    the four-seat game, 20 in in due with a stock; where a hand's count varies, a rollout is whole
-    hands). Such a run writes no checkpoints and cannot be resumed; it writes model.zip and policy.npz
+    turn. --n-steps then counts decisions per seat, a multiple of the game's decisions per seat in a
+    hand (10 in the four-seat game; a wrong one is refused with the game's; where a hand's count
+    varies, a rollout is whole hands). Such a run writes no checkpoints and cannot be resumed; it writes model.zip and policy.npz
     at the end."""
     rules: dict = field(default_factory=dict)
     """Rule switches of the game (default: its standard rules, one hand per episode)."""

@@ -12,6 +12,7 @@ from gymnasium.utils import seeding
 
 from tests.games.family import MODULES, RULE_SETS
 from tressette_env.agents import HeuristicPlayer, RandomPlayer
+from tressette_env.agents.solver_core import COMPILED
 from tressette_env.cli import main, record_file_name
 from tressette_env.engine import card_code, cards_of, new_game
 from tressette_env.envs.playing import RenuncioWarning
@@ -177,6 +178,10 @@ def test_duplicate_records_every_play_and_each_replays_to_its_score(game):
     assert two.game_records() == records
 
 
+@pytest.mark.skipif(
+    not COMPILED,
+    reason="its third player searches: minutes in plain Python (no numba); the runs with the fast extra play it",
+)
 def test_eval_record_writes_a_file_per_pair_that_replay_reads(tmp_path, capsys):
     folder = tmp_path / "games"
     argv = ["eval", "heuristic", "random", "search:samples=2", "--deals", "2", "--no-progress", "--workers", "1"]

@@ -10,6 +10,7 @@ import pytest
 
 from tressette_env import catalog
 from tressette_env.agents import HeuristicPlayer, RandomPlayer
+from tressette_env.agents.solver_core import COMPILED
 from tressette_env.cli import main
 from tressette_env.evaluation import duplicate
 from tressette_env.evaluation.journal import Journal, JournalError
@@ -51,6 +52,10 @@ def test_more_boards_go_on_from_fewer_and_workers_do_not_change_the_result(tmp_p
     assert run(path, boards=5) == run(boards=5)  # a smaller evaluation takes the boards it needs
 
 
+@pytest.mark.skipif(
+    not COMPILED,
+    reason="its third player searches: minutes in plain Python (no numba); the runs with the fast extra play it",
+)
 def test_a_round_robin_keeps_each_pairs_boards_in_one_file(tmp_path, capsys):
     path = tmp_path / "rr.jsonl"
     argv = ["eval", "heuristic", "random", "search:samples=2", "--deals", "3", "--workers", "1", "--no-progress"]

@@ -150,10 +150,10 @@ def test_with_a_fallback_the_bot_starts_again_after_a_timeout_and_the_play_goes_
         f"import os, time\nfor line in sys.stdin:\n    if os.path.exists({str(marker)!r}):\n"
         f"        os.remove({str(marker)!r}); time.sleep(30)\n",
     )
-    bot = BotPlayer("sleepy", [PYTHON, "-c", script], timeout=0.3, fallback=RandomPlayer())
+    bot = BotPlayer("sleepy", [PYTHON, "-c", script], timeout=1.5, fallback=RandomPlayer())
     result = duplicate(bot, RandomPlayer(), boards=2, seed=0, workers=1, progress=False)
     assert result.fallbacks == (1, 0) and result.decisions[0] > 20  # one decision fell back, the restarted bot went on
-    assert bot.first_error == "bot sleepy: no answer within 0.3 s"
+    assert bot.first_error == "bot sleepy: no answer within 1.5 s"
 
 
 def test_a_bot_that_cannot_start_fails_even_with_a_fallback(capsys):

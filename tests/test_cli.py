@@ -337,3 +337,37 @@ def test_a_model_path_with_a_colon_is_evaluated(tmp_path, capsys):
     folder.mkdir()
     shutil.copy(Path(tressette_env.__file__).parent / "models" / "ppo_v0.npz", folder / "ppo_v0.npz")
     assert main(["eval", str(folder / "ppo_v0.npz"), "random", "--deals", "2", "--no-progress"]) == 0
+
+
+@pytest.mark.parametrize(("typed", "why"), [("q\n", "quit"), ("", "end of input")])
+def test_eval_with_a_person_who_quits_stops_without_a_traceback(typed, why, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    assert main(["eval", "human", "heuristic", "--deals", "2"]) == 1
+    err = capsys.readouterr().err
+    assert f"tressette eval: stopped at the table ({why}); no result (--journal FILE" in err
+    assert "Traceback" not in err
+
+
+def test_eval_stopped_by_ctrl_c_says_where_its_journal_is(tmp_path, capsys, monkeypatch):
+    from tressette_env.evaluation import round_robin
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(round_robin, "round_robin", interrupted)
+    journal = tmp_path / "j.jsonl"
+    argv = ["eval", "heuristic", "random", "--deals", "2", "--journal", str(journal)]
+    assert main(argv) == 130
+    assert f"tressette eval: interrupted; the boards finished are in {journal}: the same command resumes" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("width", ["0", "-1", "nan"])
+def test_eval_refuses_a_ci_width_that_is_not_positive(width, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["eval", "heuristic", "random", "--deals", "2", "--ci-width", width])
+    assert stopped.value.code == 2
+    assert f"--ci-width {width}: a width in points greater than 0 (default 1)" in capsys.readouterr().err

@@ -140,13 +140,16 @@ def test_replay_gif_of_one_hand_a_frame_cap_and_a_held_last_frame(tmp_path, caps
             durations.append(gif.info["duration"])
     assert set(durations[:-1]) == {100} and durations[-1] == 400  # the last frame stays four times as long
     capsys.readouterr()
-    # Past the cap the gif is refused before it grows further, naming the way out.
+    # Past the cap the gif is refused before a frame is drawn, naming the way out.
     monkeypatch.setattr(cli, "MAX_GIF_FRAMES", 30)
+    drawn = []
+    monkeypatch.setattr("tressette_env.envs.picture.table_picture", lambda state: drawn.append(state))
     with pytest.raises(SystemExit) as stopped:
         cli.main(["replay", str(path), "--gif", str(tmp_path / "all.gif")])
     err = capsys.readouterr().err
-    assert stopped.value.code == 1 and "more than 30 actions" in err and "--hand K" in err
-    assert not (tmp_path / "all.gif").exists()
+    actions = sum(len(hand["actions"]) for hand in record["hands"])
+    assert stopped.value.code == 1 and f"the episode has {actions:,} actions" in err and "--hand K" in err
+    assert not (tmp_path / "all.gif").exists() and not drawn
     with pytest.raises(SystemExit):
         cli.main(["replay", str(path), "--hand", str(hands + 1)])
     assert f"the episode has {hands} hand(s)" in capsys.readouterr().err

@@ -153,6 +153,8 @@ def _eval(args: argparse.Namespace) -> int:
         args.parser.error(str(error))
     if len(players) < 2:
         args.parser.error("give at least two different players, e.g. `tressette eval heuristic random`")
+    if not args.ci_width > 0:  # (NaN too)
+        args.parser.error(f"--ci-width {args.ci_width:g}: a width in points greater than 0 (default 1)")
     note = _plain_python_search_note(list(players))
     if note:
         print(f"tressette eval: note: {note}", file=sys.stderr)
@@ -168,6 +170,7 @@ def _eval(args: argparse.Namespace) -> int:
                 f"--record {args.record}: not a folder (give a folder for the records, one file per pair)"
             )
         args.record.mkdir(parents=True, exist_ok=True)
+    from .agents.human import QuitGame
     from .evaluation.journal import JournalError
     from .protocol.bot import BotError
 
@@ -180,6 +183,16 @@ def _eval(args: argparse.Namespace) -> int:
         again = f" (the boards played are in {args.journal}: the same command resumes)" if args.journal else ""
         print(f"tressette eval: error: {error}{again}", file=sys.stderr)
         return 1
+    except (QuitGame, KeyboardInterrupt) as stop:
+        # A person at the table typed q (or the input ended), or Ctrl-C: stop without a traceback.
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else f"stopped at the table ({stop})"
+        kept = (
+            f"; the boards finished are in {args.journal}: the same command resumes"
+            if args.journal
+            else "; no result (--journal FILE keeps the boards finished, and the same command resumes)"
+        )
+        print(f"tressette eval: {why}{kept}", file=sys.stderr)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 1
     finally:
         for bot in bots.values():
             bot.close()
@@ -464,10 +477,6 @@ MAX_GIF_FRAMES = 2000
 of the four-seat game is 40 frames, a long match of a chiamare some 8,000)."""
 
 
-class _TooManyFrames(Exception):
-    """Raised inside the replay when the gif would pass ``MAX_GIF_FRAMES``."""
-
-
 def _replay(args: argparse.Namespace) -> int:
     """``tressette replay``."""
     from .engine.actions import action_to_string
@@ -496,6 +505,16 @@ def _replay(args: argparse.Namespace) -> int:
     line, record = found
     frames: list = []
     if args.gif is not None:
+        # One frame an action: a record with too many is refused before a frame is drawn (numbered_records has
+        # checked its hands and their lists of actions, which the replay plays exactly).
+        chosen = record["hands"] if args.hand is None else record["hands"][args.hand - 1 : args.hand]
+        actions = sum(len(hand["actions"]) for hand in chosen)
+        if actions > MAX_GIF_FRAMES:
+            _record_error(
+                args.parser,
+                f"{args.file}, line {line}: the episode has {actions:,} actions, and a gif holds at most "
+                f"{MAX_GIF_FRAMES} frames (one per action, about 0.6 MB each in memory): choose one hand with --hand K",
+            )
         try:
             import PIL  # noqa: F401  (checked before the replay, used after it)
         except ImportError:
@@ -508,8 +527,6 @@ def _replay(args: argparse.Namespace) -> int:
         if args.hand is not None and state.public.hand_number + 1 != args.hand:
             return
         if args.gif is not None:
-            if len(frames) == MAX_GIF_FRAMES:
-                raise _TooManyFrames
             # a palette image: a third of the memory of the RGB frame (the picture has few colours)
             adaptive = getattr(Image, "Palette", Image).ADAPTIVE  # Pillow before 9.1: Image.ADAPTIVE
             frames.append(Image.fromarray(table_picture(state)).convert("P", palette=adaptive))
@@ -523,12 +540,6 @@ def _replay(args: argparse.Namespace) -> int:
         state = replay(record, show)
     except RecordError as error:
         _record_error(args.parser, f"{args.file}, line {line}: {error}")
-    except _TooManyFrames:
-        _record_error(
-            args.parser,
-            f"{args.file}, line {line}: the episode has more than {MAX_GIF_FRAMES} actions, and a gif holds at most "
-            f"{MAX_GIF_FRAMES} frames (one per action, about 0.6 MB each in memory): choose one hand with --hand K",
-        )
     if args.hand is not None and args.hand > len(record["hands"]):
         _record_error(
             args.parser, f"{args.file}, line {line}: --hand {args.hand}: the episode has {len(record['hands'])} hand(s)"

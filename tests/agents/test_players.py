@@ -94,8 +94,10 @@ def test_registry_names_and_options():
         make_player("best")
     with pytest.raises(ValueError, match="bad player option 'x' in 'random:x'"):
         make_player("random:x")
-    with pytest.raises(ValueError, match="bad options for player 'random'"):
+    with pytest.raises(ValueError, match="bad options for player 'random': no option 'depth'; it takes no options"):
         make_player("random:depth=3")
+    with pytest.raises(ValueError, match="player 'search': no option 'sample'; its options are samples, time_budget, "):
+        make_player("search:sample=3")
 
 
 def test_the_shipped_model_loads_with_numpy_only_and_knows_how_it_was_made():

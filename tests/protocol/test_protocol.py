@@ -282,6 +282,12 @@ def test_a_bot_that_cannot_start_and_bad_bot_options_are_named(tmp_path, capsys)
         assert words in capsys.readouterr().err
     with pytest.raises(ValueError, match="timeout"):
         BotPlayer("b", "x", timeout=0)
+    with pytest.raises(SystemExit) as error:
+        main(["eval", "--bot", 'b=python "my_bot.py', "b", "random", "--deals", "2"])
+    assert error.value.code == 2 and (
+        'bot b: the command python "my_bot.py cannot be split into words as a shell would: no closing quotation'
+        in capsys.readouterr().err
+    )
     with pytest.raises(BotError, match="cannot start"):
         BotPlayer("b", "/no/such/program").ask("{}")
 

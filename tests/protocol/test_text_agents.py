@@ -311,3 +311,22 @@ def test_turning_a_packet_up_in_due_is_named_volta_in_both_languages_and_read_ba
     assert "turn up a packet by its bottom card (volta)" in prompt(seat, legal, "en")
     assert parse_action(f"volta {code}", seat, legal) == legal[0]
     assert parse_action(f"Volto il {code}", seat, legal) == legal[0]
+
+
+def test_the_italian_prompt_holds_the_counts_signals_accusi_and_the_signals_a_card_may_carry():
+    state = new_game(seed=3)
+    start = prompt(view(state, state.public.turn), legal_actions(state), "it")
+    assert "Il giocatore 0 ha 10 carte." in start and "sei il giocatore 2" in start
+    assert "1 Fd (fante di denari, o Fd busso o Fd striscio); 2 7d (7 di denari, o 7d busso o 7d striscio);" in start
+    assert (
+        "Accusi: giocatore 1 tris di 2 (manca coppe) (3 punti); giocatore 2 tris di 3 (manca denari) (3 punti)."
+        in start
+    )
+    for _ in range(5):
+        state = apply(state, legal_actions(state)[-1])
+    later = prompt(view(state, state.public.turn), legal_actions(state), "it")
+    assert "Il giocatore 0 ha 8 carte.\nIl giocatore 2 ha 9 carte." in later
+    assert "Segnali: giocatore 0 volo a bastoni; giocatore 2 striscio a bastoni." in later
+    assert "Azioni possibili: 1 2b (2 di bastoni)." in later  # a card that follows carries no signal
+    english = prompt(view(state, state.public.turn), legal_actions(state), "en")
+    assert "signals: player 0 volo in bastoni; player 2 striscio in bastoni" in english

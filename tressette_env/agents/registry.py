@@ -24,6 +24,8 @@ Example:
 from __future__ import annotations
 
 import importlib
+import inspect
+from typing import Any
 
 from .base import Player
 
@@ -82,7 +84,29 @@ def make_player(spec: str) -> Player:
         )
     module, _, cls = PLAYERS[name].partition(":")
     player_class = getattr(importlib.import_module(module), cls)
+    unknown = sorted(set(options) - set(_options_of(player_class)))
+    if unknown and not _takes_any_keyword(player_class):
+        known = _options_of(player_class)
+        allowed = f"its options are {', '.join(known)}" if known else "it takes no options"
+        raise ValueError(f"bad options for player {name!r}: no option {unknown[0]!r}; {allowed}")
     try:
         return player_class(**options)
     except TypeError as error:
         raise ValueError(f"bad options for player {name!r}: {error}") from None
+
+
+def _parameters(player_class: Any) -> list[inspect.Parameter]:
+    try:
+        return list(inspect.signature(player_class).parameters.values())
+    except (TypeError, ValueError):  # no signature to read: the call says what is wrong
+        return [inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)]
+
+
+def _options_of(player_class: Any) -> list[str]:
+    """The keyword options ``player_class`` takes (``samples``, ``time_budget``...), in its order."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in _parameters(player_class) if p.kind in kinds]
+
+
+def _takes_any_keyword(player_class: Any) -> bool:
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in _parameters(player_class))

@@ -89,7 +89,13 @@ class BotPlayer:
     def __init__(
         self, name: str, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT, fallback: Any = None
     ) -> None:
-        words = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            words = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as error:  # an unclosed quotation: shlex's words, with the bot and the command
+            raise ValueError(
+                f"bot {cut(str(name))}: the command {cut(str(command))} cannot be split into words as a shell "
+                f"would: {str(error).lower()}"
+            ) from None
         if not words or not all(isinstance(w, str) for w in words):
             raise ValueError(f"bot {cut(str(name))}: the command is a program and its arguments; got {shown(command)}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= 3600:

@@ -3,8 +3,8 @@
 ``encode_public(public)`` turns a ``PublicState`` (every field public: the rules, the table, the
 game's own record, the history) into JSON values: a named tuple as ``{"@": "module:Class",
 "v": [fields...]}``, the rules as ``{"@rules": game, "switches": {...}}``, tuples as lists.
-``decode_view(message)`` rebuilds the ``SeatView`` from an ``act`` message's ``"state"``, the
-seat's hand and its private cards; nothing from the message is run: a class is looked up only
+``decode_view(seat, hand, private, state)`` rebuilds the ``SeatView`` from an ``act`` message's
+``"seat"``, ``"hand"``, ``"private"`` (absent: ``[]``) and ``"state"``; nothing from the message is run: a class is looked up only
 among the named tuples of the engine, the games and the catalog's rules modules, and must be one.
 
 Example:

@@ -2,7 +2,9 @@
 
 ``prompt(view, legal, language)`` is what a text agent (a language model) is shown: in English
 the play screen a person sees in ``tressette play`` (the table, then the numbered actions), in
-Italian the same facts in a few lines. Cards are named as the docs name them (``asso di
+Italian a shorter prompt: the hand, the cards in each other hand, the face-up cards, the trick,
+the signals and accusi, the tricks and thirds taken and the numbered actions with the signals a
+card may carry (the sides and a game's own lines, a contract or a called card, only in English). Cards are named as the docs name them (``asso di
 denari``, ``3d``). ``parse_action(text, view, legal)`` reads an answer as a person's typing is
 read (``3d``, ``3 di denari``, ``3d busso``, ``chiamo``, ``passo``, an action's number), and
 free text around it (``I play the 3 di denari.``, ``I choose action 2``): the whole text, then its last
@@ -29,8 +31,8 @@ import re
 from collections.abc import Sequence
 
 from ..agents.human import HumanPlayer, display_name, menu, plain, table_text, typed_names
-from ..engine.actions import CALL_OUT, SIGNAL_NAMES
-from ..engine.cards import card_name, cards_of
+from ..engine.actions import CALL_OUT, SIGNAL_NAMES, action_to_string
+from ..engine.cards import SUITS, card_name, cards_of
 from ..engine.render import default_names
 from ..engine.state import SeatView
 from ..messages import cut
@@ -62,23 +64,44 @@ def prompt(view: SeatView, legal: Sequence[int], language: str = "en") -> str:
             [f"You play {title} as {default_names(p)[view.seat]}.", table_text(view, names), *lines, INSTRUCTIONS["en"]]
         )
     n = p.table.seats
+    g = p.rules.game
     out = [
         f"Giochi a {title}: sei il giocatore {view.seat} e tocca a te.",
         f"Mano {p.hand_number + 1}, mazziere il giocatore {p.dealer}.",
     ]
     out.append("Le tue carte: " + ", ".join(card_name(c) for c in cards_of(view.hand)) + ".")
     for s in range(n):
+        if s == view.seat:
+            continue
+        held = g.hand_size(p, s)
+        line = f"Il giocatore {s} ha {held} {'carta' if held == 1 else 'carte'}"
         shown = p.exposed_by(s)
-        if s != view.seat and shown:
-            out.append(f"Carte scoperte del giocatore {s}: " + ", ".join(card_name(c) for c in cards_of(shown)) + ".")
+        if shown:
+            line += ", scoperte: " + ", ".join(card_name(c) for c in cards_of(shown))
+        out.append(line + ".")
     if p.trick:
         plays = [f"giocatore {(p.leader + i) % n}: {card_name(c)}" for i, c in enumerate(p.trick)]
         out.append("Sul tavolo: " + "; ".join(plays) + ".")
+    signals = [
+        f"giocatore {seat} {SIGNAL_NAMES[kind]} a {suit_name}"
+        for seat in range(n)
+        for suit, suit_name in enumerate(SUITS)
+        for kind, given in enumerate(p.signals_by(seat, suit), start=1)
+        if given
+    ]
+    if signals:
+        out.append("Segnali: " + "; ".join(signals) + ".")
+    accusi = [f"giocatore {seat} {a.name} ({a.points} punti)" for seat in range(n) for a in p.accusi.by_seat[seat]]
+    if accusi:
+        out.append("Accusi: " + "; ".join(accusi) + ".")
     if p.tricks_done:
         out.append(
             f"Prese fatte: {p.tricks_done} di {p.table.tricks}; terzi presi: " + ", ".join(map(str, p.thirds)) + "."
         )
-    out.append("Azioni possibili: " + "; ".join(f"{k} {_it_name(p, a)}" for k, a in enumerate(entries, start=1)) + ".")
+    allowed = set(legal)
+    out.append(
+        "Azioni possibili: " + "; ".join(f"{k} {_it_name(p, a, allowed)}" for k, a in enumerate(entries, start=1)) + "."
+    )
     out.append(INSTRUCTIONS["it"])
     return "\n".join(out)
 
@@ -89,12 +112,18 @@ def _title(p) -> str:
     return entry_of(p.rules).title
 
 
-def _it_name(p, action: int) -> str:
-    """The action as the play screen names it in this phase (``volta rd``, ``prendi 3c``), with the card's long name."""
+def _it_name(p, action: int, legal: set[int]) -> str:
+    """The action as the play screen names it in this phase (``volta Rd``, ``prendi 3c``), with the card's long name.
+
+    A card play lists the signals it may carry too (``2d (2 di denari, o 2d busso o 2d striscio)``); the
+    actions are separated by semicolons, so none is written inside one.
+    """
     names = typed_names(p, action)
-    shown = plain(display_name(p, action))
+    shown = display_name(p, action)
     long = next((n for n in names if " di " in n), None)
-    return f"{shown} ({long})" if long else shown
+    signalled = [action_to_string(action + 40 * k) for k in (1, 2, 3) if action < 40 and action + 40 * k in legal]
+    inside = ", ".join(part for part in (long, "o " + " o ".join(signalled) if signalled else None) if part)
+    return f"{shown} ({inside})" if inside else shown
 
 
 def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:

@@ -330,3 +330,16 @@ def test_the_italian_prompt_holds_the_counts_signals_accusi_and_the_signals_a_ca
     assert "Azioni possibili: 1 2b (2 di bastoni)." in later  # a card that follows carries no signal
     english = prompt(view(state, state.public.turn), legal_actions(state), "en")
     assert "signals: player 0 volo in bastoni; player 2 striscio in bastoni" in english
+
+
+def test_a_server_that_takes_the_request_and_never_answers_gave_no_reply():
+    import socket
+
+    with socket.socket() as listener:  # connections complete in its backlog; nothing is ever read or written
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+        start = time.monotonic()
+        with pytest.raises(ChatError, match=f"llm stub: {url} gave no reply within 1 s"):
+            ChatPlayer(url=url, model="stub", timeout=1).chat([])
+        assert time.monotonic() - start < 5

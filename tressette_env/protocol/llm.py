@@ -138,6 +138,10 @@ class ChatPlayer:
             raise ChatError(f"llm {cut(self.model)}: {self.url} answered HTTP {error.code}") from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
+            if isinstance(reason, TimeoutError):  # connected (or connecting) and nothing came in time
+                raise ChatError(
+                    f"llm {cut(self.model)}: {cut(self.url)} gave no reply within {self.timeout:g} s"
+                ) from None
             raise ChatError(f"llm {cut(self.model)}: cannot reach {cut(self.url)}: {cut(str(reason))}") from None
         if len(raw) > MAX_REPLY:
             raise ChatError(f"llm {cut(self.model)}: a reply past {MAX_REPLY} bytes")

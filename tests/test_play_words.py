@@ -226,6 +226,18 @@ def test_a_void_hand_offers_a_new_deal():
     assert "seed 2 (--seed 2 plays this deal again)" in text and record["seed"] == 2
 
 
+def test_an_answer_between_hands_that_is_none_of_the_choices_is_asked_again():
+    typed = iter(["x", "q"])  # after the void hand (everyone passes on seed 1): a key that means nothing, then q
+
+    def answer(prompt):
+        return "1" if prompt.startswith("your action") else next(typed)
+
+    _, text, asked = session("tressette_a_chiamare", 1, answer)
+    void = "everyone passed: Enter deals again (seed 2), q leaves: "
+    assert asked.count(void) == 2 and "'x' is not an answer here: Enter deals again, q leaves" in text
+    assert "seed 2 (--seed 2" not in text  # q left
+
+
 def test_the_program_waits_for_enter_before_it_leaves():
     pexpect = pytest.importorskip("pexpect")
     command = str(Path(sys.executable).with_name("tressette"))

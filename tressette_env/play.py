@@ -81,11 +81,17 @@ def play_episode(
         void = _void(final)
         seed += 1
         if void:
-            answer = human.ask(f"everyone passed: Enter deals again (seed {seed}), q leaves: ")
-            again = answer is not None and answer in ("", "n")
+            question = f"everyone passed: Enter deals again (seed {seed}), q leaves: "
+            answers, hint = {"": True, "n": True}, "Enter deals again, q leaves"
         else:
-            answer = human.ask(f"Enter leaves, n deals a new hand (seed {seed}): ")
-            again = answer == "n"
+            question = f"Enter leaves, n deals a new hand (seed {seed}): "
+            answers, hint = {"": False, "n": True}, "Enter leaves, n deals a new hand"
+        while True:  # an answer it does not know is asked again, not taken as leaving
+            answer = human.ask(question)
+            if answer is None or answer in answers:  # (None: q, or the end of the input)
+                break
+            write(f"{answer!r} is not an answer here: {hint}")
+        again = answer is not None and answers[answer]
         if not again:
             return result
         write(f"\nseed {seed} (--seed {seed} plays this deal again)")

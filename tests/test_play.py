@@ -154,15 +154,15 @@ def test_damaged_records_are_named_and_never_run():
     record, _ = record_of("tressette", 5)
     bad_action = json.loads(json.dumps(record))
     bad_action["hands"][0]["actions"][3][1] = 160
-    with pytest.raises(RecordError, match="hand 0, action 3: action 160 is not legal"):
+    with pytest.raises(RecordError, match="hand 1, action 4: action 160 is not legal"):
         replay(bad_action)
     bad_seat = json.loads(json.dumps(record))
     bad_seat["hands"][0]["actions"][0][0] = (bad_seat["hands"][0]["actions"][0][0] + 1) % 4
-    with pytest.raises(RecordError, match="hand 0, action 0: seat . acts, but seat . is on turn"):
+    with pytest.raises(RecordError, match="hand 1, action 1: seat . acts, but seat . is on turn"):
         replay(bad_seat)
     other_result = json.loads(json.dumps(record))
     other_result["hands"][0]["result"]["hand_score"] = [11, 1]  # no hand scores 12 points
-    with pytest.raises(RecordError, match="hand 0: the replay's result differs"):
+    with pytest.raises(RecordError, match="hand 1: the replay's result differs"):
         replay(other_result)
     other_seed = dict(record, seed=6)
     with pytest.raises(RecordError, match="the seed deals other cards"):

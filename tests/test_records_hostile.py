@@ -50,7 +50,7 @@ def test_a_hand_cut_short_that_keeps_its_result_is_a_record_error(game, tmp_path
     record = record_of(game, 5)
     record["hands"][0]["actions"] = record["hands"][0]["actions"][:5]
     assert "result" in record["hands"][0]
-    message = "hand 0: the record gives the hand's result, but its 5 action(s) end before the hand is over"
+    message = "hand 1: the record gives the hand's result, but its 5 action(s) end before the hand is over"
     with pytest.raises(RecordError) as error:
         replay(record)
     assert str(error.value).startswith(message)
@@ -65,7 +65,8 @@ def test_a_later_hand_of_a_match_cut_short_is_named():
     assert len(record["hands"]) >= 2
     last = len(record["hands"]) - 1
     record["hands"][last]["actions"] = record["hands"][last]["actions"][:1]
-    with pytest.raises(RecordError, match=f"^hand {last}: the record gives the hand's result, but its 1 action"):
+    # Hands are counted from 1 in the errors, as ``tressette replay --hand K`` counts them.
+    with pytest.raises(RecordError, match=f"^hand {last + 1}: the record gives the hand's result, but its 1 action"):
         replay(record)
 
 

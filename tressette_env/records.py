@@ -23,7 +23,8 @@ environment built with ``record=FILE`` (AEC, parallel, single-seat).
 only, so a record cannot run code. ``read_records(path)`` reads a file of records, one per
 line, with an error naming the line of a damaged one. Whatever is damaged (a line that is
 not UTF-8 text or not JSON, a missing or mistyped key, a hand cut short, an action out of
-turn), the error is ``RecordError``, and what is read is bounded: a line holds at most
+turn), the error is ``RecordError`` (naming the hand and the action, each counted from 1, as
+``tressette replay --hand K`` counts), and what is read is bounded: a line holds at most
 ``MAX_LINE_BYTES`` bytes and nests lists and objects at most ``MAX_DEPTH`` deep, and a file
 is read a line at a time.
 
@@ -264,7 +265,7 @@ def check_record(record: Any, where: str = "the record") -> None:
             raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")
     for k, hand in enumerate(record["hands"]):
         if not isinstance(hand, dict) or not isinstance(hand.get("actions"), list):
-            raise RecordError(f"{where}: hand {k} has no list of actions")
+            raise RecordError(f"{where}: hand {k + 1} has no list of actions")
 
 
 def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
@@ -290,22 +291,26 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
     for k, hand in enumerate(record["hands"]):
         if k:
             if state.public.status != HAND_OVER:
-                raise RecordError(f"hand {k}: the record goes on after the episode ended")
+                raise RecordError(f"hand {k + 1}: the record goes on after the episode ended")
             state = next_hand(state, rng)
         if hand.get("dealt") != dealt_codes(state):
-            raise RecordError(f"hand {k}: the seed deals other cards than the record's (another version's shuffle?)")
+            raise RecordError(
+                f"hand {k + 1}: the seed deals other cards than the record's (another version's shuffle?)"
+            )
         for n, step in enumerate(hand["actions"]):
             if not (isinstance(step, list) and len(step) >= 2 and all(type(x) is int for x in step[:2])):
-                raise RecordError(f"hand {k}, action {n}: an action is [seat, action id, name]; got {shown(step)}")
+                raise RecordError(
+                    f"hand {k + 1}, action {n + 1}: an action is [seat, action id, name]; got {shown(step)}"
+                )
             seat, action = step[0], step[1]
             p = state.public
             if p.status != PLAYING:
-                raise RecordError(f"hand {k}, action {n}: the hand is over")
+                raise RecordError(f"hand {k + 1}, action {n + 1}: the hand is over")
             if seat != p.turn:
-                raise RecordError(f"hand {k}, action {n}: seat {seat} acts, but seat {p.turn} is on turn")
+                raise RecordError(f"hand {k + 1}, action {n + 1}: seat {seat} acts, but seat {p.turn} is on turn")
             if not (0 <= action < 256 and legal_actions_mask(state) >> action & 1):
                 if not (step[3:4] == [RENUNCIO] and rules.illegal_action == "renuncio"):
-                    raise RecordError(f"hand {k}, action {n}: action {action} is not legal for seat {seat}")
+                    raise RecordError(f"hand {k + 1}, action {n + 1}: action {action} is not legal for seat {seat}")
                 state = renuncio(state)  # an illegal action an environment played: its side loses the hand
             else:
                 state = apply(state, action)
@@ -314,11 +319,11 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
         if "result" in hand:
             if state.public.status == PLAYING:
                 raise RecordError(
-                    f"hand {k}: the record gives the hand's result, but its {len(hand['actions'])} action(s) "
+                    f"hand {k + 1}: the record gives the hand's result, but its {len(hand['actions'])} action(s) "
                     "end before the hand is over (a record cut short?)"
                 )
             if _jsonable(rules.game.hand_info(state.public)) != hand["result"]:
-                raise RecordError(f"hand {k}: the replay's result differs from the record's")
+                raise RecordError(f"hand {k + 1}: the replay's result differs from the record's")
     if state.public.status == PLAYING and record.get("truncated") is not True:
         raise RecordError("the record ends in the middle of a hand")
     if "returns" in record and list(rules.game.returns(state.public)) != record["returns"]:

@@ -274,7 +274,7 @@ def test_a_record_is_uploaded_and_stepped_through_and_a_damaged_one_refused():
         assert all("state" not in f["act"] for f in replay["frames"])
         assert replay["frames"][1]["step"]["hand"] == 0 and replay["frames"][-1]["status"] == "match_over"
         damaged = line.replace('"seed": 6', '"seed": 7')
-        assert "line 2: hand 0: the seed deals other cards" in error_of(ws, {"type": "record", "text": "\n" + damaged})
+        assert "line 2: hand 1: the seed deals other cards" in error_of(ws, {"type": "record", "text": "\n" + damaged})
         assert "line 1: not JSON" in error_of(ws, {"type": "record", "text": line[:-1]})
         assert "line 1: version 2" in error_of(
             ws, {"type": "record", "text": line.replace('"version": 1', '"version": 2')}

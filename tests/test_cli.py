@@ -371,3 +371,21 @@ def test_eval_refuses_a_ci_width_that_is_not_positive(width, capsys):
         main(["eval", "heuristic", "random", "--deals", "2", "--ci-width", width])
     assert stopped.value.code == 2
     assert f"--ci-width {width}: a width in points greater than 0 (default 1)" in capsys.readouterr().err
+
+
+def test_eval_makes_the_folders_of_json_and_png_before_it_plays_and_refuses_a_folder(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "new" / "deeper"
+    argv = ["eval", "heuristic", "random", "--deals", "2", "--workers", "1", "--no-progress"]
+    assert main([*argv, "--json", str(out / "r.json"), "--png", str(tmp_path / "pics" / "r.png")]) == 0
+    assert json.loads((out / "r.json").read_text())["boards"] == 2 and (tmp_path / "pics" / "r.png").stat().st_size > 0
+    capsys.readouterr()
+    (tmp_path / "afile").write_text("")
+    for option, path, words in [
+        ("--json", out, "a folder; give the name of a file to write"),
+        ("--png", tmp_path / "afile" / "r.png", "cannot make its folder"),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, option, str(path)])
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and f"{option} {path}: {words}" in err and "heuristic vs random" not in err

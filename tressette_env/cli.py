@@ -163,6 +163,15 @@ def _eval(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401  (checked before the evaluation, used after it)
         except ImportError:
             args.parser.error(f"--png needs matplotlib: {EVAL_HINT}")
+    for option, path in (("--json", args.json), ("--png", args.png)):  # checked before the boards are played
+        if path is None:
+            continue
+        if path.is_dir():
+            args.parser.error(f"{option} {path}: a folder; give the name of a file to write")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            args.parser.error(f"{option} {path}: cannot make its folder {path.parent}: {error.strerror or error}")
     start = time.perf_counter()
     if args.record is not None:
         if args.record.exists() and not args.record.is_dir():

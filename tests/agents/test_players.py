@@ -98,6 +98,16 @@ def test_registry_names_and_options():
         make_player("random:depth=3")
     with pytest.raises(ValueError, match="player 'search': no option 'sample'; its options are samples, time_budget, "):
         make_player("search:sample=3")
+    for spec, words in [
+        ("search:exact_tricks=abc", "exact_tricks must be an int from 0 to 20 .*; got 'abc'"),
+        ("search:exact_tricks=21", "exact_tricks must be an int from 0 to 20"),
+        ("search:horizon=x", r"horizon must be None or an int >= 1 \(tricks\); got 'x'"),
+        ("search:early=foo", "early=foo: unknown player 'foo'; the players are: .*; or none"),
+        ("search:inference=foo", "inference=foo: unknown player 'foo'; .*; or none"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            make_player(spec)
+    assert make_player("search:early=none,exact_tricks=0").exact_tricks == 0
 
 
 def test_the_shipped_model_loads_with_numpy_only_and_knows_how_it_was_made():

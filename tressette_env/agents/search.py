@@ -130,6 +130,16 @@ def no_signal(view: SeatView, card: int, legal: list[int]) -> int:
     return card
 
 
+def _player_option(option: str, spec: str) -> Player:
+    """The player a search option names (``early``, ``inference``), or an error naming the option."""
+    from .registry import make_player
+
+    try:
+        return make_player(spec)
+    except ValueError as error:
+        raise ValueError(f"{option}={spec}: {error}; or none (no player)") from None
+
+
 class SearchPlayer:
     """PIMC: sample consistent deals, solve each double-dummy, play the best card on average.
 
@@ -183,8 +193,13 @@ class SearchPlayer:
             raise ValueError(f"samples must be an int >= 1; got {samples!r}")
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be None or seconds > 0; got {time_budget!r}")
-        if horizon is not None and horizon < 1:
-            raise ValueError(f"horizon must be None or >= 1 trick; got {horizon!r}")
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
+            raise ValueError(f"horizon must be None or an int >= 1 (tricks); got {horizon!r}")
+        if isinstance(exact_tricks, bool) or not isinstance(exact_tricks, int) or not 0 <= exact_tricks <= 20:
+            raise ValueError(
+                f"exact_tricks must be an int from 0 to 20 (the tricks left when the search solves exactly; "
+                f"a hand has at most 20); got {exact_tricks!r}"
+            )
         if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be an int >= 1 (deals drawn per deal searched); got {candidates!r}")
         self.candidates = candidates
@@ -192,9 +207,7 @@ class SearchPlayer:
             raise ValueError(f"prior must be an int >= 0 (the early player's cards searched; 0: none); got {prior!r}")
         self.prior = prior
         if isinstance(inference, str):
-            from .registry import make_player
-
-            inference = make_player(inference)
+            inference = _player_option("inference", inference)
         self.inference = inference
         self.samples = samples
         self.time_budget = time_budget
@@ -215,7 +228,7 @@ class SearchPlayer:
 
             if early == "ppo":
                 self._family_early = make_player("heuristic")
-            early = make_player(early)
+            early = _player_option("early", early)
         self.early = early
 
     def __repr__(self) -> str:

@@ -106,6 +106,9 @@ def _rule_items(args: argparse.Namespace) -> list[str]:
     if args.player_count is not None:
         if "players" not in switch_names(type(game_spec(args.game).make_rules())):
             raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
+        given = [item for item in items if item.partition("=")[0].strip() == "players"]
+        if given and any(item.partition("=")[2].strip() != str(args.player_count) for item in given):
+            raise ValueError(f"--players {args.player_count} and --rule {given[0]}: give the number of players once")
         items.append(f"players={args.player_count}")
     return items
 

@@ -45,7 +45,7 @@ PLAYER_SETTINGS = ("opponents", "partner", "pool_size")
 
 _LEAST = {
     "seed": (0, ""),
-    "eval_every": (0, " (0: evaluate only at the end)"),
+    "eval_every": (0, " (0: evaluate only at the first step and at the end)"),
     "imitation_decisions": (20, " (1 in 20 is held out to measure the warm start)"),
     "n_steps": (2, ""),
     "batch_size": (2, " (PPO normalises the advantages of each batch)"),
@@ -165,7 +165,7 @@ class TrainConfig:
     reward_scale: float = 1 / 11
     """Rewards are points, times this: 1/11 makes a hand worth about 1."""
     eval_every: int = 25_000
-    """Steps between duplicate evaluations (0: only at the end). They play the game's rules; col morto
+    """Steps between duplicate evaluations (0: only at the first step, the curve's start, and at the end). They play the game's rules; col morto
     for three players plays single hands there even when an episode is a match."""
     eval_boards: int = 200
     """Boards per baseline in the periodic evaluations."""

@@ -238,6 +238,7 @@ def test_eval_help_lists_model_files_as_players(capsys):
         (["--eval-against", "random", "self"], "eval_against='self': only opponents and partner may be"),
         (["--opponents", "nobody"], "opponents: unknown player 'nobody'"),
         (["--opponents", "slef"], "ending in .npz or .zip (or self: the learner itself)"),  # train's own player
+        (["--imitate", "foo"], "ending in .npz or .zip (or none: no warm start)"),
         (["--partner", "search:depth=3"], "partner: bad options for player 'search'"),
         (["--rule", "signals=0"], "signals is true or false, e.g. --rule signals=false"),
         (["--rule", "episode=set"], "rule switch episode='set': must be one of 'hand', 'match'"),

@@ -265,9 +265,10 @@ class TrainConfig:
                 if hasattr(player, "check_game"):  # a player that plays some games only
                     player.check_game(rules)
             except ValueError as error:
-                unknown = name in ("opponents", "partner") and str(error).startswith("unknown player")
-                learner = " (or self: the learner itself)" if unknown else ""
-                raise ValueError(f"{name}: {error}{learner}") from None
+                unknown = str(error).startswith("unknown player")
+                other = {"opponents": " (or self: the learner itself)", "partner": " (or self: the learner itself)",
+                         "imitate": " (or none: no warm start)"}.get(name, "") if unknown else ""  # fmt: skip
+                raise ValueError(f"{name}: {error}{other}") from None
         four_seat = self.game == FOUR_SEAT
         if not four_seat and self.partner != "self":
             why = (

@@ -557,6 +557,17 @@ def seat_label(p, seat: int, names: Sequence[str]) -> str:
     return g.seat_label(p, seat, names)
 
 
+def signals_given(p) -> list[tuple[int, str, str]]:
+    """The signals given so far in the hand: (seat, the signal's name, the suit's name), seat by seat."""
+    return [
+        (seat, SIGNAL_NAMES[kind], suit_name)
+        for seat in range(p.table.seats)
+        for suit, suit_name in enumerate(SUITS)
+        for kind, given in enumerate(p.signals_by(seat, suit), start=1)
+        if given
+    ]
+
+
 def table_text(view: SeatView, names: Sequence[str], width: int = WIDTH, own: tuple[int, int] | None = None) -> str:
     """One seat's view for the play screen (``tressette play``): like ``engine.render.render_view``, in play's words.
 
@@ -592,13 +603,7 @@ def table_text(view: SeatView, names: Sequence[str], width: int = WIDTH, own: tu
         lines += wrap_items(
             "table: " if p.trick else "last trick: ", trick_plays(p, leader, actions, names), 2, width, " · "
         )
-    signals = [
-        f"{names[seat]} {SIGNAL_NAMES[kind]} in {suit_name}"
-        for seat in range(n)
-        for suit, suit_name in enumerate(SUITS)
-        for kind, given in enumerate(p.signals_by(seat, suit), start=1)
-        if given
-    ]
+    signals = [f"{names[seat]} {signal} in {suit}" for seat, signal, suit in signals_given(p)]
     if signals:
         lines += wrap_items("signals: ", signals, 2, width, sep="; ")
     accusi = [f"{names[seat]} {a.name} ({a.points})" for seat in range(n) for a in p.accusi.by_seat[seat]]

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..agents.human import HumanPlayer, display_name, menu, plain, table_text, typed_names
+from ..agents.human import HumanPlayer, display_name, menu, plain, signals_given, table_text, typed_names
 from ..engine.actions import CALL_OUT, SIGNAL_NAMES, action_to_string
-from ..engine.cards import SUITS, card_name, cards_of
+from ..engine.cards import card_name, cards_of
 from ..engine.render import default_names
 from ..engine.state import SeatView
 from ..messages import cut
@@ -82,13 +82,7 @@ def prompt(view: SeatView, legal: Sequence[int], language: str = "en") -> str:
     if p.trick:
         plays = [f"giocatore {(p.leader + i) % n}: {card_name(c)}" for i, c in enumerate(p.trick)]
         out.append("Sul tavolo: " + "; ".join(plays) + ".")
-    signals = [
-        f"giocatore {seat} {SIGNAL_NAMES[kind]} a {suit_name}"
-        for seat in range(n)
-        for suit, suit_name in enumerate(SUITS)
-        for kind, given in enumerate(p.signals_by(seat, suit), start=1)
-        if given
-    ]
+    signals = [f"giocatore {seat} {signal} a {suit}" for seat, signal, suit in signals_given(p)]
     if signals:
         out.append("Segnali: " + "; ".join(signals) + ".")
     accusi = [f"giocatore {seat} {a.name} ({a.points} punti)" for seat in range(n) for a in p.accusi.by_seat[seat]]

@@ -388,14 +388,15 @@ def test_eval_makes_the_folders_of_json_and_png_before_it_plays_and_refuses_a_fo
     ]:
         with pytest.raises(SystemExit) as stopped:
             main([*argv, option, str(path)])
-        err = capsys.readouterr().err
-        assert stopped.value.code == 2 and f"{option} {path}: {words}" in err and "heuristic vs random" not in err
+        out, err = capsys.readouterr()
+        assert stopped.value.code == 2 and f"{option} {path}: {words}" in err
+        assert "heuristic vs random" not in out  # refused before a board was played
 
 
 @pytest.mark.parametrize("command", ["eval", "play"])
 def test_players_given_twice_with_two_numbers_is_refused(command, capsys):
     argv = [command, *(["heuristic", "random"] if command == "eval" else []), "--game", "tressette_a_perdere"]
     with pytest.raises(SystemExit) as stopped:
-        main([*argv, "--players", "4", "--rule", "players=5"])
+        main([*argv, "--players", "4", "--rule", "players=4", "--rule", "players=5"])
     assert stopped.value.code == 2
     assert "--players 4 and --rule players=5: give the number of players once" in capsys.readouterr().err

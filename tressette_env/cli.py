@@ -107,8 +107,9 @@ def _rule_items(args: argparse.Namespace) -> list[str]:
         if "players" not in switch_names(type(game_spec(args.game).make_rules())):
             raise ValueError(f"--players: {args.game} has a fixed number of players (no players switch)")
         given = [item for item in items if item.partition("=")[0].strip() == "players"]
-        if given and any(item.partition("=")[2].strip() != str(args.player_count) for item in given):
-            raise ValueError(f"--players {args.player_count} and --rule {given[0]}: give the number of players once")
+        other = [item for item in given if item.partition("=")[2].strip() != str(args.player_count)]
+        if other:
+            raise ValueError(f"--players {args.player_count} and --rule {other[0]}: give the number of players once")
         items.append(f"players={args.player_count}")
     return items
 
@@ -196,7 +197,8 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"tressette eval: error: {error}{again}", file=sys.stderr)
         return 1
     except (QuitGame, KeyboardInterrupt) as stop:
-        # A person at the table typed q (or the input ended), or Ctrl-C: stop without a traceback.
+        # A person at the table typed q (or the input ended), or Ctrl-C: stop with one line (with several
+        # workers, each worker process may print its own KeyboardInterrupt as it ends).
         why = "interrupted" if isinstance(stop, KeyboardInterrupt) else f"stopped at the table ({stop})"
         kept = (
             f"; the boards finished are in {args.journal}: the same command resumes"

@@ -108,6 +108,11 @@ def test_registry_names_and_options():
         with pytest.raises(ValueError, match=words):
             make_player(spec)
     assert make_player("search:early=none,exact_tricks=0").exact_tricks == 0
+    with pytest.raises(
+        ValueError,
+        match=r"early=search:sample=1: bad options for player 'search': no option 'sample'; its options are [^;]*$",
+    ):
+        make_player("search:early=search:sample=1")  # (not an unknown player: no 'or none')
 
 
 def test_the_shipped_model_loads_with_numpy_only_and_knows_how_it_was_made():

@@ -137,7 +137,8 @@ def _player_option(option: str, spec: str) -> Player:
     try:
         return make_player(spec)
     except ValueError as error:
-        raise ValueError(f"{option}={spec}: {error}; or none (no player)") from None
+        none = "; or none (no player)" if str(error).startswith("unknown player") else ""
+        raise ValueError(f"{option}={spec}: {error}{none}") from None
 
 
 class SearchPlayer:

@@ -54,6 +54,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tressette_env.agents import solver, solver_core
@@ -232,6 +233,7 @@ def make_opponent(name: str):
 
 
 def main_search(argv: list[str]) -> None:
+    """The search player's duplicate games against the heuristic and its decision time."""
     parser = argparse.ArgumentParser(description="SearchPlayer duplicate games and decision time")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--opponent", default="random")
@@ -331,6 +333,7 @@ def ending_positions(game: str, left: int, deals: int):
 
 
 def main_endings(argv: list[str]) -> None:
+    """The solver's time on the endings the search player solves."""
     parser = argparse.ArgumentParser(description="Solver time on the endings the search player solves")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--json", type=Path, default=None)
@@ -450,13 +453,25 @@ SUBCOMMANDS = {"search": main_search, "endings": main_endings, "probes": main_pr
 """The subcommands besides ``solver`` (the default): the module docstring says what each measures."""
 
 
+def _summary(command: Callable[[list[str]], None]) -> str:
+    """A subcommand's docstring's first line, for the list in ``--help``."""
+    line = command.__doc__.splitlines()[0].rstrip(".")
+    return line[0].lower() + line[1:]
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in SUBCOMMANDS:
         SUBCOMMANDS[sys.argv[1]](sys.argv[2:])
         return
     argv = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "solver" else sys.argv[1:]
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100)
+    parser = argparse.ArgumentParser(
+        usage="%(prog)s [solver|search|endings|probes|tails] [options] (each subcommand has its own --help)",
+        description=__doc__.splitlines()[0],
+        epilog="subcommands: solver (the default, these options), "
+        + ", ".join(f"{name} ({_summary(SUBCOMMANDS[name])})" for name in SUBCOMMANDS)
+        + "; the module docstring says what each measures",
+    )
+    parser.add_argument("--deals", type=int, default=100, help="deals solved (default 100)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--compare", action="store_true", help="also time today's solver (v1) on the same positions")
     parser.add_argument("--progress", action="store_true", help="print each deal's times to stderr")

@@ -4,6 +4,8 @@ import json
 import sys
 import types
 
+import pytest
+
 from tests.helpers import load_script
 from tressette_env.agents import solver, solver_core
 
@@ -30,3 +32,15 @@ def test_search_with_another_core_uses_it_and_puts_the_shipped_one_back(tmp_path
     assert result["core"] == "counting_core"
     assert result["decision_s"]["decisions"] > 0
     assert f"| {light} | random | 1 |" in capsys.readouterr().out
+
+
+def test_help_lists_the_subcommands(monkeypatch, capsys):
+    bench = load_script("benchmarks/bench_solver.py")
+    monkeypatch.setattr(sys, "argv", ["bench_solver.py", "--help"])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[solver|search|endings|probes|tails]" in out
+    for name in ("search (the search player's", "endings (the solver's", "probes (each", "tails (the slowest"):
+        assert name in out

@@ -98,6 +98,14 @@ def test_registry_names_and_options():
         make_player("random:depth=3")
     with pytest.raises(ValueError, match="player 'search': no option 'sample'; its options are samples, time_budget, "):
         make_player("search:sample=3")
+    with pytest.raises(
+        ValueError, match="player 'search_v1': no option 'sample'; its options are samples, time_budget, "
+    ):
+        make_player("search_v1:sample=3")  # search_v1 takes SearchPlayer's options, with its own defaults
+    assert make_player("search_v1:samples=3").samples == 3
+    with pytest.raises(ValueError, match="player 'human': no option 'read'; its options are hint, confirm$"):
+        make_player("human:read=x")  # a function only Python can pass
+    assert make_player("human:hint=none").hint is None
     for spec, words in [
         ("search:exact_tricks=abc", "exact_tricks must be an int from 0 to 20 .*; got 'abc'"),
         ("search:exact_tricks=21", "exact_tricks must be an int from 0 to 20"),

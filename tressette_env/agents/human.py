@@ -336,6 +336,8 @@ class HumanPlayer:
     """A person typing actions (see the module docstring)."""
 
     name = "human"
+    spec_options = ("hint", "confirm")
+    """The options a spec (``human:hint=none``) may set; ``read``, ``write`` and ``names`` are Python's."""
 
     def __init__(
         self,

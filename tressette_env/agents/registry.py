@@ -103,9 +103,15 @@ def _parameters(player_class: Any) -> list[inspect.Parameter]:
 
 
 def _options_of(player_class: Any) -> list[str]:
-    """The keyword options ``player_class`` takes (``samples``, ``time_budget``...), in its order."""
+    """The keyword options a spec may give ``player_class`` (``samples``, ``time_budget``...), in its order.
+
+    A class's ``spec_options`` (a tuple of names), where it has one, keeps out the options only
+    Python can pass (the human player's ``read`` and ``write`` functions).
+    """
     kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    return [p.name for p in _parameters(player_class) if p.kind in kinds]
+    names = [p.name for p in _parameters(player_class) if p.kind in kinds]
+    only = getattr(player_class, "spec_options", None)
+    return names if only is None else [name for name in names if name in only]
 
 
 def _takes_any_keyword(player_class: Any) -> bool:

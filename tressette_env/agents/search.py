@@ -77,6 +77,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import random
 import time
 from collections.abc import Callable
@@ -150,9 +151,9 @@ class SearchPlayer:
             the candidates of ``inference``) stops when the budget is spent, after at least
             one deal, whose work can exceed the budget: play then depends on machine speed.
         exact_tricks: with at most this many tricks left (the current one included) the
-            deals are solved exactly to the end of the hand.
-        horizon: before that, tricks searched ahead of a static estimate (None: always
-            solve to the end, which can take seconds per deal early in the hand).
+            deals are solved exactly to the end of the hand (an int from 0 to 20).
+        horizon: before that, tricks searched ahead of a static estimate (an int >= 1; None:
+            always solve to the end, which can take seconds per deal early in the hand).
         signal_policy: ``(view, card, legal) -> action`` choosing the signal to go with the
             card, ``"club"`` (default) for the heuristic's convention, None for no signal.
         early: a player or player name for the decisions before the last ``exact_tricks``
@@ -482,6 +483,10 @@ def _dealt(view: SeatView, hands: tuple[int, ...]) -> Any:
     return None if state.public.first_leader != p.first_leader else state
 
 
+_V1_SETTINGS: dict[str, Any] = {"exact_tricks": 6, "early": "heuristic", "inference": None, "prior": 0}
+"""``search_v1``'s settings: the search player's before the compiled solver."""
+
+
 def search_v1(**options: Any) -> SearchPlayer:
     """The search player with its settings before the compiled solver (``options`` override them).
 
@@ -491,5 +496,15 @@ def search_v1(**options: Any) -> SearchPlayer:
         >>> search_v1().exact_tricks, search_v1().inference
         (6, None)
     """
-    settings: dict[str, Any] = {"exact_tricks": 6, "early": "heuristic", "inference": None, "prior": 0}
-    return SearchPlayer(**(settings | options))
+    return SearchPlayer(**(_V1_SETTINGS | options))
+
+
+# ``make_player`` reads a player's options from its signature: search_v1's are SearchPlayer's,
+# with its own defaults, so an unknown option is named beside the list of those it takes.
+search_v1.__signature__ = inspect.signature(SearchPlayer).replace(  # type: ignore[attr-defined]
+    parameters=[
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, default=_V1_SETTINGS.get(p.name, p.default))
+        for p in inspect.signature(SearchPlayer).parameters.values()
+    ],
+    return_annotation=SearchPlayer,
+)

@@ -4,16 +4,17 @@
 the play screen a person sees in ``tressette play`` (the table, then the numbered actions), in
 Italian a shorter prompt: the hand, the cards in each other hand, the face-up cards, the trick,
 the signals and accusi, the tricks and thirds taken and the numbered actions with the signals a
-card may carry (the sides and a game's own lines, a contract or a called card, only in English). Cards are named as the docs name them (``asso di
-denari``, ``3d``). ``parse_action(text, view, legal)`` reads an answer as a person's typing is
-read (``3d``, ``3 di denari``, ``3d busso``, ``chiamo``, ``passo``, an action's number), and
-free text around it (``I play the 3 di denari.``, ``I choose action 2``): the whole text, then its last
-line, then an action's number after the word action (azione), then the
-one legal action whose name the text holds (a name of three letters or more, or a card's code
-with its digit: ``3d``; a code of letters only, ``as`` or ``ad``, is read only as the whole
-answer, since it is a word too), with a signal said anywhere in the text (``the 3 di coppe,
-with busso``). What it cannot read, or text that names
-several actions, it says in one line (``TextActionError``).
+card may carry (the sides and a game's own lines, a contract or a called card, only in
+English). Cards are named as the docs name them (``asso di denari``, ``3d``).
+
+``parse_action(text, view, legal)`` reads an answer as a person's typing is read (``3d``,
+``3 di denari``, ``3d busso``, ``chiamo``, ``passo``, an action's number), and free text around
+it (``I play the 3 di denari.``, ``I choose action 2``): the whole text, then its last line,
+then an action's number after the word action (azione), then the one legal action whose name
+the text holds (a name of three letters or more, or a card's code with its digit: ``3d``; a
+code of letters only, ``as`` or ``ad``, is read only as the whole answer, since it is a word
+too), with a signal said anywhere in the text (``the 3 di coppe, with busso``). What it cannot
+read, or text that names several actions, it says in one line (``TextActionError``).
 
 Example:
     >>> from tressette_env.engine import legal_actions, new_game, view
@@ -116,8 +117,10 @@ def _it_name(p, action: int, legal: set[int]) -> str:
     shown = display_name(p, action)
     long = next((n for n in names if " di " in n), None)
     signalled = [action_to_string(action + 40 * k) for k in (1, 2, 3) if action < 40 and action + 40 * k in legal]
-    inside = ", ".join(part for part in (long, "o " + " o ".join(signalled) if signalled else None) if part)
-    return f"{shown} ({inside})" if inside else shown
+    inside = [long] if long else []
+    if signalled:
+        inside.append("o " + " o ".join(signalled))
+    return f"{shown} ({', '.join(inside)})" if inside else shown
 
 
 def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:

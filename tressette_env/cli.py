@@ -197,8 +197,8 @@ def _eval(args: argparse.Namespace) -> int:
         print(f"tressette eval: error: {error}{again}", file=sys.stderr)
         return 1
     except (QuitGame, KeyboardInterrupt) as stop:
-        # A person at the table typed q (or the input ended), or Ctrl-C: stop with one line (with several
-        # workers, each worker process may print its own KeyboardInterrupt as it ends).
+        # A person at the table typed q (or the input ended), or Ctrl-C: stop with one line (the workers of a
+        # parallel evaluation end without a word: evaluation.duplicate._interrupted).
         why = "interrupted" if isinstance(stop, KeyboardInterrupt) else f"stopped at the table ({stop})"
         kept = (
             f"; the boards finished are in {args.journal}: the same command resumes"

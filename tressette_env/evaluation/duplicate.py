@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -329,12 +330,47 @@ class DuplicateResult:
         return out
 
 
+_playing = False
+"""In a worker of a parallel evaluation: True while it plays a chunk of boards."""
+
+
+def _start_worker() -> None:
+    """A parallel evaluation's worker: Ctrl-C ends it at once and without a traceback (``_interrupted``)."""
+    signal.signal(signal.SIGINT, _interrupted)
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    """Ctrl-C in a worker (the terminal signals every process of the foreground group).
+
+    While a chunk plays, a ``KeyboardInterrupt`` unwinds it, so that its bots are closed
+    (``_play_chunk``); between chunks the worker ends at once. The parent process says what
+    stopped and where the finished boards are.
+    """
+    if _playing:
+        raise KeyboardInterrupt
+    os._exit(130)
+
+
 def _play_chunk(args: tuple) -> list[BoardRecord]:
+    global _playing
     player_a, player_b, rules, seed, boards, record_as = args
+    _playing = True
     try:
         return [play_board(player_a, player_b, rules, seed, b, record_as) for b in boards]
-    finally:
+    except KeyboardInterrupt:  # Ctrl-C in a worker: not a result to send back; the pool must not go on
         _close(player_a, player_b)
+        os._exit(130)
+    finally:
+        _playing = False
+        _close(player_a, player_b)
+
+
+def _stop_workers(pool: ProcessPoolExecutor, futures: list) -> None:
+    """Cancel the chunks not started and end the workers still running (a Ctrl-C sent to this process alone)."""
+    for future in futures:
+        future.cancel()
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _close(*players: Any) -> None:
@@ -437,19 +473,25 @@ def duplicate(
     elif indices:
         size = max(1, min(64, len(indices) // (workers * 8)))
         jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
             futures = [pool.submit(_play_chunk, job) for job in jobs]
             failure = None
-            for future in as_completed(futures):
-                try:
-                    chunk_records = future.result()
-                except BaseException as error:  # noqa: BLE001 - the first failure stops the rest, not what is done
-                    if failure is None:
-                        failure = error
-                        for waiting in futures:
-                            waiting.cancel()
-                    continue
-                finished(chunk_records)  # every chunk that ended well is kept (and journaled)
+            try:
+                for future in as_completed(futures):
+                    try:
+                        chunk_records = future.result()
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as error:  # noqa: BLE001 - the first failure stops the rest, not what is done
+                        if failure is None:
+                            failure = error
+                            for waiting in futures:
+                                waiting.cancel()
+                        continue
+                    finished(chunk_records)  # every chunk that ended well is kept (and journaled)
+            except KeyboardInterrupt:  # Ctrl-C: no chunk more; workers the signal did not reach are stopped
+                _stop_workers(pool, futures)
+                raise
             if failure is not None:
                 raise failure
     records.sort(key=lambda r: r.board)

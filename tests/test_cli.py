@@ -79,6 +79,22 @@ def test_bad_players_and_rules_are_named(capsys):
     assert "at least two different players" in usage_error(["eval", "heuristic", "--deals", "4"], capsys)
 
 
+def test_list_and_mapping_switches_are_written_with_commas():
+    from tressette_env.cli import _game_rules
+
+    rules = _game_rules("calabresella", ["contracts=chiamo, solo", "multipliers=solo:4,chiamo:2"])
+    assert rules.contracts == ("chiamo", "solo") and rules.multipliers == (("chiamo", 2), ("solo", 4))
+    assert _game_rules("calabresella", ["contracts=none"]).contracts is None
+    for items, words in [
+        (["contracts=solo,chiamo"], "must list some of 'chiamo', 'solo'"),  # the rules' own check
+        (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=solo:4,chiamo:2"),
+        (["multipliers=solo:x"], "multipliers is written name:number"),
+        (["players=3,4"], "players takes one value (a comma separates a list switch's values)"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(words)):
+            _game_rules("calabresella", items)
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [

@@ -194,6 +194,10 @@ def test_play_refuses_bad_options(capsys):
         (["play", "--game", "calabresella", "--partner", "random"], "--partner is the four-seat game's"),
         (["play", "--opponents", "nobody"], "unknown player 'nobody'"),
         (["play", "--players", "5"], "--players: tressette has a fixed number of players"),  # as eval says it
+        # A player that cannot play the game is refused before the deal, as eval refuses it (not at its first turn).
+        (["play", "--game", "tressette_a_perdere", "--opponents", "search"], "tressette_a_perdere with 4 players"),
+        (["play", "--game", "tressette_a_perdere", "--hint", "search"], "--hint search: the search player values"),
+        (["play", "--game", "calabresella", "--opponents", "missing.npz"], "no model at missing.npz"),
     ):
         with pytest.raises(SystemExit) as stop:
             main(argv)

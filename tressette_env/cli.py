@@ -52,22 +52,52 @@ from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
+RULE_HELP = "a rule switch name=value (repeatable; a list switch a,b, a mapping a:2,b:4)"
 
 
 def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, object]:
     """``--rule name=value`` options as keyword switches of ``rules_type`` (a game's rules record)."""
     names = tuple(f.name for f in dataclasses.fields(rules_type))
     booleans = {f.name for f in dataclasses.fields(rules_type) if isinstance(f.default, bool)}
+    kinds = {f.name: _switch_kind(f) for f in dataclasses.fields(rules_type)}
     switches: dict[str, object] = {}
     for item in items:
         name, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(names)})")
+        kind = kinds.get(name)
+        if kind and text.strip().lower() != "none":
+            switches[name] = _listed_switch(item, name, kind, text)
+            continue
+        if "," in text:
+            raise ValueError(f"--rule {item!r}: {name} takes one value (a comma separates a list switch's values)")
         value = parse_spec(f"x:v={text}")[1]["v"]
         if name in booleans and not isinstance(value, bool):
             raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
         switches[name] = value
     return switches
+
+
+def _switch_kind(field: dataclasses.Field) -> str | None:
+    """``"subset"`` or ``"mapping"`` for a switch whose value is a list or a mapping (``engine.switches.Switch``)."""
+    allowed = getattr(field.metadata.get("switch"), "allowed", None)
+    if isinstance(allowed, tuple) and allowed and allowed[0] in ("subset|None", "mapping|None"):
+        return allowed[0].partition("|")[0]
+    return None
+
+
+def _listed_switch(item: str, name: str, kind: str, text: str) -> object:
+    """A list switch's ``a,b`` as a tuple, a mapping switch's ``a:2,b:4`` as a dict (the rules check the names)."""
+    parts = [part.strip() for part in text.split(",")]
+    if kind == "subset":
+        return tuple(parts)
+    pairs = {}
+    for part in parts:
+        key, colon, number = part.partition(":")
+        if not colon or not number.strip().isdigit():
+            raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}=solo:4,chiamo:2")
+        pairs[key.strip()] = int(number)
+    return pairs
 
 
 def _game_rules(game: str, items: Sequence[str]) -> object:
@@ -147,10 +177,7 @@ def _eval(args: argparse.Namespace) -> int:
             )
         if any(getattr(player, "name", "") == "human" for player in players.values()):
             args.workers, args.no_progress = 1, True  # a person types in this process's terminal
-        fallbacks = {bot.fallback for bot in bots.values()} - {None}
-        for player in [*players.values(), *fallbacks]:  # a trained policy plays the game it was trained on
-            if hasattr(player, "check_game"):
-                player.check_game(rules)
+        _check_games(rules, [*players.values()], bots)
     except ModelFileError as error:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
@@ -369,7 +396,8 @@ def _train_options(
                 action="append",
                 default=[],
                 metavar="NAME=VALUE",
-                help=f"a rule switch of the game, repeatable (default: its standard rules): {_game_switches()}",
+                help=f"a rule switch of the game, repeatable (a list switch a,b; a mapping a:2,b:4; default: its standard "
+                f"rules): {_game_switches()}",
             )
         elif f.name == "game":
             parser.add_argument(flag, choices=game_names(), default=default, metavar="GAME", help=help_text)
@@ -442,6 +470,17 @@ def _exploit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_games(rules: Any, players: list, bots: dict) -> None:
+    """``ValueError`` for a player that cannot play this game (a model trained for another, search in a perdere).
+
+    The bots' fallback players are checked too; a bot itself says what it plays by its answers.
+    """
+    fallbacks = {bot.fallback for bot in bots.values()} - {None}
+    for player in [*players, *fallbacks]:
+        if hasattr(player, "check_game"):
+            player.check_game(rules)
+
+
 def _play(args: argparse.Namespace) -> int:
     """``tressette play``."""
     from .agents.human import HumanPlayer
@@ -460,7 +499,12 @@ def _play(args: argparse.Namespace) -> int:
             specs[partner - (partner > args.seat)] = args.partner
         bots = _bots(args.bot, args.bot_timeout, args.bot_fallback)
         others = [bots[spec] if spec in bots else make_player(spec) for spec in specs]
+        _check_games(rules, others, bots)
         hint = make_player(args.hint)
+        try:
+            _check_games(rules, [hint], {})
+        except ValueError as error:
+            raise ValueError(f"--hint {args.hint}: {error}") from None
     except ModelFileError as error:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
@@ -606,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="tressette",
         help="the game (default tressette, the four-seat game); its rule switches are --rule's",
     )
-    evaluate.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
+    evaluate.add_argument("--rule", action="append", default=[], help=RULE_HELP)
     evaluate.add_argument(
         "--players",
         dest="player_count",
@@ -669,7 +713,7 @@ def build_parser() -> argparse.ArgumentParser:
         "others. Type an action's number or name (3d, '3d busso', passo, chiamo), ? for a hint, q to stop.",
     )
     playing.add_argument("--game", choices=game_names(), default="tressette", help="the game (default tressette)")
-    playing.add_argument("--rule", action="append", default=[], help="a rule switch name=value (repeatable)")
+    playing.add_argument("--rule", action="append", default=[], help=RULE_HELP)
     playing.add_argument("--players", dest="player_count", type=_at_least(2), default=None, metavar="N",
                          help="players at the table, for a game with a players switch")  # fmt: skip
     playing.add_argument("--seat", type=_at_least(0), default=0, help="your agent, 0 first (default 0)")
@@ -768,6 +812,11 @@ def _serve(args: argparse.Namespace) -> int:
     for model in args.model:
         if not model.is_file():
             args.parser.error(f"--model {model}: no such file")
+        if not model.name.endswith(MODEL_SUFFIXES):
+            args.parser.error(
+                f"--model {model}: a model file ends in {' or '.join(MODEL_SUFFIXES)} (a NumPy policy, or an SB3 "
+                "MaskablePPO model)"
+            )
         try:
             make_player(str(model))  # read once now: a damaged file is refused before the server starts
         except ModelFileError as error:

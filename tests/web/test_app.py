@@ -376,3 +376,19 @@ def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
         await client.stop()
 
     asyncio.run(run())
+
+
+def test_serve_refuses_a_model_file_it_cannot_seat_before_the_server_starts(tmp_path, capsys, monkeypatch):
+    from tressette_env import cli
+
+    monkeypatch.setattr("tressette_env.web.app.serve", lambda *args, **kwargs: pytest.fail("the server started"))
+    for name, content, status, words in [
+        ("model.pt", b"weights", 2, "--model {path}: a model file ends in .npz or .zip"),
+        ("bad.npz", b"not a zip", 1, "tressette serve: error: {path}: "),
+    ]:
+        path = tmp_path / name
+        path.write_bytes(content)
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["serve", "--model", str(path), "--port", "0"])
+        err = capsys.readouterr().err
+        assert stop.value.code == status and words.format(path=path) in err and "Traceback" not in err, err

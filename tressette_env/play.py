@@ -180,7 +180,7 @@ def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[s
     info = g.hand_info(p)
     lines = [f"\nhand {p.hand_number + 1} over"]
     if r.renuncio is not None:
-        lines.append(f"renuncio by {seat_names[r.renuncio]}: {g.renuncio_text}")
+        lines.append(f"renuncio by {seat_names[r.renuncio]}: {g.renuncio_words(p)}")
     if r.called_out is not None:
         lines.append(f"{seat_names[r.called_out]} called out (chiamarsi fuori)")
     contract = info.get("contract")

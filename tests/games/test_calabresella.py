@@ -1009,15 +1009,21 @@ def test_the_environment_turns_an_illegal_action_into_a_renuncio():
     env = calabresella_v0.env()
     env.reset(options=CHIAMO_DEAL)
     assert env.agent_selection == "player_0"
-    with pytest.warns(calabresella_v0.RenuncioWarning, match="renuncio: player_0"):
+    with pytest.warns(
+        calabresella_v0.RenuncioWarning, match="renuncio: player_0.*before any contract, the offender pays"
+    ):
         env.step(card("3d"))  # a card in the auction
     assert all(env.terminations.values())
     assert tuple(env.rewards[f"player_{a}"] for a in range(3)) == (-4.0, 2.0, 2.0)
     assert env.infos["player_1"]["renuncio"]["agent"] == "player_0"
+    from tressette_env.play import hand_over_lines  # the play screen's end of the hand says the same
+
+    lines = hand_over_lines(env.unwrapped.game.public, ["you", "left", "right"], ["you", "player 1", "player 2"])
+    assert "renuncio by you: in the auction, before any contract, the offender pays each other player 2" in lines
     env.reset(options=untouched_deal(SOLO_23_TRICKS))
     for a in (SOLISSIMO, PASS, PASS, card("3d")):
         env.step(a)
-    with pytest.warns(calabresella_v0.RenuncioWarning, match="renuncio: player_1"):
+    with pytest.warns(calabresella_v0.RenuncioWarning, match="renuncio: player_1.*its side loses the contract as on"):
         env.step(card("4b"))  # player 1 holds Cd 7d 5d
     assert tuple(env.rewards[f"player_{a}"] for a in range(3)) == (12.0, -6.0, -6.0)
 

@@ -93,7 +93,11 @@ class Game:
     """The size of the game's action space (the family's action table, ``actions``, up to what it uses)."""
     deal_options: tuple[str, ...] = ("hands", "dealer")
     renuncio_text = "its side loses the hand 11-0"
-    """What a renuncio costs, for the environments' warning."""
+    """What a renuncio costs, for the environments' warning (``renuncio_words``)."""
+
+    def renuncio_words(self, p: Any) -> str:
+        """What a renuncio in the public state ``p`` costs: ``renuncio_text``, or a phase's own cost."""
+        return self.renuncio_text
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"

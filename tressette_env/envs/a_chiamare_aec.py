@@ -90,7 +90,7 @@ docs/observation.md#the-history-observation).
 | `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
 | `rounds` | `1` | int 1..10000 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
 | `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"`) |
-| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
+| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action is a renuncio: the offender's side loses the contract as on cappotto (before a card is called, the offender pays each other player 2); or it raises ValueError |
 
 ### Version History
 

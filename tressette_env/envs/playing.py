@@ -157,7 +157,7 @@ def take_action(
     rules = game.public.rules
     if rules.illegal_action == "raise":
         raise IllegalActionError(what)
-    warnings.warn(f"renuncio: {what}; {rules.game.renuncio_text}", RenuncioWarning, stacklevel=stacklevel)
+    warnings.warn(f"renuncio: {what}; {rules.game.renuncio_words(game.public)}", RenuncioWarning, stacklevel=stacklevel)
     return renuncio(game), {"agent": who, "action": action, "legal_actions": legal_ids}
 
 

@@ -45,7 +45,7 @@ Switches (``AChiamareRules``):
 | `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
 | `rounds` | `1` | int 1..10000 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
 | `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"`) |
-| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
+| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action is a renuncio: the offender's side loses the contract as on cappotto (before a card is called, the offender pays each other player 2); or it raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/a_chiamare.md``):
 
@@ -161,7 +161,8 @@ class AChiamareRules(RuleSwitches):
     illegal_action: str = switch(
         "renuncio",
         ("renuncio", "raise"),
-        "an illegal action loses the contract as on cappotto (see below), or raises ValueError",
+        "an illegal action is a renuncio: the offender's side loses the contract as on cappotto (before a card is called, the offender pays each other player 2); "
+        "or it raises ValueError",
     )
 
     def multiplier(self, name: str) -> int:
@@ -228,6 +229,18 @@ class TressetteAChiamare(auction.StakeGame):
     deal_options = ("hands", "dealer")
     side_word = "player"
     renuncio_text = "its side loses the contract as on cappotto"
+
+    def renuncio_words(self, p: PublicState) -> str:
+        if self._before_call(p):
+            return "in the auction or the call, before a card is called, the offender pays each other player 2"
+        return self.renuncio_text
+
+    @staticmethod
+    def _before_call(p: PublicState) -> bool:
+        """No card called yet and no sola declared: a renuncio costs 2 to each other player."""
+        x = p.table.extra
+        return x.called < 0 and x.contract != SOLO
+
     search_mode = "sides"
     search_tricks = 5
     """A deal with five tricks left takes the open-hands solver 35 ms on average (``benchmarks/bench_solver.py endings``)."""
@@ -429,9 +442,8 @@ class TressetteAChiamare(auction.StakeGame):
 
     def renuncio(self, state: GameState) -> GameState:
         p = state.public
-        x = p.table.extra
         offender = p.turn
-        if x.called < 0 and x.contract != SOLO:  # before any card is called: the offender pays each other 2
+        if self._before_call(p):  # before any card is called: the offender pays each other 2
             stakes = tuple(-2 * (PLAYERS - 1) if s == offender else 2 for s in range(PLAYERS))
         else:
             stakes = self._stakes(state, offender not in self._team(state), True)

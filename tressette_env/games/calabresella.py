@@ -65,7 +65,7 @@ Switches (``CalabresellaRules``):
 | `match_end` | `"rounds"` | `"rounds"`, `"target"` | a match is `rounds` deals by every player, or ends when a player reaches `target_score` (only with `episode="match"`) |
 | `rounds` | `1` | int 1..10000 | deals by each player in a match of rounds (only with `episode="match"` and `match_end="rounds"`) |
 | `target_score` | `21` | int 1..10000 | the match target (only with `episode="match"` and `match_end="target"`) |
-| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action loses the contract as on cappotto (see below), or raises ValueError |
+| `illegal_action` | `"renuncio"` | `"renuncio"`, `"raise"` | an illegal action is a renuncio: the offender's side loses the contract as on cappotto (in the auction, before any contract, the offender pays each other player 2); or it raises ValueError |
 
 Decisions where FAMILY.md leaves a point open (``docs/games/calabresella.md`` says more):
 
@@ -256,7 +256,8 @@ class CalabresellaRules(RuleSwitches):
     illegal_action: str = switch(
         "renuncio",
         ("renuncio", "raise"),
-        "an illegal action loses the contract as on cappotto (see below), or raises ValueError",
+        "an illegal action is a renuncio: the offender's side loses the contract as on cappotto (in the auction, before any contract, the offender pays each other player 2); "
+        "or it raises ValueError",
     )
 
     def check_combinations(self) -> None:
@@ -367,6 +368,12 @@ class Calabresella(auction.StakeGame):
     side_word = "side"
     renuncio_text = "its side loses the contract as on cappotto"
     search_mode = "sides"
+
+    def renuncio_words(self, p: PublicState) -> str:
+        if p.table.extra.soloist < 0:
+            return "in the auction, before any contract, the offender pays each other player 2"
+        return self.renuncio_text
+
     search_tricks = 6
     """A deal with six tricks left takes the open-hands solver 4.5 ms on average (``benchmarks/bench_solver.py endings``)."""
 

@@ -52,7 +52,11 @@ def test_every_aec_episode_is_recorded_as_played_and_replays(game, tmp_path):
     records = list(read_records(path))
     assert len(records) == 3 and [steps_of(r) for r in records] == played
     for record in records:
-        state = replay(record)
+        named: list[str] = []  # each step's name is the game's, for the state before it (in due's "volta Ad")
+        state = replay(
+            record, on_step=lambda b, a, _, named=named: named.append(b.public.rules.game.action_label(b.public, a))
+        )
+        assert named == [step[2] for hand in record["hands"] for step in hand["actions"]]
         assert record["game"] == game and record["players"] == env.possible_agents
         assert list(state.public.rules.game.returns(state.public)) == record["returns"]
     # the same seed gives the same records
@@ -264,3 +268,17 @@ def test_a_broken_pipe_that_is_not_standard_output_is_its_own_error(monkeypatch)
     monkeypatch.setattr(cli, "_replay", broken)
     with pytest.raises(BrokenPipeError, match="a worker process went away"):
         main(["replay", "whatever.jsonl"])
+
+
+def test_a_step_is_named_as_the_play_screen_names_it_in_the_record_and_its_replay(tmp_path, capsys):
+    """In due's packets: a packet turned up is ``volta Ad`` (it was recorded and replayed as ``chiama Ad``)."""
+    folder = tmp_path / "packets"
+    argv = ["eval", "--game", "tressette_in_due", "--rule", "deal=packets", "heuristic", "random", "--deals", "2"]
+    assert main([*argv, "--no-progress", "--workers", "1", "--record", str(folder)]) == 0
+    path = folder / record_file_name(1, "heuristic", "random")
+    names = [step[2] for record in read_records(path) for hand in record["hands"] for step in hand["actions"]]
+    assert any(name.startswith("volta ") for name in names) and not any(name.startswith("chiama") for name in names)
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ": volta " in out and ": chiama " not in out

@@ -537,7 +537,6 @@ of the four-seat game is 40 frames, a long match of a chiamare some 8,000)."""
 
 def _replay(args: argparse.Namespace) -> int:
     """``tressette replay``."""
-    from .engine.actions import action_to_string
     from .engine.render import default_names, render_state
     from .records import RecordError, numbered_records, replay
 
@@ -581,7 +580,7 @@ def _replay(args: argparse.Namespace) -> int:
 
         from .envs.picture import table_picture
 
-    def show(state, seat, action):
+    def show(before, action, state):
         if args.hand is not None and state.public.hand_number + 1 != args.hand:
             return
         if args.gif is not None:
@@ -589,13 +588,14 @@ def _replay(args: argparse.Namespace) -> int:
             adaptive = getattr(Image, "Palette", Image).ADAPTIVE  # Pillow before 9.1: Image.ADAPTIVE
             frames.append(Image.fromarray(table_picture(state)).convert("P", palette=adaptive))
             return
-        print(f"\n{default_names(state.public)[seat]}: {action_to_string(action)}")
+        p = before.public
+        print(f"\n{default_names(state.public)[p.turn]}: {p.rules.game.action_label(p, action)}")
         print(render_state(state))
         if args.pause:
             input("(Enter) ")
 
     try:
-        state = replay(record, show)
+        state = replay(record, on_step=show)
     except RecordError as error:
         _record_error(args.parser, f"{args.file}, line {line}: {error}")
     if args.hand is not None and args.hand > len(record["hands"]):

@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import names as game_names
-from .engine.actions import action_to_string
 from .engine.cards import card_code, cards_of
 from .engine.game import apply, legal_actions_mask, new_game, next_hand, renuncio
 from .engine.state import HAND_OVER, PLAYING, GameState
@@ -148,10 +147,14 @@ class Recorder:
         p = state.public
         self.record["hands"].append({"dealer": p.dealer, "dealt": dealt_codes(state), "actions": []})
 
-    def played(self, seat: int, action: int, state: GameState, renuncio: bool = False) -> None:
-        """Record that ``seat`` took ``action``, which led to ``state`` (``renuncio``: it was illegal)."""
+    def played(self, before: GameState, action: int, state: GameState, renuncio: bool = False) -> None:
+        """Record that the seat on turn in ``before`` took ``action``, which led to ``state`` (``renuncio``: it was illegal).
+
+        The step's name is the game's (``Game.action_label``: in due's ``volta Ad``, a chiamare's ``sola``).
+        """
         hand = self.record["hands"][-1]
-        step = [seat, action, action_to_string(action)]
+        p = before.public
+        step = [p.turn, action, p.rules.game.action_label(p, action)]
         if renuncio:
             step.append(RENUNCIO)
         hand["actions"].append(step)
@@ -160,10 +163,9 @@ class Recorder:
 
     def play(self, state: GameState, action: int) -> GameState:
         """``state`` after the seat on turn plays ``action``, recorded (a finished hand's result too)."""
-        seat = state.public.turn
-        state = apply(state, action)
-        self.played(seat, action, state)
-        return state
+        after = apply(state, action)
+        self.played(state, action, after)
+        return after
 
     def next_hand(self, state: GameState) -> GameState:
         """The match's next hand, dealt from the seed's stream."""
@@ -268,8 +270,11 @@ def check_record(record: Any, where: str = "the record") -> None:
             raise RecordError(f"{where}: hand {k + 1} has no list of actions")
 
 
-def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
-    """Play ``record`` again from its seed; the final state. ``on_action(state, seat, action)`` sees each step.
+def replay(record: dict[str, Any], on_action: Any = None, *, on_step: Any = None) -> GameState:
+    """Play ``record`` again from its seed; the final state.
+
+    ``on_action(state, seat, action)`` sees each step with the state after it; ``on_step(before,
+    action, after)`` with the state before it too (what the step's name reads: ``Game.action_label``).
 
     Raises:
         RecordError: the record is damaged, or it does not replay (another deal, a seat out of
@@ -303,6 +308,7 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
                     f"hand {k + 1}, action {n + 1}: an action is [seat, action id, name]; got {shown(step)}"
                 )
             seat, action = step[0], step[1]
+            before = state
             p = state.public
             if p.status != PLAYING:
                 raise RecordError(f"hand {k + 1}, action {n + 1}: the hand is over")
@@ -316,6 +322,8 @@ def replay(record: dict[str, Any], on_action: Any = None) -> GameState:
                 state = apply(state, action)
             if on_action is not None:
                 on_action(state, seat, action)
+            if on_step is not None:
+                on_step(before, action, state)
         if "result" in hand:
             if state.public.status == PLAYING:
                 raise RecordError(

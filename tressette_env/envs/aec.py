@@ -307,7 +307,7 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
             game, penalty = take_action(before, action, self._legal, agent, stacklevel=4)  # at step, as before
         self._cumulative_rewards[agent] = 0.0
         if self._recording is not None:
-            self._recording.recorder.played(before.public.turn, action, game, penalty is not None)
+            self._recording.recorder.played(before, action, game, penalty is not None)
         ended = game.public.status != PLAYING
         if ended:
             game = self._end_hand(game, penalty)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.actions import action_to_string
 from ..engine.game import new_game, next_hand
 from ..messages import shown
 from ..records import RENUNCIO, RecordError, _rules_of, parse_line, replay
@@ -148,7 +147,7 @@ def replay_message(text: Any, index: Any = 0, table_id: str = "replay") -> dict:
             "hand": state.public.hand_number,
             "seat": seat,
             "action": action,
-            "name": action_to_string(action),
+            "name": before.public.rules.game.action_label(before.public, action),
         }
         add(message)
         before = state

@@ -277,7 +277,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
         before = self.game
         game, penalty = take_action(before, action, legal, self._agent_of_seat[seat], stacklevel=4)
         if self._recording is not None:
-            self._recording.recorder.played(seat, action, game, penalty is not None)
+            self._recording.recorder.played(before, action, game, penalty is not None)
         self.game = game
         ended = game.public.status != PLAYING
         if not ended:

@@ -282,3 +282,26 @@ def test_a_step_is_named_as_the_play_screen_names_it_in_the_record_and_its_repla
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert ": volta " in out and ": chiama " not in out
+
+
+def test_a_record_written_when_no_soloist_was_null_still_replays(tmp_path):
+    """Before 2026-12-07 a hand where all passed recorded its soloist (declarer) as null; it is -1 now."""
+    from tressette_env.engine import legal_actions
+    from tressette_env.engine.actions import PASS
+    from tressette_env.engine.state import PLAYING
+    from tressette_env.games.calabresella import CalabresellaRules
+    from tressette_env.records import Recorder
+
+    recorder = Recorder("calabresella", CalabresellaRules(), seed=0, players=["a", "b", "c"])
+    state = recorder.start()
+    while state.public.status == PLAYING and PASS in legal_actions(state):  # every player passes
+        state = recorder.play(state, PASS)
+    record = recorder.finish(state)
+    assert record["hands"][0]["result"]["contract"] == "all passed"
+    assert record["hands"][0]["result"]["soloist"] == -1 and replay(record)
+    old = json.loads(json.dumps(record))
+    old["hands"][0]["result"]["soloist"] = None  # as an older version wrote it
+    assert replay(old).public.result == state.public.result
+    old["hands"][0]["result"]["soloist"] = 2
+    with pytest.raises(RecordError, match="the replay's result differs from the record's"):
+        replay(old)

@@ -1,7 +1,6 @@
 """Ctrl-C during a parallel evaluation: it stops at once, the workers end, no worker prints a traceback."""
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap

@@ -246,7 +246,7 @@ def test_when_every_player_passes_the_hand_is_void_and_the_deal_moves_on():
     assert p.status == GAME_OVER and p.turn == -1 and stakes(state) == (0,) * 5
     assert p.result.points == (0, 0) and p.result.card_thirds == (0, 0) and p.result.cappotto is None
     info = RULES.game.hand_info(p)
-    assert info["contract"] == "all passed" and info["declarer"] is None and info["stakes"] == [0] * 5
+    assert info["contract"] == "all passed" and info["declarer"] == -1 and info["stakes"] == [0] * 5
     assert RULES.game.returns(p) == (0.0,) * 5 and legal_actions(state) == []
     # In a match the void hand counts as a deal: the next dealer is seat 0, seat 1 speaks first.
     match = AChiamareRules(episode="match", rounds=2)

@@ -807,6 +807,7 @@ def test_all_pass_void_the_hand_is_not_played():
     assert p.status == GAME_OVER and p.table.extra.contract == 0 and p.table.extra.soloist == -1
     check_stakes(state, (0, 0, 0))
     assert p.result.card_thirds == (0, 0) and p.rules.game.hand_info(p)["contract"] == "all passed"
+    assert p.rules.game.hand_info(p)["soloist"] == -1  # no seat: -1, an int as in every other hand
     match = bid(new_game(CalabresellaRules(episode="match", rounds=2), seed=0, **CHIAMO_DEAL), PASS, PASS, PASS)
     assert match.public.status == HAND_OVER and match.public.match_score == (0, 0, 0)
     assert next_hand(match, seed=1).public.dealer == 0  # the deal rotates

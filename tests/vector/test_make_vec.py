@@ -74,3 +74,25 @@ def test_make_vec_passes_the_history_observation_on(mode):
     obs, _ = env.reset(seed=0)
     assert env.single_observation_space.shape == (1460,) and obs.shape == (2, 1460)
     env.close()
+
+
+@pytest.mark.parametrize("game", ["calabresella", "tressette_a_chiamare", "tressette_in_due", "tressette_col_morto"])
+def test_gymnasium_s_sync_vector_stacks_every_game_s_infos(game):
+    """Each info key holds one type in every hand (Gymnasium stacks a key into one array): a hand where all
+    passed said None for its soloist or declarer, an int elsewhere, and the sync vector raised a TypeError."""
+    from tressette_env import catalog
+
+    env = gym.make_vec(
+        catalog.entry(game).gym_id,
+        num_envs=16,  # hands end in several of them at one step, all passed in some and not in others
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP},  # gym.make's defaults: the heuristic passes
+    )
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(60):
+        _, _, terminations, _, infos = env.step(sample_mask(np.stack(env.call("action_masks")), rng))
+        ended += int(terminations.sum())
+    assert ended >= 8
+    env.close()

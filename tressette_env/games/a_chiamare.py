@@ -459,7 +459,7 @@ class TressetteAChiamare(auction.StakeGame):
         x = p.table.extra
         info["stakes"] = list(x.stakes)
         info["contract"] = {CHIAMO: "chiamo", SOLO: "sola"}.get(x.contract, "all passed")
-        info["declarer"] = x.declarer if x.declarer >= 0 else None
+        info["declarer"] = x.declarer  # -1 when all passed: one type in every hand's info (Gymnasium's vector infos)
         return info
 
     # ------------------------------------------------------------------ text

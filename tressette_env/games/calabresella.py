@@ -851,7 +851,8 @@ class Calabresella(auction.StakeGame):
         x = p.table.extra
         info["stakes"] = list(x.stakes)
         info["contract"] = auction.CONTRACT_NAMES.get(x.contract, "all passed")
-        info["soloist"] = p.table.controllers[x.soloist] if x.soloist >= 0 else None
+        # -1 when all passed: one type in every hand's info (Gymnasium's vector infos stack each key in one array)
+        info["soloist"] = p.table.controllers[x.soloist] if x.soloist >= 0 else -1
         return info
 
     # ------------------------------------------------------------------ text

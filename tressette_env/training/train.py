@@ -199,10 +199,12 @@ def _new_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
     from sb3_contrib import MaskablePPO
 
     from .masking import MaskablePolicy
+    from .minibatches import NoSingleSampleBuffer
 
     return MaskablePPO(
         MaskablePolicy,
         venv,
+        rollout_buffer_class=NoSingleSampleBuffer,
         learning_rate=config.learning_rate,
         n_steps=config.n_steps,
         batch_size=config.batch_size,

@@ -3,9 +3,9 @@
     OMP_NUM_THREADS=1 python examples/train_team_play.py                 # 500k samples, about 75 s on an idle core
     OMP_NUM_THREADS=1 python examples/train_team_play.py --learners team --opponent heuristic
 
-(The first took 107 s of user CPU time, `/usr/bin/time`, on the project's shared 2-core build
-machine while other work ran, where CPU time grows too; it printed +1.57 [+1.33, +1.82] against
-random and -1.29 [-1.51, -1.07] against the heuristic over 500 boards.)
+(The first took 69 s of user CPU time, `/usr/bin/time`, on the project's shared 2-core build
+machine at a70c539; it printed +1.78 [+1.53, +2.03] against random and -1.27 [-1.51, -1.03]
+against the heuristic over 500 boards: benchmarks/results/train_team_play_example.txt.)
 
 ``TeamPlayPPO`` (``tressette_env.training.team_play``) is MaskablePPO whose rollouts are the
 learning seats of N deals on the batched engine, each seat a row with its own team's reward:

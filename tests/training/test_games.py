@@ -81,7 +81,9 @@ def test_col_morto_matches_are_evaluated_on_single_hands(tmp_path, capsys):
         progress_bar=False, run_dir=str(tmp_path), run_name="match",
     )  # fmt: skip
     result = train(config)
-    assert "the duplicate evaluations play single hands" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the duplicate evaluations play single hands" in out
+    assert "dense_reward: a match pays each agent at its end only" in out  # (dense_reward=True is the default)
     # a single hand has no target: the switch goes back to its default (a hand refuses target_score=5)
     assert (
         result.final["random"]["rules"]["episode"] == "hand" and result.final["random"]["rules"]["target_score"] == 21

@@ -201,6 +201,15 @@ def test_a_zip_not_written_by_tressette_train_is_refused_unread(finished_run, tm
         assert err.startswith(f"tressette train: error: {path}: not a checkpoint written by tressette train")
         assert "unpickles it and so can run code stored in it" in err
     assert not marker.exists() and not (tmp_path / "runs").exists()
+    team = tmp_path / "team_run"  # a team-play run's model.zip beside its config.json: named as what it is
+    team.mkdir()
+    (team / "model.zip").write_bytes((tmp_path / "plain.zip").read_bytes())
+    (team / "config.json").write_text(json.dumps({"team_play": 4, "game": "tressette"}))
+    err = resume_error(["train", "--resume", str(team / "model.zip"), "--run-dir", str(tmp_path / "runs")], capsys)
+    assert "the model of a team-play run (its config.json: team_play=4): team-play runs keep no checkpoint" in err
+    (team / "config.json").write_text("{not json")  # a config.json it cannot read: the plain refusal
+    err = resume_error(["train", "--resume", str(team / "model.zip"), "--run-dir", str(tmp_path / "runs")], capsys)
+    assert "not a checkpoint written by tressette train" in err
 
 
 def damage(kind, good, path):

@@ -1,6 +1,8 @@
 """Gymnasium's vector API: ``gym.make_vec``'s vector entry point is the batched environment, with gym.make's
 defaults; the mask in the infos; the sync mode with the autoreset mode that keeps masks valid."""
 
+import re
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -96,3 +98,16 @@ def test_gymnasium_s_sync_vector_stacks_every_game_s_infos(game):
         ended += int(terminations.sum())
     assert ended >= 8
     env.close()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "typo", "words"),
+    [
+        (ID, "oponents", "unknown keyword 'oponents' (did you mean 'opponents'?): the batched environment"),
+        ("tressette_env/TressetteInDue-v0", "other", "unknown keyword 'other' (did you mean 'others'?)"),
+    ],
+)
+def test_a_misspelled_keyword_is_named_with_the_entry_point_s_keywords_and_the_switches(game_id, typo, words):
+    with pytest.raises(TypeError, match=re.escape(words)) as error:
+        gym.make_vec(game_id, num_envs=2, vectorization_mode="vector_entry_point", **{typo: "random"})
+    assert "dense_reward" in str(error.value) and "illegal_action" in str(error.value)  # its own and the switches

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -196,11 +197,21 @@ def check_keywords(env_type: type, keywords: dict, rules_type: type) -> None:
         TypeError: naming the keyword, the closest allowed one, the environment's keywords and the switches
             (``make_switches`` alone would list only the switches: ``oponents=`` for ``opponents=``).
     """
+    refuse_unknown_keywords(env_type.__name__, lambda: keywords_of(env_type), keywords, rules_type)
+
+
+def refuse_unknown_keywords(who: str, own: Callable[[], list[str]], keywords: dict, rules_type: type) -> None:
+    """``check_keywords`` for ``who`` (an environment, a vector entry point), whose own keywords ``own()`` lists.
+
+    Raises:
+        TypeError: a keyword of ``keywords`` that is not a rule switch of ``rules_type``, named with the closest
+            allowed one, ``who``'s keywords and the switches.
+    """
     switches = switch_names(rules_type)
     for name in keywords:
         if name not in switches:
-            own = keywords_of(env_type)
+            mine = own()
             raise TypeError(
-                f"unknown keyword {shown(name)}{did_you_mean(name, own + list(switches))}: {env_type.__name__} takes "
-                f"{', '.join(own)} and the rule switches {', '.join(switches)}"
+                f"unknown keyword {shown(name)}{did_you_mean(name, mine + list(switches))}: {who} takes "
+                f"{', '.join(mine)} and the rule switches {', '.join(switches)}"
             )

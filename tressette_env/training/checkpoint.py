@@ -106,6 +106,13 @@ def _info_entry(path: Path, archive: zipfile.ZipFile) -> bytes:
     """The checkpoint's JSON entry, unpacked once its size is known to be at most ``MAX_JSON_BYTES``."""
     names = set(archive.namelist())
     if INFO_ENTRY not in names or STATE_ENTRY not in names:
+        deals = _team_play_run(path)
+        if deals:
+            raise ModelFileError(
+                path,
+                f"the model of a team-play run (its config.json: team_play={deals}): team-play runs keep no "
+                "checkpoint and cannot be resumed (--resume takes a run of single-deal or --batched environments)",
+            )
         raise ModelFileError(
             path,
             f"not a checkpoint written by tressette train (no {INFO_ENTRY} entry): --resume loads the "
@@ -116,6 +123,18 @@ def _info_entry(path: Path, archive: zipfile.ZipFile) -> bytes:
         if entry not in names:
             raise ModelFileError(path, f"a damaged checkpoint: no {entry!r} entry")
     return checked_member(path, archive, INFO_ENTRY, MAX_JSON_BYTES)
+
+
+def _team_play_run(path: Path) -> int | None:
+    """The ``team_play`` deals of the run whose folder holds ``path`` (its ``config.json``), or None."""
+    config = path.parent / "config.json"
+    try:
+        if config.stat().st_size > MAX_JSON_BYTES:
+            return None
+        deals = json.loads(config.read_text(encoding="utf-8")).get("team_play")
+    except (OSError, ValueError, AttributeError):  # no readable config.json of a run beside it
+        return None
+    return deals if type(deals) is int and deals > 0 else None
 
 
 def checkpoint_game(info: dict) -> str:

@@ -119,6 +119,12 @@ def train(config: TrainConfig) -> TrainResult:
     if config.team_play:
         return train_team_play(config, rules, eval_rules, run)
 
+    if config.dense_reward and rules.is_match:
+        print(
+            "dense_reward: a match pays each agent at its end only (dense rewards are a single hand's): this run "
+            "learns from the match's rewards",
+            flush=True,
+        )
     venv = _make_venv(config, config.dense_reward and not rules.is_match, resume)
     tensorboard = str(run / "tensorboard") if config.tensorboard else None
     state = None

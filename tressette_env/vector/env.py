@@ -63,7 +63,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..engine.actions import NUM_ACTIONS
-from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
+from ..engine.rules import Rules
+from ..envs.playing import check_flag, check_render_mode, check_seed, refuse_unknown_keywords, reset_options
 from ..messages import shown
 from .engine import SeedLike, StepResult, TressetteBatch, sample_mask
 from .heuristic import heuristic_actions
@@ -382,6 +383,9 @@ def make_vector_env(
             "record: the batched environment writes no game records; gym.make's environments (and the "
             "sync and async vector modes over them) take record=FILE"
         )
+    own = ["seat", "partner", "opponents", "dense_reward", "render_mode", "seed", "history"]
+    switches = {k: v for k, v in rules.items() if k != "history"}
+    refuse_unknown_keywords("the batched environment (make_vec's vector entry point)", lambda: own, switches, Rules)
     if isinstance(opponents, (tuple, list)):
         if len(opponents) != 2 or opponents[0] != opponents[1]:
             raise ValueError(

@@ -50,7 +50,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..engine.game import check_seat
-from ..envs.playing import check_flag, check_render_mode, check_seed, reset_options
+from ..envs.playing import check_flag, check_render_mode, check_seed, refuse_unknown_keywords, reset_options
 from ..messages import shown
 from .policy_answer import Stopped, policy_actions
 
@@ -324,6 +324,11 @@ def make_vector_env(
                 f"{key}: the batched environment takes neither game records nor the history observation; "
                 "gym.make's environments (and the sync and async vector modes over them) do"
             )
+    from .. import catalog  # (imported here: the catalog names this module's entry point)
+
+    own = ["agent", "others", "render_mode", "dense_reward", "seed"]
+    rules_type = catalog.entry(game).rules_type()
+    refuse_unknown_keywords("the batched environment (make_vec's vector entry point)", lambda: own, rules, rules_type)
     if isinstance(others, (tuple, list)):
         if len(others) == 0 or any(o != others[0] for o in others):
             raise ValueError(f"the batched environment plays one policy for every other player; got {shown(others)}")

@@ -47,12 +47,18 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=1000, help="duplicate boards per baseline")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--run-dir", type=Path, default=None, help="keep each cell's run here (default: a temporary folder, deleted)"
+    )
     args = parser.parse_args()
     cells = []
-    with tempfile.TemporaryDirectory() as root:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = args.run_dir or Path(scratch)
         for signals in (True, False):
             for history in (False, True):
-                cells.append(cell(history, signals, args, Path(root)))
+                cells.append(cell(history, signals, args, root))
+    if args.run_dir is None:
+        print("\n(the runs written above were in a temporary folder, now deleted: --run-dir DIR keeps them)")
     print(f"\n{args.total_timesteps:,} samples per cell, {args.boards} boards, seed {args.seed}:\n")
     print("| observation | signals | vs random | vs heuristic | seconds |")
     print("| --- | --- | ---: | ---: | ---: |")
@@ -64,7 +70,8 @@ def main() -> None:
             f"{shown[0]} | {shown[1]} | {c['seconds']:.0f} |"
         )
     if args.json:
-        args.json.write_text(json.dumps({"settings": vars(args) | {"json": str(args.json)}, "cells": cells}, indent=2))
+        settings = vars(args) | {"json": str(args.json), "run_dir": args.run_dir and str(args.run_dir)}
+        args.json.write_text(json.dumps({"settings": settings, "cells": cells}, indent=2))
 
 
 if __name__ == "__main__":

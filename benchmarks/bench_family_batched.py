@@ -238,8 +238,17 @@ def main() -> None:
     )
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if not args.seconds > 0 or args.rounds < 1 or args.warmup_steps < 0:
+        parser.error("--seconds is a number > 0, --rounds an int >= 1, --warmup-steps an int >= 0")
     warmup = args.warmup_steps
-    games = args.games or [e.name for e in catalog.entries() if e.batch is not None]
+    batched = [e.name for e in catalog.entries() if e.batch is not None]
+    games = args.games or batched
+    # The four-seat engine is a row of every table (and a game of --baseline's); the table's rows are the family's.
+    allowed = batched + ["tressette"] if args.baseline is not None or args.child is not None else batched
+    unknown = [game for game in games if game not in allowed]
+    if unknown:
+        parser.error(f"--games {unknown[0]}: the games with a family batched engine are {', '.join(allowed)}")
+    games_flag = f" --games {' '.join(games)}" if args.games else ""
     if args.child is not None:
         _child(args.child, args.seconds, games, warmup)
         return
@@ -247,7 +256,7 @@ def main() -> None:
         result = against_baseline(args.baseline, games, args.seconds, args.rounds, warmup)
         result["command"] = (
             f"OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py --baseline {args.baseline} "
-            f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}"
+            f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}{games_flag}"
         )
         result["machine"] = f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}"
         if args.json:
@@ -289,7 +298,7 @@ def main() -> None:
             ratios.setdefault(key, []).append(vec / single)
     result = {
         "command": "OMP_NUM_THREADS=1 python benchmarks/bench_family_batched.py "
-        f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}",
+        f"--seconds {args.seconds} --rounds {args.rounds} --warmup-steps {warmup}{games_flag}",
         "warmup_steps": warmup,
         "machine": f"{platform.machine()}, {platform.python_version()}, numpy {np.__version__}",
         "commit": subprocess.run(

@@ -282,6 +282,10 @@ def main() -> None:
     args = parser.parse_args()
     from tressette_env import catalog
 
+    if not args.seconds > 0 or args.steps < 1 or args.repeats < 1:
+        parser.error("--seconds is a number > 0, --steps and --repeats ints >= 1")
+    if args.others not in ("heuristic", "random"):
+        parser.error(f"--others {args.others}: heuristic or random")
     known = catalog.names()
     for game in [*args.games, *args.team_games]:
         if game not in known:

@@ -113,4 +113,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     for field in dataclasses.fields(Args):
         parser.add_argument("--" + field.name.replace("_", "-"), type=type(field.default), default=field.default)
-    main(Args(**vars(parser.parse_args())))
+    parsed = Args(**vars(parser.parse_args()))
+    least = {
+        "total_timesteps": 1, "num_deals": 1, "n_steps": 2, "imitation_decisions": 0, "eval_boards": 2, "torch_threads": 1
+    }  # fmt: skip
+    for name, low in least.items():
+        if getattr(parsed, name) < low:
+            parser.error(f"--{name.replace('_', '-')} is an int >= {low}; got {getattr(parsed, name)}")
+    if parsed.partner not in ("self", "heuristic"):
+        parser.error(f"--partner is self or heuristic; got {parsed.partner}")
+    main(parsed)

@@ -48,14 +48,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--boards", type=int, default=500, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    if args.opponent == "self" and args.learners == "all":
-        parser.error("--opponent self needs --learners team (with --learners all every seat is the learner)")
+    if args.opponent != "random" and args.learners == "all":
+        parser.error(
+            f"--opponent {args.opponent} needs --learners team (with --learners all every seat is the learner)"
+        )
     torch.set_num_threads(1)
-    model = TeamPlayPPO(
-        MaskablePolicy, num_deals=args.num_deals, learners=args.learners, opponent=args.opponent, dense_reward=True,
-        n_steps=args.n_steps, batch_size=2048, n_epochs=4, learning_rate=3e-4, gamma=1.0, gae_lambda=0.95,
-        ent_coef=0.01, policy_kwargs={"net_arch": args.hidden}, seed=args.seed,
-    )  # fmt: skip
+    try:
+        model = _model(args)
+    except ValueError as error:  # TeamPlayPPO's own checks: n_steps in whole hands, the deals...
+        parser.error(str(error))
     callback = SnapshotCallback(args.snapshot_every) if args.opponent == "self" else None
     rows = model.rows.num_rows
     print(
@@ -69,6 +70,14 @@ def main(argv: list[str] | None = None) -> dict:
     results = against_baselines(player, ["random", "heuristic"], args.boards, args.seed, workers=1, progress=False)
     print(results_table(results))
     return {r.players[1]: r for r in results}
+
+
+def _model(args: argparse.Namespace) -> TeamPlayPPO:
+    return TeamPlayPPO(
+        MaskablePolicy, num_deals=args.num_deals, learners=args.learners, opponent=args.opponent, dense_reward=True,
+        n_steps=args.n_steps, batch_size=2048, n_epochs=4, learning_rate=3e-4, gamma=1.0, gae_lambda=0.95,
+        ent_coef=0.01, policy_kwargs={"net_arch": args.hidden}, seed=args.seed,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

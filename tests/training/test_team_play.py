@@ -447,8 +447,15 @@ def test_the_team_play_example_trains_snapshots_and_evaluates(capsys):
     assert "8 seat rows (4 deals, learners team); rollouts of 80 samples" in out and "480 samples in" in out
     assert "snapshot: the opponent is now the learner at 80 samples" in out and out.count("snapshot:") == 6
     assert set(figures) == {"random", "heuristic"}
-    with pytest.raises(SystemExit):
-        example["main"](["--opponent", "self"])
+    for argv, words in [
+        (["--opponent", "self"], "--opponent self needs --learners team"),
+        (["--opponent", "heuristic"], "--opponent heuristic needs --learners team"),  # it was ignored
+        (["--n-steps", "15"], "n_steps is decisions per seat per rollout, a multiple of 10"),  # was a traceback
+        (["--num-deals", "0"], "num_deals must be an int >= 1"),
+    ]:
+        with pytest.raises(SystemExit):
+            example["main"](argv)
+        assert words in capsys.readouterr().err
 
 
 def test_tressette_train_team_play_runs_evaluates_and_writes_a_playable_run(tmp_path, capsys):

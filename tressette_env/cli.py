@@ -194,15 +194,8 @@ def _eval(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401  (checked before the evaluation, used after it)
         except ImportError:
             args.parser.error(f"--png needs matplotlib: {EVAL_HINT}")
-    for option, path in (("--json", args.json), ("--png", args.png)):  # checked before the boards are played
-        if path is None:
-            continue
-        if path.is_dir():
-            args.parser.error(f"{option} {path}: a folder; give the name of a file to write")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            args.parser.error(f"{option} {path}: cannot make its folder {path.parent}: {error.strerror or error}")
+    _output_file(args.parser, "--json", args.json)  # checked before the boards are played
+    _output_file(args.parser, "--png", args.png, ".png")
     start = time.perf_counter()
     if args.record is not None:
         if args.record.exists() and not args.record.is_dir():
@@ -210,6 +203,8 @@ def _eval(args: argparse.Namespace) -> int:
                 f"--record {args.record}: not a folder (give a folder for the records, one file per pair)"
             )
         args.record.mkdir(parents=True, exist_ok=True)
+    from concurrent.futures import BrokenExecutor
+
     from .agents.human import QuitGame
     from .evaluation.journal import JournalError
     from .protocol.bot import BotError
@@ -223,10 +218,17 @@ def _eval(args: argparse.Namespace) -> int:
         again = f" (the boards played are in {args.journal}: the same command resumes)" if args.journal else ""
         print(f"tressette eval: error: {error}{again}", file=sys.stderr)
         return 1
-    except (QuitGame, KeyboardInterrupt) as stop:
+    except (QuitGame, KeyboardInterrupt, BrokenExecutor) as stop:
         # A person at the table typed q (or the input ended), or Ctrl-C: stop with one line (the workers of a
-        # parallel evaluation end without a word: evaluation.duplicate._interrupted).
-        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else f"stopped at the table ({stop})"
+        # parallel evaluation end without a word: evaluation.duplicate._interrupted); or a worker process was
+        # ended from outside (a signal sent to it alone, the system out of memory).
+        why = (
+            "interrupted"
+            if isinstance(stop, KeyboardInterrupt)
+            else "a worker process ended abruptly (a signal sent to it, or the system out of memory)"
+            if isinstance(stop, BrokenExecutor)
+            else f"stopped at the table ({stop})"
+        )
         kept = (
             f"; the boards finished are in {args.journal}: the same command resumes"
             if args.journal
@@ -511,6 +513,7 @@ def _play(args: argparse.Namespace) -> int:
         args.parser.error(str(error))
     from .protocol.bot import BotError
 
+    _output_file(args.parser, "--record", args.record)  # before the deal: a hand played is not lost at the end
     seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     print(f"seed {seed} (--seed {seed} plays this deal again)")
     human = HumanPlayer(hint=hint, confirm=not args.no_confirm)
@@ -523,6 +526,20 @@ def _play(args: argparse.Namespace) -> int:
         for bot in bots.values():
             bot.close()
     return 0
+
+
+def _output_file(parser: argparse.ArgumentParser, option: str, path: Path | None, suffix: str = "") -> None:
+    """Refuse an output file that could not be written once the work is done (a folder, another kind); make its folder."""
+    if path is None:
+        return
+    if path.is_dir():
+        parser.error(f"{option} {path}: a folder; give the name of a file to write")
+    if suffix and path.suffix.lower() != suffix:
+        parser.error(f"{option} {path}: the file's name ends in {suffix} (it writes that kind of file)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"{option} {path}: cannot make its folder {path.parent}: {error.strerror or error}")
 
 
 def _record_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
@@ -562,6 +579,7 @@ def _replay(args: argparse.Namespace) -> int:
     line, record = found
     frames: list = []
     if args.gif is not None:
+        _output_file(args.parser, "--gif", args.gif, ".gif")
         # One frame an action: a record with too many is refused before a frame is drawn (numbered_records has
         # checked its hands and their lists of actions, which the replay plays exactly).
         chosen = record["hands"] if args.hand is None else record["hands"][args.hand - 1 : args.hand]

@@ -1,6 +1,7 @@
 """Ctrl-C during a parallel evaluation: it stops at once, the workers end, no worker prints a traceback."""
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,40 +17,86 @@ SCRIPT = textwrap.dedent(
     from tressette_env.evaluation.duplicate import duplicate
 
     class Slow(RandomPlayer):
-        # Each decision takes 20 ms; the first board's first decision in a worker sends Ctrl-C to
-        # the whole process group, as a terminal does (the parent and both workers).
+        # Each decision sleeps; the first decision in a worker sends Ctrl-C to the whole process group,
+        # as a terminal does (the parent and both workers).
         def act(self, view, legal, rng):
-            time.sleep(0.02)
-            if os.getpid() != PARENT and not os.path.exists(FLAG):
-                open(FLAG, "w").close()
+            time.sleep(float(os.environ["DECISION_S"]))
+            if str(os.getpid()) != os.environ["PARENT_PID"] and not os.path.exists(os.environ["FLAG"]):
+                open(os.environ["FLAG"], "w").close()
                 os.killpg(os.getpgrp(), signal.SIGINT)
             return super().act(view, legal, rng)
 
-    PARENT, FLAG = os.getpid(), sys.argv[1]
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # started from a test: SIGINT may be ignored
-    try:
-        duplicate(Slow(), Slow(), boards=400, seed=0, workers=2, progress=False)
-    except KeyboardInterrupt:
-        print("interrupted", flush=True)
-        sys.exit(130)
-    print("finished", flush=True)
+    if __name__ == "__main__":  # (a worker started by forkserver or spawn imports this file)
+        os.environ["PARENT_PID"] = str(os.getpid())
+        ignored = sys.argv[1] == "ignored"
+        # Started from a test, SIGINT may be ignored: Python's Ctrl-C, or ignored as by a script's `cmd &`.
+        signal.signal(signal.SIGINT, signal.SIG_IGN if ignored else signal.default_int_handler)
+        try:
+            result = duplicate(Slow(), Slow(), boards=int(sys.argv[2]), seed=0, workers=2, progress=False)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(130)
+        print(f"finished {result.boards}", flush=True)
     """
 )
 
 
-def test_ctrl_c_stops_a_parallel_evaluation_at_once_without_worker_tracebacks(tmp_path):
+def run(tmp_path, mode: str, boards: int, decision_s: float) -> subprocess.CompletedProcess:
     script = tmp_path / "interrupted.py"
     script.write_text(SCRIPT)
-    # Its own session: the Ctrl-C it sends reaches its processes, not pytest's. 400 boards of 20 ms
-    # decisions take minutes; a worker that went on to its next chunk would run into the timeout.
-    done = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "sent")],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    env = {**os.environ, "DECISION_S": str(decision_s), "FLAG": str(tmp_path / "sent")}
+    # Its own session: the Ctrl-C it sends reaches its processes, not pytest's.
+    return subprocess.run(
+        [sys.executable, str(script), mode, str(boards)], capture_output=True, text=True, timeout=120, env=env,
         start_new_session=True,
-    )
+    )  # fmt: skip
+
+
+def test_ctrl_c_stops_a_parallel_evaluation_at_once_without_worker_tracebacks(tmp_path):
+    # 400 boards of 20 ms decisions take minutes: a worker that went on to its next chunk would run into the timeout.
+    done = run(tmp_path, "default", 400, 0.02)
     assert (tmp_path / "sent").exists()
     assert done.returncode == 130, done.stderr[-2000:]
     assert done.stdout == "interrupted\n"
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_process_that_ignores_ctrl_c_plays_on_in_its_workers_too(tmp_path):
+    done = run(tmp_path, "ignored", 6, 0.0)  # (a script's `tressette eval ... &`: SIGINT ignored, and inherited)
+    assert (tmp_path / "sent").exists()
+    assert done.returncode == 0 and done.stdout == "finished 6\n", done.stderr[-2000:]
+
+
+BOT_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys, threading
+    from tressette_env.agents import RandomPlayer
+    from tressette_env.evaluation.duplicate import duplicate
+    from tressette_env.protocol.bot import BotPlayer
+
+    if __name__ == "__main__":
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # A bot that never answers (its own session: a terminal's Ctrl-C would not reach it); Ctrl-C to the
+        # evaluation's process alone (kill -INT), once the workers have started their bots.
+        bot = BotPlayer("sleeper", [sys.executable, "-c", "import time; time.sleep(60)  # " + sys.argv[1]], timeout=100)
+        threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        try:
+            duplicate(bot, RandomPlayer(), boards=8, seed=0, workers=2, progress=False)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """
+)
+
+
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="pgrep finds the bots left")
+def test_ctrl_c_to_the_evaluation_alone_closes_the_workers_bots(tmp_path):
+    script = tmp_path / "bots.py"
+    script.write_text(BOT_SCRIPT)
+    mark = f"tressette-test-bot-{os.getpid()}"
+    done = subprocess.run([sys.executable, str(script), mark], capture_output=True, text=True, timeout=60,
+                          start_new_session=True)  # fmt: skip
+    left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
+    for pid in left:  # (a failed run leaves them: end them before the assert)
+        os.kill(int(pid), 9)
+    assert done.stdout == "interrupted\n" and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert not left

@@ -335,8 +335,13 @@ _playing = False
 
 
 def _start_worker() -> None:
-    """A parallel evaluation's worker: Ctrl-C ends it at once and without a traceback (``_interrupted``)."""
-    signal.signal(signal.SIGINT, _interrupted)
+    """A parallel evaluation's worker: Ctrl-C ends it at once and without a traceback (``_interrupted``).
+
+    Only where Ctrl-C is Python's ``KeyboardInterrupt`` (its default): a worker of a process that
+    ignores SIGINT (started in the background by a script) ignores it too, as the process does.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
 
 
 def _interrupted(signum: int, frame: Any) -> None:
@@ -365,12 +370,25 @@ def _play_chunk(args: tuple) -> list[BoardRecord]:
         _close(player_a, player_b)
 
 
-def _stop_workers(pool: ProcessPoolExecutor, futures: list) -> None:
-    """Cancel the chunks not started and end the workers still running (a Ctrl-C sent to this process alone)."""
-    for future in futures:
-        future.cancel()
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers still running (a Ctrl-C sent to this process alone); the pool, broken, drops its chunks.
+
+    Each worker is sent Ctrl-C first, so that it closes its bots (``_interrupted``), and is
+    terminated if it has not ended a second later. (The chunks are not cancelled here: the
+    pool's own thread fails them, and a future cancelled first makes it raise on Python 3.11.)
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive() and process.pid is not None:
+            try:
+                os.kill(process.pid, signal.SIGINT)
+            except OSError:  # (ended meanwhile)
+                pass
+    deadline = time.monotonic() + 1.0
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.terminate()
 
 
 def _close(*players: Any) -> None:
@@ -490,7 +508,7 @@ def duplicate(
                         continue
                     finished(chunk_records)  # every chunk that ended well is kept (and journaled)
             except KeyboardInterrupt:  # Ctrl-C: no chunk more; workers the signal did not reach are stopped
-                _stop_workers(pool, futures)
+                _stop_workers(pool)
                 raise
             if failure is not None:
                 raise failure

@@ -401,6 +401,7 @@ def test_eval_makes_the_folders_of_json_and_png_before_it_plays_and_refuses_a_fo
     for option, path, words in [
         ("--json", out, "a folder; give the name of a file to write"),
         ("--png", tmp_path / "afile" / "r.png", "cannot make its folder"),
+        ("--png", tmp_path / "r.txt", "the file's name ends in .png"),  # was a traceback after the evaluation
     ]:
         with pytest.raises(SystemExit) as stopped:
             main([*argv, option, str(path)])

@@ -198,6 +198,7 @@ def test_play_refuses_bad_options(capsys):
         (["play", "--game", "tressette_a_perdere", "--opponents", "search"], "tressette_a_perdere with 4 players"),
         (["play", "--game", "tressette_a_perdere", "--hint", "search"], "--hint search: the search player values"),
         (["play", "--game", "calabresella", "--opponents", "missing.npz"], "no model at missing.npz"),
+        (["play", "--record", "tests"], "--record tests: a folder; give the name of a file"),  # before the deal
     ):
         with pytest.raises(SystemExit) as stop:
             main(argv)

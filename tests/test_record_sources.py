@@ -226,6 +226,11 @@ def test_replay_gif_writes_a_frame_per_action(tmp_path, capsys):
     image = pil.open(gif)
     assert image.n_frames == len(steps_of(record)) and image.size == (960, 640)
     assert f"{gif}: {image.n_frames} frames" in capsys.readouterr().out
+    for bad, words in [(tmp_path / "hand.txt", "the file's name ends in .gif"), (tmp_path, "a folder")]:
+        with pytest.raises(SystemExit) as stopped:  # before a frame is drawn (they were tracebacks after)
+            main(["replay", str(path), "--gif", str(bad)])
+        assert stopped.value.code == 2 and f"--gif {bad}: {words}" in capsys.readouterr().err
+    assert main(["replay", str(path), "--gif", str(tmp_path / "new" / "h.gif")]) == 0  # its folder is made
 
 
 def test_the_batched_environment_says_it_writes_no_records(tmp_path):

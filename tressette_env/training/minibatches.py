@@ -18,10 +18,21 @@ from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
 
 
 class NoSingleSampleBuffer(MaskableRolloutBuffer):
-    """``MaskableRolloutBuffer`` whose ``get`` skips a last minibatch of one sample (see the module docstring)."""
+    """``MaskableRolloutBuffer`` whose ``get`` skips a last minibatch of one sample (see the module docstring).
+
+    Put in place by ``without_single_samples`` (not as ``rollout_buffer_class``, which SB3 saves in
+    the model's file: a file that names this class would not load where the package is not).
+    """
 
     def get(self, batch_size: int | None = None) -> Generator[Any, None, None]:  # type: ignore[override]
         whole = self.buffer_size * self.n_envs
         for samples in super().get(batch_size):
             if len(samples.advantages) > 1 or whole == 1:
                 yield samples
+
+
+def without_single_samples(model: Any) -> Any:
+    """``model`` (a MaskablePPO) with its rollout buffer made a ``NoSingleSampleBuffer`` (the same fields); returned."""
+    if type(model.rollout_buffer) is MaskableRolloutBuffer:
+        model.rollout_buffer.__class__ = NoSingleSampleBuffer
+    return model

@@ -74,14 +74,15 @@ class Resume:
         from sb3_contrib import MaskablePPO
 
         from .masking import MaskablePolicy
-        from .minibatches import NoSingleSampleBuffer
+        from .minibatches import without_single_samples
 
         try:
             state = checkpoint.read_state(self.path)  # trusted: --resume takes only our own checkpoints
             model = MaskablePPO.load(
                 self.path, env=venv, tensorboard_log=tensorboard, force_reset=not self.continued,
-                custom_objects={"policy_class": MaskablePolicy, "rollout_buffer_class": NoSingleSampleBuffer},
+                custom_objects={"policy_class": MaskablePolicy},
             )  # fmt: skip
+            without_single_samples(model)
             if self.continued:
                 _restore_envs(venv, config.batched > 0, state["envs"], state["pool"])
                 _set_rng_states(state["rng"])

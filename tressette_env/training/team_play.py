@@ -63,7 +63,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from ..vector.seats import HandsRollout, SeatRows
 from .export import policy_from_sb3
-from .minibatches import NoSingleSampleBuffer
+from .minibatches import without_single_samples
 
 
 class SeatRowsVecEnv(VecEnv):
@@ -139,8 +139,8 @@ class TeamPlayPPO(MaskablePPO):
         """The deals (``SeatRows``): ``rows.batch`` is the batched engine."""
         self.history = history
         """The policy reads the history observation (``policy_from_sb3`` records it)."""
-        kwargs.setdefault("rollout_buffer_class", NoSingleSampleBuffer)  # no minibatch of one (NaN advantages)
         super().__init__(policy, SeatRowsVecEnv(self.rows), n_steps=n_steps, seed=seed, **kwargs)
+        without_single_samples(self)  # no minibatch of one sample (NaN advantages)
         self._sample_rng = np.random.default_rng(seed)
         """Which samples of whole hands beyond whole minibatches are left out (``_fill_from_hands``)."""
         if self.snapshot_slots:

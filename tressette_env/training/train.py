@@ -205,12 +205,11 @@ def _new_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
     from sb3_contrib import MaskablePPO
 
     from .masking import MaskablePolicy
-    from .minibatches import NoSingleSampleBuffer
+    from .minibatches import without_single_samples
 
-    return MaskablePPO(
+    model = MaskablePPO(
         MaskablePolicy,
         venv,
-        rollout_buffer_class=NoSingleSampleBuffer,
         learning_rate=config.learning_rate,
         n_steps=config.n_steps,
         batch_size=config.batch_size,
@@ -223,6 +222,7 @@ def _new_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
         seed=config.seed,
         verbose=0,
     )
+    return without_single_samples(model)
 
 
 def _target_steps(config: TrainConfig, model: Any, venv: Any, start: int) -> int:

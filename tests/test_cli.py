@@ -89,6 +89,8 @@ def test_list_and_mapping_switches_are_written_with_commas():
         (["contracts=solo,chiamo"], "must list some of 'chiamo', 'solo'"),  # the rules' own check
         (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=solo:4,chiamo:2"),
         (["multipliers=solo:x"], "multipliers is written name:number"),
+        (["multipliers=solo:²"], "multipliers is written name:number"),  # (a digit to isdigit, not to int)
+        (["multipliers=solo:4,solo:5"], "solo is given twice"),
         (["players=3,4"], "players takes one value (a comma separates a list switch's values)"),
     ]:
         with pytest.raises(ValueError, match=re.escape(words)):

@@ -208,3 +208,16 @@ def test_a_record_with_a_switch_that_had_no_effect_still_replays(tmp_path):
     record["rules"]["targte_score"] = 31
     with pytest.raises(RecordError, match="unknown rule switch 'targte_score'"):
         replay(record)
+
+
+def test_a_renuncio_step_whose_action_is_no_action_id_is_a_record_error(tmp_path, capsys):
+    """A step marked renuncio took any int; replay's screen then failed to name it, with a traceback."""
+    from tressette_env.records import RENUNCIO
+
+    record = record_of("tressette", 5)
+    record["hands"][0]["actions"][0][1:] = [300, "x", RENUNCIO]
+    with pytest.raises(RecordError, match=r"hand 1, action 1: 300 is not an action id \(0 to 255\)"):
+        replay(record)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line_of(record) + "\n")
+    assert "300 is not an action id" in replay_error(path, capsys)

@@ -94,9 +94,12 @@ def _listed_switch(item: str, name: str, kind: str, text: str) -> object:
     pairs = {}
     for part in parts:
         key, colon, number = part.partition(":")
-        if not colon or not number.strip().isdigit():
+        key, number = key.strip(), number.strip()
+        if not colon or not re.fullmatch("[0-9]{1,9}", number):
             raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}=solo:4,chiamo:2")
-        pairs[key.strip()] = int(number)
+        if key in pairs:
+            raise ValueError(f"--rule {item!r}: {key} is given twice")
+        pairs[key] = int(number)
     return pairs
 
 

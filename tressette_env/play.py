@@ -165,9 +165,12 @@ def _taker(p: PublicState, leader: int, actions: Sequence[int]) -> int:
 
 
 def _void(p: PublicState) -> bool:
-    """Whether the hand was void: every player passed (Calabresella, a chiamare)."""
+    """Whether the hand was void: every player passed (Calabresella, a chiamare), and nobody renounced.
+
+    (A renuncio before any contract also leaves no contract, and the offender pays.)
+    """
     contract = p.rules.game.hand_info(p).get("contract")
-    return contract == "all passed"
+    return contract == "all passed" and p.result.renuncio is None
 
 
 def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[str]) -> list[str]:
@@ -184,9 +187,10 @@ def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[s
     if r.called_out is not None:
         lines.append(f"{seat_names[r.called_out]} called out (chiamarsi fuori)")
     contract = info.get("contract")
-    if contract == "all passed":
+    void = _void(p)
+    if void:
         lines.append("everyone passed: the hand is void, nobody pays")
-    else:
+    elif contract != "all passed":  # (a renuncio before any contract: no contract, no sides; the stakes below)
         if contract is not None:
             declarer = info.get("soloist", info.get("declarer"))
             outcome = "won" if info["stakes"][declarer] > 0 else "lost"
@@ -194,7 +198,7 @@ def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[s
         lines += _side_lines(p, seat_names)
         if r.cappotto is not None:
             lines.append(f"cappotto by {_result_labels(p, seat_names)[r.cappotto]}")
-    if "stakes" in info and contract != "all passed":
+    if "stakes" in info and not void:
         stakes = info["stakes"]
         lines += wrap_items("stakes: ", [f"{names[a]} {s:+d}" for a, s in enumerate(stakes)], 2, sep=" · ")
     if p.rules.episode == "match":

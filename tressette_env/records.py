@@ -325,7 +325,9 @@ def replay(record: dict[str, Any], on_action: Any = None, *, on_step: Any = None
                 raise RecordError(f"hand {k + 1}, action {n + 1}: the hand is over")
             if seat != p.turn:
                 raise RecordError(f"hand {k + 1}, action {n + 1}: seat {seat} acts, but seat {p.turn} is on turn")
-            if not (0 <= action < 256 and legal_actions_mask(state) >> action & 1):
+            if not 0 <= action < 256:
+                raise RecordError(f"hand {k + 1}, action {n + 1}: {action} is not an action id (0 to 255)")
+            if not legal_actions_mask(state) >> action & 1:
                 if not (step[3:4] == [RENUNCIO] and rules.illegal_action == "renuncio"):
                     raise RecordError(f"hand {k + 1}, action {n + 1}: action {action} is not legal for seat {seat}")
                 state = renuncio(state)  # an illegal action an environment played: its side loses the hand

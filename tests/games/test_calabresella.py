@@ -1021,6 +1021,7 @@ def test_the_environment_turns_an_illegal_action_into_a_renuncio():
 
     lines = hand_over_lines(env.unwrapped.game.public, ["you", "left", "right"], ["you", "player 1", "player 2"])
     assert "renuncio by you: in the auction, before any contract, the offender pays each other player 2" in lines
+    assert not any("void" in line for line in lines) and "stakes: you -4 · player 1 +2 · player 2 +2" in lines
     env.reset(options=untouched_deal(SOLO_23_TRICKS))
     for a in (SOLISSIMO, PASS, PASS, card("3d")):
         env.step(a)

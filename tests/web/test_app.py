@@ -128,6 +128,15 @@ def test_every_bad_input_gets_an_error_and_changes_nothing():
             ({"type": "create", "game": "scopa", "players": ["person"]}, "unknown game 'scopa'; the games are"),
             ({"type": "create", "game": "tressette", "players": four, "rules": {"x": 1}}, "unknown rule switch 'x'"),
             ({"type": "create", "game": "tressette", "players": four, "rules": {"signals": 3}}, "true or false"),
+            (
+                {
+                    "type": "create",
+                    "game": "calabresella",
+                    "players": ["person", "random", "random"],
+                    "rules": {"contracts": "chiamo"},
+                },
+                "contracts: a list or a mapping, which a table does not set",
+            ),
             ({"type": "create", "game": "tressette", "players": ["person", "wizard"]}, "unknown player 'wizard'"),
             ({"type": "create", "game": "tressette", "players": ["person", "llm"]}, "unknown player 'llm'"),
             ({"type": "create", "game": "tressette", "players": ["person", "/etc/passwd.npz"]}, "unknown player"),

@@ -140,7 +140,7 @@ def replay_message(text: Any, index: Any = 0, table_id: str = "replay") -> dict:
         renuncio = len(step) > 3 and step[3] == RENUNCIO
         entries = log_entries(before, state, seat, action)
         if renuncio:
-            entries[0]["text"] += " (renuncio: not legal, the hand is lost)"
+            entries[0]["text"] += f" (renuncio: not legal; {before.public.rules.game.renuncio_words(before.public)})"
         log = log + entries
         message = view_message(state, None, table_id=table_id, log=log, review=REPLAY_REVIEW)
         message["step"] = {

@@ -106,7 +106,7 @@ def table_rules(game: str, switches: Any) -> Any:
         TableError: an unknown game, an unknown switch, a value the switch does not allow, or a
             switch that has no effect with the others (the message names it and what is allowed).
     """
-    from ..cli import _game_rules  # the command line's reading of --rule name=value
+    from ..cli import _game_rules, _switch_kind  # the command line's reading of --rule name=value
 
     if not isinstance(game, str) or game not in catalog.names():
         raise TableError(f"unknown game {shown(game)}; the games are: {', '.join(catalog.names())}")
@@ -115,9 +115,12 @@ def table_rules(game: str, switches: Any) -> Any:
     if len(switches) > MAX_SWITCHES:
         raise TableError(f"{len(switches)} rule switches: at most {MAX_SWITCHES}")
     items = []
+    fields = {f.name: f for f in dataclasses.fields(catalog.entry(game).rules_type())}
     for name, value in switches.items():
         if not name or not name.isidentifier():
             raise TableError(f"rule switch {shown(name)}: not a switch's name; {game}'s are {_switch_names(game)}")
+        if name in fields and _switch_kind(fields[name]) and value is not None:  # (the command line's a,b or a:2)
+            raise TableError(f"rule switch {name}: a list or a mapping, which a table does not set (its default: none)")
         items.append(f"{name}={_switch_text(name, value)}")
     try:
         return _game_rules(game, items)

@@ -181,3 +181,13 @@ def test_a_game_spec_of_ones_own_still_makes_a_single_learner_env():
     env.reset(seed=0)
     with pytest.raises(TypeError, match=r"unknown keyword 'histroy' \(did you mean 'history'\?\)"):
         SingleAgentEnv(dataclasses.replace(game_spec("tressette_in_due"), name="my_in_due"), histroy=True)
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_the_space_of_an_unknown_agent_is_named_with_the_agents(game):
+    module = MODULES[game]
+    for env in (module.env(), module.raw_env(), module.parallel_env()):
+        for space in (env.observation_space, env.action_space):
+            with pytest.raises(ValueError, match=r"agents are \['player_0', .*\]; got 'player_9'"):  # (a KeyError)
+                space("player_9")
+            assert space(env.possible_agents[0]) is not None

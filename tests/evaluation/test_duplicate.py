@@ -184,3 +184,11 @@ def test_a_three_player_col_morto_match_is_refused_with_the_reason(holder):
     with pytest.raises(ValueError, match=r"partnerships change from hand to hand \(with a fixed holder, one player"):
         check_duplicate(ColMortoRules(dummy_holder=holder, episode="match"))
     check_duplicate(ColMortoRules(dummy_holder=holder))  # single hands: evaluated
+
+
+def test_a_player_may_be_given_by_name_and_a_value_that_is_no_player_is_named():
+    by_name = duplicate("heuristic", RandomPlayer(), boards=4, seed=3, workers=1, progress=False)
+    by_object = duplicate(HeuristicPlayer(), RandomPlayer(), boards=4, seed=3, workers=1, progress=False)
+    assert by_name.players == ("heuristic", "random") and by_name.mean_points_diff == by_object.mean_points_diff
+    with pytest.raises(TypeError, match="player_b: a player is a name .*; got 5"):  # (was AttributeError deep inside)
+        duplicate("heuristic", 5, boards=4, workers=1, progress=False)

@@ -56,6 +56,12 @@ def test_the_gymnasium_ids_make_the_single_agent_env(game):
     env = gym.make(spec.gym_id, others="random")
     obs, _ = env.reset(seed=0)
     assert obs.shape == env.observation_space.shape and env.unwrapped.action_masks().any()
+    # others=None is the default (the heuristic), as for the four-seat id; a value that is no player is named.
+    assert [p.name for p in gym.make(spec.gym_id, others=None).unwrapped.others] == ["heuristic"] * len(
+        env.unwrapped.others
+    )
+    with pytest.raises(TypeError, match="others: a player is a name .*; got 5"):
+        gym.make(spec.gym_id, others=5)
     pettingzoo = pytest.importorskip("pettingzoo")
     if hasattr(pettingzoo, "make"):
         assert pettingzoo.make("aec", spec.pettingzoo_id).metadata["name"] == spec.env_name

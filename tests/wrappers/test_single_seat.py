@@ -166,7 +166,7 @@ def test_others_names_every_other_seat_as_the_family_environments_take_it():
     assert [type(p) for p in three.others] == [RandomPlayer, HeuristicPlayer, RandomPlayer]
     with pytest.raises(ValueError, match="not both"):
         SingleSeatEnv(others="random", partner="random")
-    with pytest.raises(ValueError, match="one player or three"):
+    with pytest.raises(ValueError, match="one player or 3 "):
         SingleSeatEnv(others=["random", "random"])
     assert isinstance(SingleSeatEnv().partner, HeuristicPlayer)  # the default: the heuristic everywhere
 
@@ -175,8 +175,12 @@ def test_players_can_be_swapped_between_episodes():
     env = SingleSeatEnv(seat=0, partner="random", opponents="random")
     env.set_players(HeuristicPlayer(), [HeuristicPlayer(), RandomPlayer()])
     assert isinstance(env.partner, HeuristicPlayer) and isinstance(env.opponents[1], RandomPlayer)
-    with pytest.raises(ValueError, match="one player or two"):
+    with pytest.raises(ValueError, match="opponents is one player or 2 "):
         env.set_players("random", ["random"] * 3)
+    for keywords, words in [({"opponents": 5}, "opponents: a player is a name"), ({"partner": 3}, "partner: a player"),
+                            ({"others": 5}, "others: a player is a name")]:  # fmt: skip
+        with pytest.raises(TypeError, match=words):  # (they were a bare "object of type 'int' has no len()")
+            SingleSeatEnv(**keywords)
 
 
 def test_render_ansi():

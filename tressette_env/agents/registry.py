@@ -27,6 +27,7 @@ import importlib
 import inspect
 from typing import Any
 
+from ..messages import shown
 from .base import Player
 
 # name -> "module:Class" (imported on first use, so a player's dependencies load only when asked for).
@@ -116,3 +117,33 @@ def _options_of(player_class: Any) -> list[str]:
 
 def _takes_any_keyword(player_class: Any) -> bool:
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in _parameters(player_class))
+
+
+def as_player(spec: Any, name: str = "others") -> Player:
+    """A ``Player`` from a player or a player spec (``"heuristic"``, a model's path...).
+
+    Raises:
+        TypeError: ``spec`` is neither a name nor an object with the players' ``act``.
+    """
+    if isinstance(spec, str):
+        return make_player(spec)
+    if not callable(getattr(spec, "act", None)):
+        raise TypeError(
+            f"{name}: a player is a name ('heuristic', 'random', a model's path...) or an object with "
+            f"act(view, legal, rng); got {shown(spec)}"
+        )
+    return spec
+
+
+def players_of(others: Any, count: int, name: str = "others") -> tuple[Player, ...]:
+    """``count`` players from one player (or name) for all, or a sequence of ``count`` (``as_player``)."""
+    if isinstance(others, str) or callable(getattr(others, "act", None)):
+        others = (others,) * count
+    elif hasattr(others, "__iter__") and not isinstance(others, (bytes, dict)):
+        others = tuple(others)
+    if isinstance(others, tuple):
+        if len(others) != count:
+            raise ValueError(f"{name} is one player or {count} (one per other agent); got {len(others)}")
+        return tuple(as_player(p, name) for p in others)
+    as_player(others, name)  # (raises: neither a player nor a sequence of them)
+    raise AssertionError("unreachable")

@@ -212,10 +212,19 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         self.game = None
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):  # (TypeError: an unhashable name)
+            raise self._no_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._no_agent(agent) from None
+
+    def _no_agent(self, agent: Any) -> ValueError:
+        return ValueError(f"agents are {self.possible_agents}; got {shown(agent)}")
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         seed = check_seed(seed)  # a bad seed changes nothing

@@ -81,10 +81,10 @@ class FamilyParallelEnv(ParallelEnv, EzPickle):
         self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.aec.observation_space(agent)  # (a ValueError that names the agents for an unknown one)
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.aec.action_space(agent)
 
     @property
     def agent_on_turn(self) -> str | None:

@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..agents.base import Player, hand_over
+from ..agents.registry import as_player
 from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
@@ -437,8 +438,9 @@ def duplicate(
     """Evaluate ``player_a`` against ``player_b`` on ``boards`` duplicate boards.
 
     Args:
-        player_a: plays team A; ``mean_points_diff`` is from its side.
-        player_b: plays team B.
+        player_a: plays team A; ``mean_points_diff`` is from its side. A ``Player``, or a spec
+            ``make_player`` takes (``"heuristic"``, ``"search:samples=4"``, a model's path).
+        player_b: plays team B (the same).
         boards: the number of boards (each deal, or match, played twice).
         seed: the evaluation's seed, a non-negative int or NumPy integer: the same seed gives the same
             deals and result.
@@ -454,6 +456,7 @@ def duplicate(
     if check_seed(seed) is None:  # boards need a seed to be replayed
         raise TypeError("seed is a non-negative integer (int or NumPy integer); got None")
     seed = int(seed)
+    player_a, player_b = as_player(player_a, "player_a"), as_player(player_b, "player_b")
     rules = rules or Rules()
     check_duplicate(rules)
     if boards < 2:

@@ -80,6 +80,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..agents.base import Player
+from ..agents.registry import as_player
 from ..catalog import entry
 from ..catalog import names as game_names
 from ..encoders.family import observation_of
@@ -88,7 +89,6 @@ from ..envs.playing import check_flag, check_seed
 from ..envs.recording import check_record_path
 from ..envs.spec import game_spec
 from ..messages import listed, shown
-from ..wrappers.single_agent import as_player
 
 BATCHED_ENV = "tressette_batched"
 """The name ``register_batched_env`` gives ``batched_env`` in RLlib's registry (``config.environment(BATCHED_ENV)``)."""

@@ -42,7 +42,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents.base import Player, mask_chooser
-from ..agents.registry import make_player
+from ..agents.registry import players_of
 from ..encoders.observation import unpack
 from ..engine.actions import actions_of
 from ..engine.game import action_int, check_seat, legal_actions_mask, legal_mask_for, new_game, next_hand, view
@@ -67,11 +67,6 @@ from ..envs.spec import GameSpec, game_spec
 
 PlayerLike = Player | str
 _REDEALS = 1000
-
-
-def as_player(spec: PlayerLike) -> Player:
-    """A ``Player`` from a player or a player spec (``"heuristic"``, a model's path...)."""
-    return make_player(spec) if isinstance(spec, str) else spec
 
 
 class SingleAgentEnv(MirroredGame, gymnasium.Env):
@@ -149,11 +144,7 @@ class SingleAgentEnv(MirroredGame, gymnasium.Env):
 
     def set_others(self, others: PlayerLike | Sequence[PlayerLike]) -> None:
         """Change who plays the other agents (from the next reset on); e.g. new self-play snapshots."""
-        if isinstance(others, (str, Player)):
-            others = (others,) * (self.agent_count - 1)
-        if len(others) != self.agent_count - 1:
-            raise ValueError(f"others is one player or {self.agent_count - 1} (one per other agent); got {len(others)}")
-        self.others = tuple(as_player(p) for p in others)
+        self.others = players_of("heuristic" if others is None else others, self.agent_count - 1)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         seed = check_seed(seed)  # a bad seed changes nothing

@@ -40,8 +40,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..agents.base import Player
+from ..agents.registry import as_player, players_of
 from ..messages import shown
-from .single_agent import PlayerLike, SingleAgentEnv, as_player
+from .single_agent import PlayerLike, SingleAgentEnv
 
 
 class SingleSeatEnv(SingleAgentEnv):
@@ -83,9 +84,7 @@ class SingleSeatEnv(SingleAgentEnv):
         if others is not None:
             if partner is not None or opponents is not None:
                 raise ValueError("give others (every other seat), or partner and opponents; not both")
-            three = (others,) * 3 if isinstance(others, (str, Player)) else tuple(others)
-            if len(three) != 3:
-                raise ValueError(f"others is one player or three (the seats after the learner's); got {len(three)}")
+            three = players_of(others, 3)  # the seats after the learner's
             opponents, partner = (three[0], three[2]), three[1]
         partner = "heuristic" if partner is None else partner
         opponents = "heuristic" if opponents is None else opponents
@@ -101,11 +100,8 @@ class SingleSeatEnv(SingleAgentEnv):
 
     @staticmethod
     def _players_of(partner: PlayerLike, opponents: PlayerLike | Sequence[PlayerLike]) -> tuple[Player, tuple]:
-        if isinstance(opponents, (str, Player)):
-            opponents = (opponents, opponents)
-        if len(opponents) != 2:
-            raise ValueError(f"opponents is one player or two; got {len(opponents)}")
-        return as_player(partner), (as_player(opponents[0]), as_player(opponents[1]))
+        first, second = players_of(opponents, 2, "opponents")
+        return as_player(partner, "partner"), (first, second)
 
     def set_players(self, partner: PlayerLike, opponents: PlayerLike | Sequence[PlayerLike]) -> None:
         """Change who plays the other seats (from the next reset on); e.g. new self-play snapshots."""

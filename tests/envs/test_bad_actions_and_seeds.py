@@ -191,3 +191,5 @@ def test_the_space_of_an_unknown_agent_is_named_with_the_agents(game):
             with pytest.raises(ValueError, match=r"agents are \['player_0', .*\]; got 'player_9'"):  # (a KeyError)
                 space("player_9")
             assert space(env.possible_agents[0]) is not None
+    parallel = module.parallel_env()  # its own action space (its actions include "wait"), not the AEC one's
+    assert parallel.action_space("player_0") is parallel.action_spaces["player_0"]

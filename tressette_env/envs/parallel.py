@@ -81,10 +81,16 @@ class FamilyParallelEnv(ParallelEnv, EzPickle):
         self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.aec.observation_space(agent)  # (a ValueError that names the agents for an unknown one)
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):  # (TypeError: an unhashable name)
+            raise self.aec._no_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.aec.action_space(agent)
+        try:
+            return self.action_spaces[agent]  # (its own: the parallel API's actions include "wait")
+        except (KeyError, TypeError):
+            raise self.aec._no_agent(agent) from None
 
     @property
     def agent_on_turn(self) -> str | None:

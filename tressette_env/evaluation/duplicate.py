@@ -374,8 +374,9 @@ def _play_chunk(args: tuple) -> list[BoardRecord]:
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """End the workers still running (a Ctrl-C sent to this process alone); the pool, broken, drops its chunks.
 
-    Each worker is sent Ctrl-C first, so that it closes its bots (``_interrupted``), and is
-    terminated if it has not ended a second later. (The chunks are not cancelled here: the
+    Each worker is sent Ctrl-C first, so that it closes its bots (``_interrupted``; a bot that does
+    not end when its input closes is killed after half a second, ``BotPlayer.close``), and is
+    terminated if it has not ended five seconds later. (The chunks are not cancelled here: the
     pool's own thread fails them, and a future cancelled first makes it raise on Python 3.11.)
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -385,7 +386,7 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
                 os.kill(process.pid, signal.SIGINT)
             except OSError:  # (ended meanwhile)
                 pass
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + 5.0
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))
         if process.is_alive():

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec
+from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec, shown_spec
 from .catalog import names as game_names
 from .engine.rules import Rules
 from .engine.switches import switch_names
@@ -285,8 +285,8 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _secret_free(spec: str) -> str:
-    """A player spec as a name for tables, files and records: a ``key=...`` option shown as ``key=***``."""
-    return re.sub(r"(?<=[:,])key=[^,]*", "key=***", spec)
+    """A player spec as a name for tables, files and records (``agents.registry.shown_spec``)."""
+    return shown_spec(spec)
 
 
 def _bots(items: Sequence[str], timeout: float, fallback: str | None = None) -> dict:

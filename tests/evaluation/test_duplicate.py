@@ -190,5 +190,7 @@ def test_a_player_may_be_given_by_name_and_a_value_that_is_no_player_is_named():
     by_name = duplicate("heuristic", RandomPlayer(), boards=4, seed=3, workers=1, progress=False)
     by_object = duplicate(HeuristicPlayer(), RandomPlayer(), boards=4, seed=3, workers=1, progress=False)
     assert by_name.players == ("heuristic", "random") and by_name.mean_points_diff == by_object.mean_points_diff
+    named = duplicate("random:", "heuristic", boards=2, seed=3, workers=1, progress=False)
+    assert named.players == ("random:", "heuristic")  # a spec names its player as tressette eval does
     with pytest.raises(TypeError, match="player_b: a player is a name .*; got 5"):  # (was AttributeError deep inside)
         duplicate("heuristic", 5, boards=4, workers=1, progress=False)

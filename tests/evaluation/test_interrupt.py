@@ -77,9 +77,10 @@ BOT_SCRIPT = textwrap.dedent(
     if __name__ == "__main__":
         signal.signal(signal.SIGINT, signal.default_int_handler)
         # A bot that never answers (its own session: a terminal's Ctrl-C would not reach it); Ctrl-C to the
-        # evaluation's process alone (kill -INT), once the workers have started their bots.
+        # evaluation's process alone (kill -INT) or to its group, once the workers have started their bots.
         bot = BotPlayer("sleeper", [sys.executable, "-c", "import time; time.sleep(60)  # " + sys.argv[1]], timeout=100)
-        threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        to_group = sys.argv[2] == "group"  # a terminal's Ctrl-C: the parent and every worker
+        threading.Timer(3, lambda: os.killpg(os.getpgrp(), signal.SIGINT) if to_group else os.kill(os.getpid(), signal.SIGINT)).start()
         try:
             duplicate(bot, RandomPlayer(), boards=8, seed=0, workers=2, progress=False)
         except KeyboardInterrupt:
@@ -89,14 +90,17 @@ BOT_SCRIPT = textwrap.dedent(
 
 
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="pgrep finds the bots left")
-def test_ctrl_c_to_the_evaluation_alone_closes_the_workers_bots(tmp_path):
+@pytest.mark.parametrize("to", ["parent", "group"])
+def test_ctrl_c_closes_the_workers_bots(to, tmp_path):
     script = tmp_path / "bots.py"
     script.write_text(BOT_SCRIPT)
-    mark = f"tressette-test-bot-{os.getpid()}"
-    done = subprocess.run([sys.executable, str(script), mark], capture_output=True, text=True, timeout=60,
-                          start_new_session=True)  # fmt: skip
-    left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
-    for pid in left:  # (a failed run leaves them: end them before the assert)
-        os.kill(int(pid), 9)
+    mark = f"tressette-test-bot-{os.getpid()}-{to}"
+    try:
+        done = subprocess.run([sys.executable, str(script), mark, to], capture_output=True, text=True, timeout=60,
+                              start_new_session=True)  # fmt: skip
+    finally:
+        left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
+        for pid in left:  # (a failed run leaves them: end them before the assert)
+            os.kill(int(pid), 9)
     assert done.stdout == "interrupted\n" and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert not left

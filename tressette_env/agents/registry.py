@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
+import re
 from typing import Any
 
 from ..messages import shown
@@ -140,10 +142,15 @@ def players_of(others: Any, count: int, name: str = "others") -> tuple[Player, .
     if isinstance(others, str) or callable(getattr(others, "act", None)):
         others = (others,) * count
     elif hasattr(others, "__iter__") and not isinstance(others, (bytes, dict)):
-        others = tuple(others)
+        others = tuple(itertools.islice(others, count + 1))  # (an endless iterator: one too many is enough)
     if isinstance(others, tuple):
         if len(others) != count:
             raise ValueError(f"{name} is one player or {count} (one per other agent); got {len(others)}")
         return tuple(as_player(p, name) for p in others)
     as_player(others, name)  # (raises: neither a player nor a sequence of them)
     raise AssertionError("unreachable")
+
+
+def shown_spec(spec: str) -> str:
+    """A player spec as a name for tables, files and records: a ``key=...`` option shown as ``key=***``."""
+    return re.sub(r"(?<=[:,])key=[^,]*", "key=***", spec)

@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..agents.base import Player, hand_over
-from ..agents.registry import as_player
+from ..agents.registry import as_player, shown_spec
 from ..engine.game import apply, legal_actions, new_game, next_hand, view
 from ..engine.rules import Rules
 from ..engine.state import HAND_OVER, PLAYING, GameState
@@ -352,6 +352,7 @@ def _interrupted(signum: int, frame: Any) -> None:
     (``_play_chunk``); between chunks the worker ends at once. The parent process says what
     stopped and where the finished boards are.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the first Ctrl-C is final: a second must not cut the closing short
     if _playing:
         raise KeyboardInterrupt
     os._exit(130)
@@ -457,16 +458,15 @@ def duplicate(
     if check_seed(seed) is None:  # boards need a seed to be replayed
         raise TypeError("seed is a non-negative integer (int or NumPy integer); got None")
     seed = int(seed)
-    player_a, player_b = as_player(player_a, "player_a"), as_player(player_b, "player_b")
     rules = rules or Rules()
     check_duplicate(rules)
     if boards < 2:
         raise ValueError(f"boards={boards}: a duplicate evaluation needs at least 2 boards")
     workers = workers or os.cpu_count() or 1
-    names = names or (
-        getattr(player_a, "name", type(player_a).__name__),
-        getattr(player_b, "name", type(player_b).__name__),
+    names = names or tuple(  # a spec names its player as tressette eval does ("search:samples=4", not "search")
+        shown_spec(p) if isinstance(p, str) else getattr(p, "name", type(p).__name__) for p in (player_a, player_b)
     )
+    player_a, player_b = as_player(player_a, "player_a"), as_player(player_b, "player_b")
     if journal is not None and not hasattr(journal, "add"):
         from .journal import Journal
 

@@ -244,17 +244,19 @@ class BotPlayer:
         if process is None:
             return
         try:
-            process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # its whole session: children it started too
-        except (ProcessLookupError, PermissionError):
-            pass
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+            try:
+                process.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
+        finally:  # (also when the wait is interrupted: the handle is gone, so the kill cannot wait for later)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # its whole session: children it started too
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process that survives SIGKILL

@@ -199,3 +199,17 @@ def test_single_learner_episodes_are_the_same_with_or_without_the_mask_choice(mo
     slow = episode()
     assert fast[0] == 2 and slow[0] == 0  # the two other players of Calabresella by mask, then by view
     assert slow[1:] == fast[1:]
+
+
+def test_players_of_one_for_all_a_sequence_or_a_named_error():
+    import itertools
+
+    from tressette_env.agents import RandomPlayer
+    from tressette_env.agents.registry import players_of
+
+    assert [p.name for p in players_of("random", 3)] == ["random"] * 3
+    assert [p.name for p in players_of(iter(["random", "heuristic"]), 2)] == ["random", "heuristic"]
+    with pytest.raises(ValueError, match="others is one player or 3 .*; got 4"):
+        players_of(itertools.repeat(RandomPlayer()), 3)  # an endless iterator: refused, not read forever
+    with pytest.raises(TypeError, match="others: a player is a name"):
+        players_of(None, 3)

@@ -87,7 +87,7 @@ def test_list_and_mapping_switches_are_written_with_commas():
     assert _game_rules("calabresella", ["contracts=none"]).contracts is None
     for items, words in [
         (["contracts=solo,chiamo"], "must list some of 'chiamo', 'solo'"),  # the rules' own check
-        (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=solo:4,chiamo:2"),
+        (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=chiamo:2,solo:4"),
         (["multipliers=solo:x"], "multipliers is written name:number"),
         (["multipliers=solo:²"], "multipliers is written name:number"),  # (a digit to isdigit, not to int)
         (["multipliers=solo:4,solo:5"], "solo is given twice"),
@@ -95,6 +95,8 @@ def test_list_and_mapping_switches_are_written_with_commas():
     ]:
         with pytest.raises(ValueError, match=re.escape(words)):
             _game_rules("calabresella", items)
+    with pytest.raises(ValueError, match=re.escape("e.g. multipliers=chiamo:2,sola:4")):  # the game's own names
+        _game_rules("tressette_a_chiamare", ["multipliers=solo4"])
 
 
 @pytest.mark.parametrize(

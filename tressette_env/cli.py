@@ -47,11 +47,13 @@ from . import __version__
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec, shown_spec
 from .catalog import names as game_names
 from .engine.rules import Rules
-from .engine.switches import switch_names
+from .engine.switches import switch_kind, switch_names
 from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
+LISTED = ("subset|None", "mapping|None")
+"""The switch kinds (``engine.switches.KINDS``) that ``--rule`` reads as a list ``a,b`` or a mapping ``a:2,b:4``."""
 RULE_HELP = "a rule switch name=value (repeatable; a list switch a,b, a mapping a:2,b:4)"
 
 
@@ -59,15 +61,14 @@ def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, 
     """``--rule name=value`` options as keyword switches of ``rules_type`` (a game's rules record)."""
     names = tuple(f.name for f in dataclasses.fields(rules_type))
     booleans = {f.name for f in dataclasses.fields(rules_type) if isinstance(f.default, bool)}
-    kinds = {f.name: _switch_kind(f) for f in dataclasses.fields(rules_type)}
+    fields = {f.name: f for f in dataclasses.fields(rules_type)}
     switches: dict[str, object] = {}
     for item in items:
         name, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(names)})")
-        kind = kinds.get(name)
-        if kind and text.strip().lower() != "none":
-            switches[name] = _listed_switch(item, name, kind, text)
+        if name in fields and switch_kind(fields[name]) in LISTED and text.strip().lower() != "none":
+            switches[name] = _listed_switch(item, fields[name], text)
             continue
         if "," in text:
             raise ValueError(f"--rule {item!r}: {name} takes one value (a comma separates a list switch's values)")
@@ -78,25 +79,19 @@ def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, 
     return switches
 
 
-def _switch_kind(field: dataclasses.Field) -> str | None:
-    """``"subset"`` or ``"mapping"`` for a switch whose value is a list or a mapping (``engine.switches.Switch``)."""
-    allowed = getattr(field.metadata.get("switch"), "allowed", None)
-    if isinstance(allowed, tuple) and allowed and allowed[0] in ("subset|None", "mapping|None"):
-        return allowed[0].partition("|")[0]
-    return None
-
-
-def _listed_switch(item: str, name: str, kind: str, text: str) -> object:
+def _listed_switch(item: str, field: dataclasses.Field, text: str) -> object:
     """A list switch's ``a,b`` as a tuple, a mapping switch's ``a:2,b:4`` as a dict (the rules check the names)."""
-    parts = [part.strip() for part in text.split(",")]
-    if kind == "subset":
+    name, parts = field.name, [part.strip() for part in text.split(",")]
+    if switch_kind(field) == "subset|None":
         return tuple(parts)
+    keys = field.metadata["switch"].allowed[1]
+    example = ",".join(f"{key}:{number}" for key, number in zip(keys[:2], (2, 4), strict=False))
     pairs = {}
     for part in parts:
         key, colon, number = part.partition(":")
         key, number = key.strip(), number.strip()
         if not colon or not re.fullmatch("[0-9]{1,9}", number):
-            raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}=solo:4,chiamo:2")
+            raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}={example}")
         if key in pairs:
             raise ValueError(f"--rule {item!r}: {key} is given twice")
         pairs[key] = int(number)
@@ -172,7 +167,7 @@ def _eval(args: argparse.Namespace) -> int:
 
         check_duplicate(rules)
         bots = _bots(args.bot, args.bot_timeout, args.bot_fallback)
-        players = {_secret_free(spec): bots[spec] if spec in bots else make_player(spec) for spec in args.players}
+        players = {shown_spec(spec): bots[spec] if spec in bots else make_player(spec) for spec in args.players}
         unused = [name for name in bots if name not in players]
         if unused:
             raise ValueError(
@@ -282,11 +277,6 @@ def _eval(args: argparse.Namespace) -> int:
             path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in result.game_records()))
             print(f"records: {path} ({len(result.game_records())} episodes; tressette replay {path} --episode N)")
     return 0
-
-
-def _secret_free(spec: str) -> str:
-    """A player spec as a name for tables, files and records (``agents.registry.shown_spec``)."""
-    return shown_spec(spec)
 
 
 def _bots(items: Sequence[str], timeout: float, fallback: str | None = None) -> dict:

@@ -270,15 +270,13 @@ def check_record(record: Any, where: str = "the record") -> None:
             raise RecordError(f"{where}: hand {k + 1} has no list of actions")
 
 
-_NO_SEAT_WAS_NONE = ("soloist", "declarer")
-"""Info keys whose "no seat" was None (null) in records written before 2026-12-07, and is -1 since."""
-
-
-def _same_result(replayed: dict, recorded: Any) -> bool:
-    """Whether a hand's replayed info is the record's (an older record's null for no soloist or declarer is -1)."""
-    if replayed == recorded or not isinstance(recorded, dict):
-        return replayed == recorded
-    return replayed == {k: -1 if k in _NO_SEAT_WAS_NONE and v is None else v for k, v in recorded.items()}
+def _same_result(replayed: dict, recorded: Any, no_seat_keys: tuple[str, ...]) -> bool:
+    """Whether a hand's replayed info is the record's (``Game.no_seat_keys``: an older record's null is -1)."""
+    if replayed == recorded:
+        return True
+    if not isinstance(recorded, dict):
+        return False
+    return replayed == {k: -1 if k in no_seat_keys and v is None else v for k, v in recorded.items()}
 
 
 def replay(record: dict[str, Any], on_action: Any = None, *, on_step: Any = None) -> GameState:
@@ -343,7 +341,7 @@ def replay(record: dict[str, Any], on_action: Any = None, *, on_step: Any = None
                     f"hand {k + 1}: the record gives the hand's result, but its {len(hand['actions'])} action(s) "
                     "end before the hand is over (a record cut short?)"
                 )
-            if not _same_result(_jsonable(rules.game.hand_info(state.public)), hand["result"]):
+            if not _same_result(_jsonable(rules.game.hand_info(state.public)), hand["result"], rules.game.no_seat_keys):
                 raise RecordError(f"hand {k + 1}: the replay's result differs from the record's")
     if state.public.status == PLAYING and record.get("truncated") is not True:
         raise RecordError("the record ends in the middle of a hand")

@@ -63,3 +63,25 @@ def test_an_unknown_switch_is_quoted_cut_short():
     with pytest.raises(TypeError) as caught:
         make_rules(**{"x" * 10**5: 1})
     assert len(str(caught.value)) < 600 and "\n" not in str(caught.value)
+
+
+def test_every_switch_has_one_kind_and_the_lists_are_the_auction_games_contracts():
+    import dataclasses
+
+    from tressette_env import catalog
+    from tressette_env.engine.switches import KINDS, switch_kind
+
+    listed = set()
+    for game in catalog.names():
+        for field in dataclasses.fields(catalog.entry(game).rules_type()):
+            kind = switch_kind(field)
+            assert kind in KINDS, (game, field.name, kind)
+            if kind in ("subset|None", "mapping|None"):
+                listed.add((game, field.name, kind))
+            elif kind == "bool":
+                assert isinstance(field.default, bool)
+    assert listed == {
+        ("calabresella", "contracts", "subset|None"),
+        ("calabresella", "multipliers", "mapping|None"),
+        ("tressette_a_chiamare", "multipliers", "mapping|None"),
+    }

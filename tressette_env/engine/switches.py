@@ -149,15 +149,35 @@ def int_bounds(allowed: Any) -> tuple[int, int]:
     return allowed[1], allowed[2] if len(allowed) > 2 else MOST
 
 
-def _allowed_text(allowed: Any) -> str:
+KINDS = ("bool", "int", "int|None", "subset|None", "mapping|None", "choice")
+"""What a switch's ``allowed`` can be (``Switch``): ``"choice"`` is a tuple of the values themselves."""
+
+
+def allowed_kind(allowed: Any) -> str:
+    """Which of ``KINDS`` a switch's ``allowed`` is (``Switch``)."""
     if allowed is bool:
         return "bool"
-    if isinstance(allowed, tuple) and allowed and allowed[0] == "subset|None":
+    if isinstance(allowed, tuple) and allowed and allowed[0] in KINDS[1:5]:
+        return allowed[0]
+    return "choice"
+
+
+def switch_kind(field: dataclasses.Field) -> str | None:
+    """Which of ``KINDS`` a rules record's field is; None for a field that is not a rule switch."""
+    spec = field.metadata.get("switch")
+    return None if spec is None else allowed_kind(spec.allowed)
+
+
+def _allowed_text(allowed: Any) -> str:
+    kind = allowed_kind(allowed)
+    if kind == "bool":
+        return "bool"
+    if kind == "subset|None":
         return "None or some of " + ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1]) + ", in that order"
-    if isinstance(allowed, tuple) and allowed and allowed[0] == "mapping|None":
+    if kind == "mapping|None":
         keys = ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed[1])
         return f"None or a dict from {keys} to ints 1..{MOST}"
-    if isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
+    if kind in ("int", "int|None"):
         least, most = int_bounds(allowed)
         text = f"int {least}..{most}"
         return text + " or None" if allowed[0] == "int|None" else text
@@ -222,17 +242,18 @@ def check_values(rules: Any) -> None:
             continue
         value = getattr(rules, f.name)
         allowed = spec.allowed
-        if allowed is bool:
+        kind = allowed_kind(allowed)
+        if kind == "bool":
             if not isinstance(value, bool):
                 raise ValueError(f"rule switch {f.name}={shown(value)}: must be True or False")
-        elif isinstance(allowed, tuple) and allowed and allowed[0] == "subset|None":
+        elif kind == "subset|None":
             if value is not None:
                 object.__setattr__(rules, f.name, _subset(f.name, value, allowed[1]))
-        elif isinstance(allowed, tuple) and allowed and allowed[0] == "mapping|None":
+        elif kind == "mapping|None":
             if value is not None:
                 object.__setattr__(rules, f.name, _mapping(f.name, value, allowed[1]))
-        elif isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None"):
-            if value is None and allowed[0] == "int|None":
+        elif kind in ("int", "int|None"):
+            if value is None and kind == "int|None":
                 continue
             least, most = int_bounds(allowed)
             if isinstance(value, bool) or not hasattr(value, "__index__") or not least <= value.__index__() <= most:

@@ -94,6 +94,8 @@ class Game:
     deal_options: tuple[str, ...] = ("hands", "dealer")
     renuncio_text = "its side loses the hand 11-0"
     """What a renuncio costs, for the environments' warning (``renuncio_words``)."""
+    no_seat_keys: tuple[str, ...] = ()
+    """``hand_info`` keys naming a seat that may be none: -1, written null in records before 2026-12-07."""
 
     def renuncio_words(self, p: Any) -> str:
         """What a renuncio in the public state ``p`` costs: ``renuncio_text``, or a phase's own cost."""

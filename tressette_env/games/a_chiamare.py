@@ -229,6 +229,7 @@ class TressetteAChiamare(auction.StakeGame):
     deal_options = ("hands", "dealer")
     side_word = "player"
     renuncio_text = "its side loses the contract as on cappotto"
+    no_seat_keys = ("declarer",)  # all passed
 
     def renuncio_words(self, p: PublicState) -> str:
         if self._before_call(p):

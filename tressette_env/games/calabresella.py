@@ -367,6 +367,7 @@ class Calabresella(auction.StakeGame):
     deal_options = ("hands", "monte", "dealer")
     side_word = "side"
     renuncio_text = "its side loses the contract as on cappotto"
+    no_seat_keys = ("soloist",)  # all passed
     search_mode = "sides"
 
     def renuncio_words(self, p: PublicState) -> str:

@@ -69,6 +69,7 @@ from ..engine.actions import CALL, GIVE
 from ..engine.cards import NUM_CARDS, card_code, cards_of
 from ..engine.game import apply, current_agent, is_over, legal_actions, private_of, view
 from ..engine.state import SeatView
+from ..engine.switches import allowed_kind
 from ..protocol.state import encode_public
 
 __all__ = ["ScriptedRandom", "game_name", "parameters_of", "register_all", "rules_of"]
@@ -151,8 +152,8 @@ def _kind(field: dataclasses.Field) -> str:
     if type(field.default) in (bool, int, str):
         return "plain"
     allowed = field.metadata["switch"].allowed
-    if isinstance(allowed, tuple) and allowed and allowed[0] in ("int|None", "subset|None", "mapping|None"):
-        return allowed[0]
+    if allowed_kind(allowed) in ("int|None", "subset|None", "mapping|None"):
+        return allowed_kind(allowed)
     raise TypeError(f"rule switch {field.name} has no OpenSpiel parameter form (allowed: {allowed!r})")
 
 

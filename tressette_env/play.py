@@ -167,10 +167,9 @@ def _taker(p: PublicState, leader: int, actions: Sequence[int]) -> int:
 def _void(p: PublicState) -> bool:
     """Whether the hand was void: every player passed (Calabresella, a chiamare), and nobody renounced.
 
-    (A renuncio before any contract also leaves no contract, and the offender pays.)
+    (A renuncio before any contract, or a chiamare's called card, also leaves no sides, and the offender pays.)
     """
-    contract = p.rules.game.hand_info(p).get("contract")
-    return contract == "all passed" and p.result.renuncio is None
+    return not p.rules.game.contract_played(p) and p.result.renuncio is None
 
 
 def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[str]) -> list[str]:
@@ -190,7 +189,7 @@ def hand_over_lines(p: PublicState, seat_names: Sequence[str], names: Sequence[s
     void = _void(p)
     if void:
         lines.append("everyone passed: the hand is void, nobody pays")
-    elif contract != "all passed":  # (a renuncio before any contract: no contract, no sides; the stakes below)
+    elif p.rules.game.contract_played(p):  # (else a renuncio before the sides were set: the stakes below)
         if contract is not None:
             declarer = info.get("soloist", info.get("declarer"))
             outcome = "won" if info["stakes"][declarer] > 0 else "lost"

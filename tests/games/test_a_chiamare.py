@@ -699,6 +699,19 @@ def test_a_renuncio_loses_the_contract_as_on_cappotto(switches, moves, offender,
     assert tuple(env.rewards[a] for a in AGENTS) == tuple(map(float, rewards))
     assert env.infos["player_4"]["renuncio"]["agent"] == AGENTS[offender]
     assert env.unwrapped.game.public.result.renuncio == offender
+    # The play screen's end of the hand: sides only once they are set (the partner named by the stakes).
+    from tressette_env.play import hand_over_lines
+
+    names = [f"player {a}" for a in range(5)]
+    lines = hand_over_lines(env.unwrapped.game.public, names, names)
+    assert f"stakes: {' · '.join(f'player {a} {r:+d}' for a, r in enumerate(rewards))}" in lines
+    sides = [line for line in lines if line.startswith(("contract:", "caller's side", "soloist", "opponents"))]
+    if before_call:
+        assert sides == [], lines
+    else:
+        team = [a for a in range(5) if (rewards[a] > 0) == (rewards[0] > 0)]  # seat 0 declares in every case
+        role = "soloist" if len(team) == 1 else "caller's side"
+        assert sides[0].startswith("contract:") and sides[1].startswith(f"{role} ({', '.join(names[a] for a in team)})")
     # The engine's renuncio: the same stakes for the seat on turn.
     state = deal(make_rules(**switches))
     for a in moves[:-1]:

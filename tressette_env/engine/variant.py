@@ -101,6 +101,14 @@ class Game:
         """What a renuncio in the public state ``p`` costs: ``renuncio_text``, or a phase's own cost."""
         return self.renuncio_text
 
+    def contract_played(self, p: Any) -> bool:
+        """Whether the hand of ``p`` was played with its sides set: False where all passed, or a renuncio came first.
+
+        (Calabresella and a chiamare: before a contract, or a chiamare's called card, the hand has
+        no sides, and the end-of-hand text names none.)
+        """
+        return True
+
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 

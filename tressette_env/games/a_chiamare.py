@@ -236,6 +236,9 @@ class TressetteAChiamare(auction.StakeGame):
             return "in the auction or the call, before a card is called, the offender pays each other player 2"
         return self.renuncio_text
 
+    def contract_played(self, p: PublicState) -> bool:
+        return not self._before_call(p)
+
     @staticmethod
     def _before_call(p: PublicState) -> bool:
         """No card called yet and no sola declared: a renuncio costs 2 to each other player."""
@@ -485,9 +488,17 @@ class TressetteAChiamare(auction.StakeGame):
         return _bid_name(action) if action == SOLO else super().action_label(p, action)
 
     def result_groups(self, p: PublicState) -> list[tuple[str, list[int]]]:
-        """The declarer's side (with the partner once revealed) and the opponents."""
+        """The declarer's side (with the partner once revealed) and the opponents.
+
+        A hand a renuncio ended before the called card was played names the partner by the
+        stakes, which are public once the hand is over: the one beside the caller with a stake
+        of the caller's sign (none after a call of one's own card).
+        """
         x = p.table.extra
         partner = revealed_partner(p)
+        if partner < 0 and x.called >= 0 and p.result is not None and x.stakes and x.stakes[x.declarer]:
+            sign = x.stakes[x.declarer] > 0
+            partner = next((s for s, v in enumerate(x.stakes) if s != x.declarer and v and (v > 0) == sign), -1)
         side = [x.declarer] + ([partner] if partner not in (-1, x.declarer) else [])
         rest = [s for s in range(p.table.seats) if s not in side]
         return [("caller's side" if len(side) > 1 else "soloist", side), ("opponents", rest)]

@@ -375,6 +375,9 @@ class Calabresella(auction.StakeGame):
             return "in the auction, before any contract, the offender pays each other player 2"
         return self.renuncio_text
 
+    def contract_played(self, p: PublicState) -> bool:
+        return p.table.extra.soloist >= 0
+
     search_tricks = 6
     """A deal with six tricks left takes the open-hands solver 4.5 ms on average (``benchmarks/bench_solver.py endings``)."""
 

@@ -79,6 +79,24 @@ def test_bad_players_and_rules_are_named(capsys):
     assert "at least two different players" in usage_error(["eval", "heuristic", "--deals", "4"], capsys)
 
 
+@pytest.mark.parametrize(
+    "game, switch",
+    [("tressette_in_due", "accusi"), ("calabresella", "signals"), ("tressette_a_chiamare", "signals"),
+     ("tressette_a_perdere", "cappotto")],
+)  # fmt: skip
+def test_a_switchs_own_none_is_that_word_not_pythons_none(game, switch):
+    """``--rule signals=none`` (and a page's ``"signals": "none"``) is the switch's value "none"; it was refused."""
+    from tressette_env.cli import _game_rules
+    from tressette_env.web.table import table_rules
+
+    for text in ("none", "None", "NONE"):
+        assert getattr(_game_rules(game, [f"{switch}={text}"]), switch) == "none"
+    assert getattr(table_rules(game, {switch: "none"}), switch) == "none"
+    assert _game_rules("tressette_a_perdere", ["zero_point_charge=none"]).zero_point_charge is None  # (an int|None)
+    with pytest.raises(ValueError, match="episode=None: must be one of 'hand', 'match'"):
+        _game_rules(game, ["episode=none"])
+
+
 def test_list_and_mapping_switches_are_written_with_commas():
     from tressette_env.cli import _game_rules
 

@@ -73,10 +73,17 @@ def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, 
         if "," in text:
             raise ValueError(f"--rule {item!r}: {name} takes one value (a comma separates a list switch's values)")
         value = parse_spec(f"x:v={text}")[1]["v"]
+        if value is None and name in fields and "none" in _choices(fields[name]):
+            value = "none"  # the switch's own word (accusi, signals, cappotto), not Python's None
         if name in booleans and not isinstance(value, bool):
             raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
         switches[name] = value
     return switches
+
+
+def _choices(field: dataclasses.Field) -> tuple:
+    """The values a ``"choice"`` switch allows (``engine.switches.KINDS``); () for any other field."""
+    return field.metadata["switch"].allowed if switch_kind(field) == "choice" else ()
 
 
 def _listed_switch(item: str, field: dataclasses.Field, text: str) -> object:

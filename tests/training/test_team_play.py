@@ -509,6 +509,8 @@ def test_team_play_runs_on_a_game_with_an_auction_against_its_heuristic_and_its_
     from tressette_env.learned.mlp import MLPPolicy
 
     assert MLPPolicy.load(result.policy_path).layers[0][0].shape[1] == 859  # Calabresella's observation
+    # eval_every=0: the first step and the end, though the last rollout of whole hands ran past the run's 200 samples
+    assert len(result.history) == 2, [p["timesteps"] for p in result.history]
 
 
 def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, capsys):
@@ -530,7 +532,9 @@ def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, cap
     [
         ({"game": "tressette_in_due", "n_steps": 30}, "a multiple of 20"),
         ({"game": "tressette_col_morto", "history": True}, "history observation is batched in the four-seat game only"),
-        ({"rules": {"episode": "match"}}, 'episode="hand" and no calling_out'),
+        ({"rules": {"episode": "match"}}, r'needs episode="hand" and no calling_out \(got episode=\'match\', calling'),
+        ({"rules": {"episode": "match", "calling_out": True}}, r"calling_out=True\)"),
+        ({"game": "calabresella", "rules": {"episode": "match"}}, r'needs episode="hand" \(got episode=\'match\'\)'),
         ({"opponents": ("self", "search")}, "with team_play, self alone"),
         ({"opponents": ("heuristic", "random", "ppo", "self", "random")}, "team_play needs at least 10 deals"),
         ({"partner": "random"}, "the learner's partner is the learner"),

@@ -229,3 +229,21 @@ def test_batched_family_training_against_a_heuristic_that_is_not_batched_is_refu
     config = TrainConfig(game="calabresella", batched=16, opponents=("heuristic",), imitate="none")
     with pytest.raises(ValueError, match="batched=16: calabresella's heuristic is not batched yet; --opponents random"):
         config.check()
+
+
+def test_eval_every_zero_evaluates_at_the_first_step_only_and_every_n_otherwise():
+    from tressette_env.training.callbacks import DuplicateEvalCallback, EvalPoint
+
+    for every, expected in ((0, [8]), (400, [8, 1000, 5000])):
+        callback = DuplicateEvalCallback(every, ["random"], 2, rules=None)
+        seen = []
+
+        def evaluate(callback=callback, seen=seen):
+            seen.append(callback.num_timesteps)
+            callback.history.append(EvalPoint(callback.num_timesteps, 0.0))
+
+        callback.evaluate_now = evaluate
+        for steps in (8, 16, 1000, 1016, 5000):
+            callback.num_timesteps = steps
+            callback._on_step()
+        assert seen == expected, every

@@ -191,8 +191,12 @@ def test_bad_inputs_are_refused_with_what_is_allowed():
         batch.step(np.array([255, 0]))
     with pytest.raises(ValueError, match="shape"):
         batch.step(np.array([0]))
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(ValueError, match=r"actions are integer ids 0\.\.254; got dtype float64"):  # as the family's
         batch.step(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match=r"0\.\.254 \(or -1 in a deal that does not play\); deal 1 got -1"):
+        batch.step(np.array([0, -1]))
+    with pytest.raises(ValueError, match=r"deal 0 got -7"):
+        batch.step(np.array([-7, 0]))
     with pytest.raises(ValueError, match="dealer must be a player 0..2"):
         batch.reset(dealer=3)
     with pytest.raises(ValueError, match="holder"):

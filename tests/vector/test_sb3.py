@@ -38,6 +38,22 @@ def test_the_vecenv_interface():
     venv.close()
 
 
+def test_another_game_by_name_is_its_family_vector_env():
+    from tressette_env.vector import FamilyVectorEnv
+
+    venv = SB3VecEnv(num_envs=4, game="calabresella", others="heuristic", seed=0)
+    twin = SB3VecEnv(FamilyVectorEnv(4, "calabresella", others="heuristic", seed=0))
+    assert isinstance(venv.env, FamilyVectorEnv) and venv.env.game == "calabresella"
+    assert np.array_equal(venv.reset(), twin.reset())
+    assert venv.action_masks().shape == (4, 255) and np.array_equal(venv.action_masks(), twin.action_masks())
+    with pytest.raises(TypeError, match="needs num_envs"):
+        SB3VecEnv(game="calabresella")
+    with pytest.raises(TypeError, match="not both"):
+        SB3VecEnv(venv.env, game="calabresella")
+    with pytest.raises(ValueError, match="unknown game 'briscola'"):
+        SB3VecEnv(num_envs=2, game="briscola")
+
+
 @pytest.mark.slow
 def test_maskable_ppo_learns_a_few_steps():
     sb3_contrib = pytest.importorskip("sb3_contrib")

@@ -147,7 +147,9 @@ class DuplicateEvalCallback(BaseCallback):
 
     Unlike SB3's episode-mean evaluation this cancels the cards' luck, so a few hundred boards
     already give a tight confidence interval. Results go to ``history`` and to the SB3 logger
-    (TensorBoard when enabled): ``eval/vs_<baseline>`` is the mean points per hand.
+    (TensorBoard when enabled): ``eval/vs_<baseline>`` is the mean points per hand. ``every=0``:
+    at the first step only (the run's end evaluates once more, ``finish_run``), however far a
+    rollout of whole hands runs past the run's last step.
     """
 
     def __init__(self, every: int, baselines: list[str], boards: int, rules: Any, seed: int = 0, history_path=None):
@@ -201,9 +203,10 @@ class DuplicateEvalCallback(BaseCallback):
         return point
 
     def _on_step(self) -> bool:
-        if self.num_timesteps - self._last >= self.every:
-            self._last = self.num_timesteps
-            self.evaluate_now()
+        if self.every == 0 and self.history or self.num_timesteps - self._last < self.every:
+            return True
+        self._last = self.num_timesteps
+        self.evaluate_now()
         return True
 
 

@@ -380,12 +380,11 @@ class TrainConfig:
             raise ValueError(
                 f"{why}: team play needs a batched engine; games with one: {', '.join(batched)} (not {self.game})"
             )
-        calling_out = getattr(rules, "calling_out", False)
-        if rules.episode == "match" or calling_out:
-            raise ValueError(
-                f'{why}: every seat decides ten times a hand only with episode="hand" and no calling_out '
-                f"(got episode={rules.episode!r}, calling_out={calling_out!r})"
-            )
+        if rules.episode == "match" or getattr(rules, "calling_out", False):
+            has_calling_out = any(f.name == "calling_out" for f in fields(rules))
+            needs = 'episode="hand"' + (" and no calling_out" if has_calling_out else "")
+            got = f"episode={rules.episode!r}" + (f", calling_out={rules.calling_out!r}" if has_calling_out else "")
+            raise ValueError(f"{why}: team play learns one hand at a time, which needs {needs} (got {got})")
         if self.history and self.game != FOUR_SEAT:
             raise ValueError(f"{why}: the history observation is batched in the four-seat game only")
         pool = (*BATCHED_PLAYERS, *TEAM_PLAY_OPPONENTS)

@@ -56,7 +56,7 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     )
     start_run(model, config, rules, run)
     evaluator = DuplicateEvalCallback(
-        config.eval_every or target + 1, list(config.eval_against), config.eval_boards, eval_rules, config.seed,
+        config.eval_every, list(config.eval_against), config.eval_boards, eval_rules, config.seed,
         run / "history.json",
     )  # fmt: skip
     callbacks = [evaluator]

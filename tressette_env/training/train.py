@@ -144,7 +144,7 @@ def train(config: TrainConfig) -> TrainResult:
         )
     start_run(model, config, rules, run)
     evaluator = DuplicateEvalCallback(
-        config.eval_every or target + 1,
+        config.eval_every,
         list(config.eval_against),
         config.eval_boards,
         eval_rules,

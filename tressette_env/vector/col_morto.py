@@ -467,7 +467,7 @@ class ColMortoBatch:
         if a.shape != (self.n,):
             raise ValueError(f"actions must have shape ({self.n},), one per deal; got {a.shape}")
         if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions are integer ids 0..{FAMILY_NUM_ACTIONS - 1}; got dtype {a.dtype}")
+            raise ValueError(f"actions are integer ids 0..{FAMILY_NUM_ACTIONS - 1}; got dtype {a.dtype}")
         if a.dtype.kind == "u" and (a >= FAMILY_NUM_ACTIONS).any():  # before int64 wraps 2**64 - 1 to -1
             bad = int(np.flatnonzero(a >= FAMILY_NUM_ACTIONS)[0])
             raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
@@ -477,9 +477,12 @@ class ColMortoBatch:
         if a.min() < 0 or a.max() >= NUM_ACTIONS:  # out of range, -1 for a deal that does not play, or not a card
             playing = engine.turn >= 0 if active is None else np.asarray(active, dtype=bool) & (engine.turn >= 0)
             wide = (a >= NUM_ACTIONS) & (a < FAMILY_NUM_ACTIONS)
-            if (a >= FAMILY_NUM_ACTIONS).any() or ((a < 0) & playing).any():
-                bad = int(np.flatnonzero((a >= FAMILY_NUM_ACTIONS) | ((a < 0) & playing))[0])
-                raise ValueError(f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1}; deal {bad} got {int(a[bad])}")
+            if (a >= FAMILY_NUM_ACTIONS).any() or ((a < 0) & ((a != -1) | playing)).any():
+                bad = int(np.flatnonzero((a >= FAMILY_NUM_ACTIONS) | ((a < 0) & ((a != -1) | playing)))[0])
+                raise ValueError(
+                    f"actions are ids 0..{FAMILY_NUM_ACTIONS - 1} (or -1 in a deal that does not play); "
+                    f"deal {bad} got {int(a[bad])}"
+                )
             if (wide & playing).any() and self.rules.illegal_action == "raise":
                 bad = int(np.flatnonzero(wide & playing)[0])
                 raise IllegalActionError(

@@ -6,10 +6,11 @@ missing install raises an ImportError that says what to install.
 
 ``SB3VecEnv(env)`` wraps a ``TressetteVectorEnv`` or another game's ``FamilyVectorEnv`` (or
 takes ``TressetteVectorEnv``'s arguments and builds one: ``opponent=`` and ``partner=`` take
-``"random"``, ``"heuristic"`` or a batched policy, as there). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
+``"random"``, ``"heuristic"`` or a batched policy, as there; with ``game=`` another game's
+name, ``FamilyVectorEnv``'s: ``SB3VecEnv(num_envs=64, game="calabresella", others="heuristic")``). It follows SB3's conventions: ``step_wait`` returns ``dones`` and a list
 of info dicts, with ``"terminal_observation"`` (and ``"TimeLimit.truncated": False``)
 in the dict of each episode that ended; the returned observation is already the
-new episode's. ``env_method("action_masks")`` gives each env's bool mask ((161,) in the four-seat game),
+new episode's. ``env_method("action_masks")`` gives each env's bool mask ((161,) in the four-seat game, (255,) in the others),
 which is what MaskablePPO reads::
 
     from sb3_contrib import MaskablePPO
@@ -47,11 +48,17 @@ def _build() -> type:
     class SB3VecEnv(VecEnv):
         """A ``TressetteVectorEnv`` behind stable-baselines3's ``VecEnv`` interface (see the module docstring)."""
 
-        def __init__(self, env: TressetteVectorEnv | None = None, **kwargs: Any):
-            if env is None:
+        def __init__(self, env: TressetteVectorEnv | None = None, *, game: str = "tressette", **kwargs: Any):
+            if env is not None and (kwargs or game != "tressette"):
+                raise TypeError("give either a vector environment or the arguments to build one, not both")
+            if env is None and game == "tressette":
                 env = TressetteVectorEnv(**kwargs)
-            elif kwargs:
-                raise TypeError("give either a TressetteVectorEnv or the arguments to build one, not both")
+            elif env is None:
+                from .family_env import FamilyVectorEnv
+
+                if "num_envs" not in kwargs:
+                    raise TypeError(f"SB3VecEnv(game={game!r}, ...) needs num_envs (the number of deals)")
+                env = FamilyVectorEnv(game=game, **kwargs)
             self.env = env
             self._actions: np.ndarray | None = None
             super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
@@ -85,7 +92,7 @@ def _build() -> type:
             self.env.close()
 
         def action_masks(self) -> np.ndarray:
-            """(N, 161) bool: the learner's legal actions in each env."""
+            """(N, A) bool: the learner's legal actions in each env (A: 161 in the four-seat game, 255 in the others)."""
             return self.env.action_masks()
 
         def _indices(self, indices: Any) -> list[int]:

@@ -25,7 +25,16 @@ from ..engine.render import render_state
 from ..engine.state import HAND_OVER, PLAYING, GameState, SeatView
 from ..messages import shown
 from .mirror import MirroredGame
-from .playing import action_id, check_flag, check_render_mode, check_seed, hand_info, reset_options, take_action
+from .playing import (
+    action_id,
+    check_flag,
+    check_render_mode,
+    check_seed,
+    hand_info,
+    no_agent_error,
+    reset_options,
+    take_action,
+)
 from .recording import EpisodeRecording, check_record_path
 from .spec import GameSpec
 
@@ -215,16 +224,13 @@ class FamilyEnv(MirroredGame, AECEnv, EzPickle):
         try:
             return self.observation_spaces[agent]
         except (KeyError, TypeError):  # (TypeError: an unhashable name)
-            raise self._no_agent(agent) from None
+            raise no_agent_error(self.possible_agents, agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
         try:
             return self.action_spaces[agent]
         except (KeyError, TypeError):
-            raise self._no_agent(agent) from None
-
-    def _no_agent(self, agent: Any) -> ValueError:
-        return ValueError(f"agents are {self.possible_agents}; got {shown(agent)}")
+            raise no_agent_error(self.possible_agents, agent) from None
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         seed = check_seed(seed)  # a bad seed changes nothing

@@ -45,7 +45,7 @@ from pettingzoo import ParallelEnv
 from ..engine.actions import PARALLEL_NUM_ACTIONS, WAIT
 from ..messages import shown
 from .aec import FamilyEnv
-from .playing import action_id
+from .playing import action_id, no_agent_error
 
 
 class FamilyParallelEnv(ParallelEnv, EzPickle):
@@ -84,13 +84,13 @@ class FamilyParallelEnv(ParallelEnv, EzPickle):
         try:
             return self.observation_spaces[agent]
         except (KeyError, TypeError):  # (TypeError: an unhashable name)
-            raise self.aec._no_agent(agent) from None
+            raise no_agent_error(self.possible_agents, agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
         try:
             return self.action_spaces[agent]  # (its own: the parallel API's actions include "wait")
         except (KeyError, TypeError):
-            raise self.aec._no_agent(agent) from None
+            raise no_agent_error(self.possible_agents, agent) from None
 
     @property
     def agent_on_turn(self) -> str | None:

@@ -76,6 +76,11 @@ def check_seed(seed: object) -> int | None:
     return int(seed)
 
 
+def no_agent_error(agents: Any, agent: Any) -> ValueError:
+    """The error for a name that is not one of an environment's ``agents`` (its spaces, ``AECEnv``'s or ``ParallelEnv``'s)."""
+    return ValueError(f"agents are {list(agents)}; got {shown(agent)}")
+
+
 def check_flag(name: str, value: object) -> bool:
     """An environment's on/off setting (``history``, ``dense_reward``): True or False, nothing else.
 

@@ -51,6 +51,24 @@ def reason(error: BaseException, limit: int = 160) -> str:
     return cut(text, limit)
 
 
+def not_json(error: BaseException) -> str:
+    """Why ``json.loads`` refused a text, in a few words: ``not JSON``, or Python's limit on a number's digits.
+
+    >>> import json
+    >>> try:
+    ...     json.loads("[" + "9" * 5000 + "]")
+    ... except ValueError as error:
+    ...     print(not_json(error))
+    a number of more than 4300 digits
+    """
+    import json
+    import sys
+
+    if isinstance(error, ValueError) and not isinstance(error, json.JSONDecodeError) and "digits" in str(error):
+        return f"a number of more than {sys.get_int_max_str_digits()} digits"
+    return "not JSON"
+
+
 def listed(names: Sequence[str], limit: int = 6) -> str:
     """``names`` joined by commas: the first ``limit`` of them, then how many more.
 

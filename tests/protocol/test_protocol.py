@@ -133,6 +133,22 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         assert "\n" not in str(error.value) and len(str(error.value)) < 400
     with pytest.raises(StateError, match="seat"):
         decode_view(9, [], [], encoded)
+    # A field every game reads, of the wrong type or out of its range (a traceback, or played as if valid):
+    public = state.public
+    for field, value, words in [
+        ("trick", (99, -7), r"trick\[0\] = 99: an int from 0 to 39"),
+        ("history", ("",), r"history\[0\] = '': an int from 0 to 255"),
+        ("turn", 1.5, "turn = 1.5: an int from -1 to 3"),
+        ("turn", 4, "turn = 4: an int from -1 to 3"),
+        ("thirds", ("a", "b"), r"thirds\[0\] = 'a': an int from -2\*\*320 to 2\*\*320"),
+        ("trick", (1, 2, 3, 4, 5), "a list of at most 4 ints"),
+        ("hand_number", -1, "hand_number = -1: an int from 0"),
+    ]:
+        with pytest.raises(StateError, match=words):
+            decode_view(0, [], [], encode_public(public._replace(**{field: value})))
+    sides = public.table._replace(sides=(0, 1, 0, 9))
+    with pytest.raises(StateError, match=r"table.sides\[3\] = 9: an int from 0 to 3"):
+        decode_view(0, [], [], encode_public(public._replace(table=sides)))
     with pytest.raises(StateError, match="hand"):
         decode_view(0, [40], [], encoded)
     legal = act_message(view(state, state.public.turn), legal_actions(state))["legal"]
@@ -150,6 +166,16 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         with pytest.raises(AnswerError) as error:
             read_answer(line, legal)
         assert "\n" not in str(error.value) and len(str(error.value)) < 400
+    # JSON, but past Python's limit on a number's digits: said as that, not as "not JSON" (the web table's frame;
+    # a bot's answer line is cut at MAX_ANSWER characters before)
+    from tressette_env.web.app import _parse, _Refused
+
+    with pytest.raises(_Refused, match="a number of more than 4300 digits"):
+        _parse('{"type": "act", "action": ' + "9" * 4400 + "}")
+    from tressette_env.protocol.serve import _action
+
+    with pytest.raises(ValueError, match="a number of more than 4300 digits"):  # tressette bot's message line
+        _action(None, '{"type": "act", "seat": ' + "9" * 4400 + "}", None)
 
 
 # ---------------------------------------------------------------------- tressette bot

@@ -343,3 +343,70 @@ def test_a_server_that_takes_the_request_and_never_answers_gave_no_reply():
         with pytest.raises(ChatError, match=f"llm stub: {url} gave no reply within 1 s"):
             ChatPlayer(url=url, model="stub", timeout=1).chat([])
         assert time.monotonic() - start < 5
+
+
+def test_a_long_run_of_spaces_after_action_is_read_in_linear_time():
+    """A reply of "action", a megabyte of spaces and more took the number's search hours (n * n steps)."""
+    seat, legal = auction_view()
+    start = time.process_time()
+    for spaces in (" " * 1_000_000, "\t \n" * 300_000):
+        with pytest.raises(TextActionError):
+            parse_action("action" + spaces + "x", seat, legal)
+    assert parse_action("I choose action   \n  #  2", seat, legal) == CHIAMO  # still read across a run
+    assert time.process_time() - start < 20  # (about 0.5 s here; the old search: hours)
+
+
+def _serve(handler_body):
+    """A one-connection-at-a-time endpoint on loopback whose handler writes ``handler_body(wfile, stop)``."""
+    stop = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            try:
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                handler_body(self.wfile, stop)
+            except OSError:  # the client hung up
+                pass
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, stop
+
+
+def test_the_timeout_bounds_a_status_line_and_headers_sent_a_byte_at_a_time():
+    def drip(wfile, stop):
+        wfile.write(b"HTTP/1.0 200 OK\r\n")
+        wfile.flush()
+        while not stop.is_set():  # one header byte every 0.2 s: each read in time, the whole never
+            wfile.write(b"X")
+            wfile.flush()
+            time.sleep(0.2)
+
+    server, stop = _serve(drip)
+    try:
+        start = time.monotonic()
+        with pytest.raises(ChatError, match="no whole reply within 1 s"):
+            ChatPlayer(url=f"http://127.0.0.1:{server.server_address[1]}/v1", model="stub", timeout=1).chat([])
+        assert time.monotonic() - start < 5
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_reply_that_is_not_http_is_one_line():
+    def garbage(wfile, stop):
+        wfile.write(b"HELLO THERE\r\n\r\n")
+
+    server, stop = _serve(garbage)
+    try:
+        with pytest.raises(ChatError, match="answered not in HTTP") as error:
+            ChatPlayer(url=f"http://127.0.0.1:{server.server_address[1]}/v1", model="stub", timeout=5).chat([])
+        assert "\n" not in str(error.value)
+    finally:
+        server.shutdown()
+        server.server_close()

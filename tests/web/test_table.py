@@ -83,6 +83,9 @@ def test_bad_actions_are_refused_and_change_nothing():
         assert table.state is before and json.dumps(table.message_for(0)) == message
     with pytest.raises(TableError, match="the hand is not over"):
         table.next_hand()
+    for deal in (99, 0, -5):  # a deal that never was (it got no answer on the websocket)
+        with pytest.raises(TableError, match=f'"deal" {deal}: no such deal; this table\'s deals are 1 to 1'):
+            table.next_hand(deal)
     with pytest.raises(TableError, match="no bot is on turn"):
         table.play_bot()
     with pytest.raises(TableError, match="no episode"):

@@ -25,8 +25,12 @@ exit status 1). As a player spec: ``tressette eval "llm:model=llama3,url=http://
 
 from __future__ import annotations
 
+import functools
+import http.client
 import json
 import os
+import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -57,7 +61,79 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         raise urllib.error.HTTPError(req.full_url, code, f"a redirect to {newurl} (not followed)", headers, fp)
 
 
-_OPENER = urllib.request.build_opener(_NoRedirects)
+class _Deadline:
+    """Shuts a request's sockets down when its time is up (urllib's timeout bounds each read, not the whole reply).
+
+    An endpoint that sends its status line and headers a byte at a time kept a request open for
+    as long as it liked; the shutdown ends the blocked read at once.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.at = time.monotonic() + seconds
+        self._timers: list[threading.Timer] = []
+
+    def watch(self, sock: socket.socket) -> None:
+        timer = threading.Timer(max(0.0, self.at - time.monotonic()), _shut_down, (sock,))
+        timer.daemon = True
+        timer.start()
+        self._timers.append(timer)
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.at
+
+    def cancel(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+
+
+def _shut_down(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:  # already closed
+        pass
+
+
+class _WatchedHTTP(http.client.HTTPConnection):
+    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        super().connect()
+        self._deadline.watch(self.sock)
+
+
+class _WatchedHTTPS(http.client.HTTPSConnection):
+    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        super().connect()
+        self._deadline.watch(self.sock)
+
+
+class _WatchedHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._deadline = deadline
+
+    def http_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(functools.partial(_WatchedHTTP, deadline=self._deadline), req)
+
+
+class _WatchedHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self._deadline = deadline
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        return self.do_open(functools.partial(_WatchedHTTPS, deadline=self._deadline), req, context=self._context)
+
+
+def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
+    """An opener whose connections end at ``deadline`` and that follows no redirect."""
+    return urllib.request.build_opener(_NoRedirects, _WatchedHTTPHandler(deadline), _WatchedHTTPSHandler(deadline))
 
 
 class ChatError(BotError):
@@ -123,31 +199,43 @@ class ChatPlayer:
             headers["Authorization"] = f"Bearer {self.key}"
         request = urllib.request.Request(f"{self.url}/chat/completions", data=body, headers=headers, method="POST")
         self.requests += 1
-        deadline = time.monotonic() + self.timeout
+        deadline = _Deadline(self.timeout)
+        late = f"llm {cut(self.model)}: no whole reply within {self.timeout:g} s"
         try:
-            with _OPENER.open(request, timeout=self.timeout) as response:
+            with _opener(deadline).open(request, timeout=self.timeout) as response:
                 raw = b""
                 while len(raw) <= MAX_REPLY:  # the whole reply within the timeout, not each read
-                    if time.monotonic() > deadline:
-                        raise ChatError(f"llm {cut(self.model)}: no whole reply within {self.timeout:g} s")
+                    if deadline.passed():
+                        raise ChatError(late)
                     chunk = response.read1(65536)
                     if not chunk:
                         break
                     raw += chunk
         except urllib.error.HTTPError as error:
             raise ChatError(f"llm {cut(self.model)}: {self.url} answered HTTP {error.code}") from None
-        except (urllib.error.URLError, OSError) as error:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as error:
             reason = getattr(error, "reason", error)
-            if isinstance(reason, TimeoutError):  # connected (or connecting) and nothing came in time
+            nothing = isinstance(error, http.client.RemoteDisconnected) and deadline.passed()  # (shut down)
+            if isinstance(reason, TimeoutError) or nothing:  # connected (or connecting) and nothing came in time
                 raise ChatError(
                     f"llm {cut(self.model)}: {cut(self.url)} gave no reply within {self.timeout:g} s"
                 ) from None
+            if deadline.passed():
+                raise ChatError(late) from None
+            if isinstance(error, http.client.HTTPException):  # a status line or headers that are not HTTP
+                raise ChatError(
+                    f"llm {cut(self.model)}: {cut(self.url)} answered not in HTTP: {cut(repr(error))}"
+                ) from None
             raise ChatError(f"llm {cut(self.model)}: cannot reach {cut(self.url)}: {cut(str(reason))}") from None
+        finally:
+            deadline.cancel()
         if len(raw) > MAX_REPLY:
             raise ChatError(f"llm {cut(self.model)}: a reply past {MAX_REPLY} bytes")
         try:
             text = json.loads(raw)["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError, RecursionError):  # (nested past the parser's depth)
+            if deadline.passed():  # the reply cut short by the deadline's shutdown
+                raise ChatError(late) from None
             raise ChatError(
                 f"llm {cut(self.model)}: not a chat completion: {cut(raw.decode('utf-8', 'replace'))}"
             ) from None

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from ..engine.actions import CALL_OUT, FAMILY_NUM_ACTIONS, card_of
-from ..messages import cut, shown
+from ..messages import cut, not_json, shown
 from .state import decode_view
 
 MAX_MESSAGE = 1 << 22
@@ -44,8 +44,8 @@ def _action(player: Any, line: str, rng: random.Random) -> int | None:
         raise ValueError(f"a message of {len(line)} characters: at most {MAX_MESSAGE}")
     try:
         message = json.loads(line)
-    except (ValueError, RecursionError):  # RecursionError: lists or objects nested past the parser's depth
-        raise ValueError(f"not JSON: {cut(line.strip())}") from None
+    except (ValueError, RecursionError) as error:  # RecursionError: lists or objects nested past the parser's depth
+        raise ValueError(f"{not_json(error)}: {cut(line.strip())}") from None
     if not isinstance(message, dict):
         raise ValueError(f"a message is a JSON object; got {shown(message)}")
     if message.get("type") != "act":

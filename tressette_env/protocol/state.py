@@ -159,6 +159,41 @@ def _check_bounds(public: PublicState) -> None:
     for where, mask in masks.items():
         if type(mask) is not int or mask < 0:
             raise StateError(f"{where} = {shown(mask)}: a card mask is an int >= 0")
+    _check_fields(public)
+
+
+def _check_fields(public: PublicState) -> None:
+    """The fields every game reads in their types and ranges (a seat, a card, an action id, a count)."""
+    n = public.table.seats
+    for name, least in (("status", 0), ("hand_number", 0), ("tricks_done", 0)):
+        _whole(getattr(public, name), name, least, MAX_INT)
+    for name in ("dealer", "first_leader", "leader", "turn"):  # -1: no seat (no one on turn, no lead yet)
+        _whole(getattr(public, name), name, -1, n - 1)
+    for name in ("thirds", "match_score"):
+        _whole_tuple(getattr(public, name), name, -MAX_INT, MAX_INT, 8)
+    _whole_tuple(public.trick, "trick", 0, 39, n)
+    _whole_tuple(public.history, "history", 0, 255, 400)
+    table = public.table
+    _whole_tuple(table.sides, "table.sides", 0, n - 1, n)
+    _whole_tuple(table.controllers, "table.controllers", -1, 7, n)  # each seat's agent (of up to eight)
+    _whole_tuple(table.seat_of, "table.seat_of", -1, n - 1, 8)  # each agent's seat; -1: out of this hand
+
+
+def _whole(value: Any, where: str, least: int, most: int) -> None:
+    if type(value) is not int or not least <= value <= most:
+        raise StateError(f"{where} = {shown(value)}: {_range(least, most)}")
+
+
+def _range(least: int, most: int) -> str:
+    return f"an int from {least if least > -MAX_INT else '-2**320'} to {most if most < MAX_INT else '2**320'}"
+
+
+def _whole_tuple(value: Any, where: str, least: int, most: int, longest: int) -> None:
+    if not isinstance(value, tuple) or len(value) > longest:
+        raise StateError(f"{where} = {shown(value)}: a list of at most {longest} ints")
+    for k, item in enumerate(value):
+        if type(item) is not int or not least <= item <= most:
+            raise StateError(f"{where}[{k}] = {shown(item)}: {_range(least, most)}")
 
 
 def _mask(cards: Any, what: str) -> int:

@@ -161,7 +161,10 @@ def parse_action(text: str, view: SeatView, legal: Sequence[int]) -> int:
             found = {card + 40 * said_signals[0]: ""}  # the card and, anywhere in the text, its signal
         elif not said_signals and len(found) > 1 and card in legal:
             found = {card: ""}
-    number = re.search(r"\b(?:action|azione|number|numero|choice|scelta)\s*(?:n\.?|no\.?|#)?\s*(\d{1,3})\b", text, re.I)
+    squeezed = re.sub(r"\s+", " ", text)  # (a run of n spaces after "action" cost the search n * n steps)
+    number = re.search(
+        r"\b(?:action|azione|number|numero|choice|scelta) ?(?:n\.?|no\.?|#)? ?(\d{1,3})\b", squeezed, re.I
+    )
     if number:  # "I choose action 3"
         action = reader.parse(number.group(1), legal, view, entries)
         if action is not None:

@@ -60,7 +60,7 @@ from typing import Any
 from ..engine.actions import CALL_OUT, SIGNAL_NAMES
 from ..engine.cards import card_name, cards_of
 from ..engine.state import HAND_OVER, SeatView
-from ..messages import cut, shown
+from ..messages import cut, not_json, shown
 from . import PROTOCOL
 from .state import encode_public
 
@@ -167,8 +167,8 @@ def read_answer(line: str, legal: list[dict]) -> int:
         raise AnswerError(f"an answer of {len(line)} characters: at most {MAX_ANSWER}")
     try:
         answer = json.loads(line)
-    except (ValueError, RecursionError):  # RecursionError: lists or objects nested past the parser's depth
-        raise AnswerError(f'not JSON: {cut(line.strip())}; answer {{"action": <id>}}') from None
+    except (ValueError, RecursionError) as error:  # RecursionError: lists or objects nested past the parser's depth
+        raise AnswerError(f'{not_json(error)}: {cut(line.strip())}; answer {{"action": <id>}}') from None
     if not isinstance(answer, dict) or "action" not in answer:
         raise AnswerError(f'{shown(answer)}: answer an object {{"action": <id or name>}}')
     action = answer["action"]

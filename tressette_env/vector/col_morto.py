@@ -28,7 +28,8 @@ holder alone, the pair 0.5 each). A match's hands follow one another inside
 the step that ends the one before (the next dealer, the new seats), as in the AEC
 environment. Illegal actions follow ``illegal_action``: a renuncio loses the offender's
 side the hand 11-0 (the ``StepResult.renuncio`` array names the seat), or
-``IllegalActionError`` with nothing changed; an id outside 0..254 always raises.
+``IllegalActionError`` with nothing changed; an id outside 0..254 (-1 is allowed in a deal
+that does not play) always raises ValueError, as in the family's other batches.
 
 Example:
     >>> import numpy as np

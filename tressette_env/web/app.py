@@ -60,7 +60,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..messages import cut, reason, shown
+from ..messages import cut, not_json, reason, shown
 from ..records import _too_deep
 from .records_view import replay_message
 from .table import PERSON, WEB_PLAYERS, Table, TableError, catalog_message
@@ -492,8 +492,8 @@ def _parse(text: str) -> dict:
         raise _Refused(f"lists and objects nested over {MAX_DEPTH} deep: a message nests a few")
     try:
         message = json.loads(text)
-    except (ValueError, RecursionError):
-        raise _Refused(f'not JSON: {cut(text)}; send objects such as {{"type": "catalog"}}') from None
+    except (ValueError, RecursionError) as error:
+        raise _Refused(f'{not_json(error)}: {cut(text)}; send objects such as {{"type": "catalog"}}') from None
     if not isinstance(message, dict):
         raise _Refused(f'{shown(message)}: a message is a JSON object such as {{"type": "catalog"}}')
     if len(text) > MAX_FRAME and message.get("type") != "record":

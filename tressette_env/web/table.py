@@ -459,6 +459,8 @@ class Table:
         if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int)):
             raise TableError(f'"deal" {shown(deal)}: the deal number of the finished hand (a view\'s "deal")')
         with self._lock:
+            if deal is not None and not 1 <= deal <= self.deal_number:  # (a deal before this one: asked already)
+                raise TableError(f'"deal" {shown(deal)}: no such deal; this table\'s deals are 1 to {self.deal_number}')
             if deal is not None and deal != self.deal_number:
                 return False
             p = self.state.public

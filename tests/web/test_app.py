@@ -383,6 +383,19 @@ def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
             sent += 1
         assert client.gone and client.ws.closed == 1008 and sent > web_app.MAX_QUEUED
         await client.stop()
+        # Fewer but larger messages (replays): closed past MAX_QUEUED_BYTES, the first one always taken.
+        client = web_app._Client(Stuck())
+        client.start()
+        big = {"type": "replay", "frames": "x" * (web_app.MAX_QUEUED_BYTES // 3 - 100)}
+        sent = 0
+        while not client.gone and sent < 10:
+            await asyncio.wait_for(client.send(big), timeout=1)
+            sent += 1
+        assert client.gone and client.ws.closed == 1008 and sent == 4  # three held (one being written), the fourth
+        await client.stop()
+        client = web_app._Client(Stuck())
+        await client.send({"type": "replay", "frames": "x" * (web_app.MAX_QUEUED_BYTES + 1)})  # alone, it goes
+        assert not client.gone and client.queue.qsize() == 1
 
     asyncio.run(run())
 

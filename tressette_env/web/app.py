@@ -80,6 +80,11 @@ MAX_DEPTH = 32
 """The deepest nesting of lists and objects a frame may have."""
 MAX_QUEUED = 256
 """The most messages waiting for a connection that does not read; one more closes it."""
+MAX_QUEUED_BYTES = 64 * 2**20
+"""The most bytes of messages waiting for (or being written to) a connection; one more message closes it.
+
+A replay's reply is the largest message (up to ``records_view.MAX_FRAMES`` views: some 20 MB); a
+client asking for replays without reading them held 256 of them before."""
 MAX_TABLE_CONNECTIONS = 16
 """The most connections one table has (its persons and spectators)."""
 MAX_PACE_MS = 5000
@@ -93,7 +98,8 @@ class _Client:
 
     ``send`` only queues: a table never waits on a connection that reads slowly. A task of the
     connection's own (``start``) writes the queue out in order; a connection that lets
-    ``MAX_QUEUED`` messages pile up is closed (code 1008), and its seat is free again.
+    ``MAX_QUEUED`` messages or ``MAX_QUEUED_BYTES`` pile up is closed (code 1008), and its seat is
+    free again.
     """
 
     def __init__(self, ws: WebSocket):
@@ -101,6 +107,8 @@ class _Client:
         self.room: _Room | None = None
         self.agent: int | None = None
         self.queue: asyncio.Queue[str] = asyncio.Queue(MAX_QUEUED)
+        self.pending = 0
+        """Bytes queued or being written."""
         self.writer: asyncio.Task | None = None
         self.gone = False
 
@@ -117,14 +125,20 @@ class _Client:
     async def send(self, message: dict) -> None:
         if self.gone:
             return
+        text = json.dumps(message, separators=(",", ":"))
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            if self.pending and self.pending + len(text) > MAX_QUEUED_BYTES:  # (one message alone always goes)
+                raise asyncio.QueueFull
+            self.queue.put_nowait(text)
+            self.pending += len(text)
         except asyncio.QueueFull:  # it does not read: closed, so that it holds no seat nor memory
             self.gone = True
             if self.writer is not None:
                 self.writer.cancel()
             with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
-                await self.ws.close(code=1008, reason=f"{MAX_QUEUED} messages unread")
+                await self.ws.close(
+                    code=1008, reason=f"messages unread past {MAX_QUEUED} or {MAX_QUEUED_BYTES >> 20} MiB"
+                )
 
     async def send_now(self, message: dict) -> None:
         """Write at once (before ``start``: the refusal of a connection)."""
@@ -139,6 +153,7 @@ class _Client:
             except (RuntimeError, WebSocketDisconnect, OSError):  # the connection went away meanwhile
                 self.gone = True
                 return
+            self.pending -= len(text)
 
 
 class _Room:

@@ -19,7 +19,8 @@ that decision from the same view, ``fallbacks`` counts it, the first error is wr
 stderr, and the bot's process (killed) is started afresh at its next decision. A command that
 cannot start is an error with or without a fallback.
 
-The process runs in its own session and is killed with its children on ``close()``, when the
+The process runs in its own session and is killed with its process group (its children, but
+not one that calls ``setsid`` itself) on ``close()``, when the
 player is collected, at the interpreter's exit, and at the end of each chunk of boards of the
 duplicate evaluation (which pickles players into its workers: a pickled bot carries its
 command, not its process, and each worker starts its own).

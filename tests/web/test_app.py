@@ -400,6 +400,45 @@ def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
     asyncio.run(run())
 
 
+def test_the_frames_a_closed_connection_sent_before_are_not_worked_on():
+    """A client that sent replays and went away (or was closed for not reading) left the server replaying them."""
+    import asyncio
+
+    from tressette_env.web import app as web_app
+
+    class Gone:  # a websocket whose writes fail (the client went away) and that holds ten frames sent before
+        headers = {"host": "127.0.0.1:8000"}
+
+        def __init__(self):
+            self.frames = [{"type": "websocket.receive", "text": '{"type": "catalog"}'}] * 10
+
+        async def accept(self):
+            pass
+
+        async def receive(self):
+            await asyncio.sleep(0.01)  # (the writer's turn)
+            return self.frames.pop(0) if self.frames else {"type": "websocket.disconnect"}
+
+        async def send_text(self, text):
+            raise OSError("the connection is gone")
+
+        async def close(self, code=1000, reason=None):
+            pass
+
+    server = web_app.Server(max_tables=4, max_connections=4)
+    handled = []
+    original = server._frame
+
+    async def counting(client, text):
+        handled.append(text)
+        await original(client, text)
+
+    server._frame = counting
+    ws = Gone()
+    asyncio.run(server.websocket(ws))
+    assert len(handled) == 1 and len(ws.frames) == 8  # the first answered (its reply failed), the second read: gone
+
+
 def test_serve_refuses_a_model_file_it_cannot_seat_before_the_server_starts(tmp_path, capsys, monkeypatch):
     from tressette_env import cli
 

@@ -240,6 +240,8 @@ class Server:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
                     break
+                if client.gone:  # closed for not reading, or its writes failed: what it sent before goes unread
+                    break
                 text = raw.get("text")
                 if text is None:
                     await client.send(_error("send text frames of JSON, not binary ones"))

@@ -93,7 +93,9 @@ def _shut_down(sock: socket.socket) -> None:
         pass
 
 
-class _WatchedHTTP(http.client.HTTPConnection):
+class _Watched:
+    """A connection whose socket ``deadline`` shuts down when the request's time is up."""
+
     def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline = deadline
@@ -103,37 +105,28 @@ class _WatchedHTTP(http.client.HTTPConnection):
         self._deadline.watch(self.sock)
 
 
-class _WatchedHTTPS(http.client.HTTPSConnection):
-    def __init__(self, *args: Any, deadline: _Deadline, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._deadline = deadline
-
-    def connect(self) -> None:
-        super().connect()
-        self._deadline.watch(self.sock)
+class _WatchedHTTP(_Watched, http.client.HTTPConnection):
+    pass
 
 
-class _WatchedHTTPHandler(urllib.request.HTTPHandler):
-    def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
-        self._deadline = deadline
-
-    def http_open(self, req: urllib.request.Request) -> Any:
-        return self.do_open(functools.partial(_WatchedHTTP, deadline=self._deadline), req)
-
-
-class _WatchedHTTPSHandler(urllib.request.HTTPSHandler):
-    def __init__(self, deadline: _Deadline) -> None:
-        super().__init__()
-        self._deadline = deadline
-
-    def https_open(self, req: urllib.request.Request) -> Any:
-        return self.do_open(functools.partial(_WatchedHTTPS, deadline=self._deadline), req, context=self._context)
+class _WatchedHTTPS(_Watched, http.client.HTTPSConnection):
+    pass
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
     """An opener whose connections end at ``deadline`` and that follows no redirect."""
-    return urllib.request.build_opener(_NoRedirects, _WatchedHTTPHandler(deadline), _WatchedHTTPSHandler(deadline))
+    plain = functools.partial(_WatchedHTTP, deadline=deadline)
+    secure = functools.partial(_WatchedHTTPS, deadline=deadline)
+
+    class Plain(urllib.request.HTTPHandler):
+        def http_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(plain, req)
+
+    class Secure(urllib.request.HTTPSHandler):
+        def https_open(self, req: urllib.request.Request) -> Any:
+            return self.do_open(secure, req, context=self._context)
+
+    return urllib.request.build_opener(_NoRedirects, Plain, Secure)
 
 
 class ChatError(BotError):

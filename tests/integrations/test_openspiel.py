@@ -188,6 +188,26 @@ def test_a_bad_parameter_is_refused(params, message):
         pyspiel.load_game("python_calabresella", params)
 
 
+def test_a_matchs_own_switches_are_no_parameters_and_list_parameters_read_back():
+    """One hand has no target_score, calling_out, rounds...: they were listed, and refused whatever their value."""
+    assert "target_score" not in pyspiel.load_game("python_tressette").get_parameters()
+    with pytest.raises(Exception, match="Unknown parameter 'target_score'"):
+        pyspiel.load_game("python_tressette", {"target_score": 50})
+    for name in ("calling_out", "target_score"):
+        assert name not in openspiel._parameters(catalog.entry("tressette_in_due"))
+    assert "rounds" not in openspiel._parameters(catalog.entry("calabresella"))
+    assert "cappotto_bonus" in openspiel._parameters(catalog.entry("tressette"))  # (a hand's own)
+    empty = openspiel.parameters_of("calabresella", {"multipliers": {}})
+    assert pyspiel.load_game("python_calabresella", empty).rules.multipliers == ()
+    for value, words in [
+        ("chiamo:2+chiamo:3", "'chiamo' is given twice"),
+        ("chiamo:-1", "to ints 1..10000"),
+        ("chiamo:x", "key:number pairs joined by"),
+    ]:
+        with pytest.raises(Exception, match=words):
+            pyspiel.load_game("python_calabresella", {"multipliers": value})
+
+
 def test_a_match_is_refused():
     with pytest.raises(Exception, match="episode"):
         pyspiel.load_game("python_tressette", {"episode": "match"})

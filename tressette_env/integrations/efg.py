@@ -41,8 +41,13 @@ import pyspiel
 
 __all__ = ["EFGTree", "player_policy", "uniform", "write"]
 
-MAX_NODES = 5_000_000
-"""A tree with more nodes than this is refused: its text would take hundreds of megabytes and its walk hours."""
+MAX_NODES = 500_000
+"""A tree with more nodes than this is refused when the walk reaches it (``write(game, max_nodes=...)`` for more).
+
+Each node costs its line of text and, in a game's full deal, nearly one information set with its
+state's clone: about 0.75 ms of CPU and 5 KB on Tressette in due (20,000 nodes: 16 s, 156 MB
+resident), 0.33 ms on the mini game (100,009 nodes: 33 s). At 5,000,000, the bound before, a
+walk of a real game ran out of memory (some 24 GB) long before it was refused."""
 
 
 @dataclass

@@ -30,8 +30,9 @@ that type; the others are written so that a game's name (``str(game)``) loads it
 | some of a list, or None (``contracts``) | a string: the words joined by ``+``, or ``"default"`` | ``{"contracts": "chiamo+solo"}`` |
 | numbers for some keys, or None (``multipliers``) | a string: ``key:number`` joined by ``+``, or ``"default"`` | ``{"multipliers": "chiamo:2+solo:3"}`` |
 
-``parameters_of(name, switches)`` writes them from the rule switches. ``episode`` is no parameter:
-a game here is one hand.
+``parameters_of(name, switches)`` writes them from the rule switches (``game_parameters(rules)``
+from a rules record). ``episode`` is no parameter: a game here is one hand, and a match's own
+switches (``target_score``, ``calling_out``, ``match_end``, ``rounds``, ``hands``) are none either.
 
 The deal replays the game's own dealing (``Game.new_game``) with a random source that reads the
 chance outcomes played so far, so a deal here is dealt by the same code as everywhere else and
@@ -57,6 +58,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -72,7 +74,7 @@ from ..engine.state import SeatView
 from ..engine.switches import allowed_kind
 from ..protocol.state import encode_public
 
-__all__ = ["ScriptedRandom", "game_name", "parameters_of", "register_all", "rules_of"]
+__all__ = ["ScriptedRandom", "game_name", "game_parameters", "parameters_of", "register_all", "rules_of"]
 
 PREFIX = "python_"
 
@@ -182,21 +184,34 @@ def _from_parameter(field: dataclasses.Field, value: Any) -> Any:
     if value == "default":
         return None
     if kind == "subset|None":
-        return tuple(value.split("+"))
-    pairs = {}
-    for part in value.split("+"):
+        return tuple(value.split("+")) if value else ()
+    pairs: dict[str, int] = {}
+    for part in value.split("+") if value else ():  # ("": no pairs, as parameters_of writes an empty mapping)
         key, _, number = part.partition(":")
-        if not number.isdigit():
+        if not re.fullmatch("-?[0-9]{1,9}", number):
             raise ValueError(
                 f"game parameter {field.name} is 'default' or key:number pairs joined by '+'; got {value!r}"
             )
-        pairs[key] = int(number)
+        if key in pairs:
+            raise ValueError(f"game parameter {field.name}: {key!r} is given twice in {value!r}")
+        pairs[key] = int(number)  # (the rules name the keys and the numbers they allow)
     return pairs
 
 
 def _parameters(entry: catalog.Entry) -> dict[str, Any]:
-    """The game's parameters with their defaults (every rule switch but ``episode``)."""
-    return {f.name: _to_parameter(f, f.default) for f in dataclasses.fields(entry.rules_type()) if f.name != "episode"}
+    """The game's parameters with their defaults: every rule switch of one hand (not ``episode``, nor a match's own)."""
+    defaults = entry.make_rules()
+    return {
+        f.name: _to_parameter(f, f.default)
+        for f in dataclasses.fields(entry.rules_type())
+        if f.name != "episode" and not _match_only(f, defaults)
+    }
+
+
+def _match_only(field: dataclasses.Field, defaults: Any) -> bool:
+    """Whether every value of ``field`` but its default needs ``episode="match"`` (``target_score``, ``rounds``...)."""
+    needs = field.metadata["switch"].needs
+    return any(need.test is None and need.values is None and "episode" in need.failing(defaults) for need in needs)
 
 
 def parameters_of(entry_name: str, switches: dict[str, Any]) -> dict[str, Any]:
@@ -210,6 +225,12 @@ def parameters_of(entry_name: str, switches: dict[str, Any]) -> dict[str, Any]:
     entry = catalog.entry(entry_name)
     fields = {f.name: f for f in dataclasses.fields(entry.rules_type())}
     return {k: _to_parameter(fields[k], v) if k in fields else v for k, v in switches.items()}
+
+
+def game_parameters(rules: Any) -> dict[str, Any]:
+    """The OpenSpiel parameters of a rules record of one hand (its values of the game's parameters)."""
+    name = rules.game.name
+    return parameters_of(name, {key: getattr(rules, key) for key in _parameters(catalog.entry(name))})
 
 
 def rules_of(entry_name: str, params: dict[str, Any]) -> Any:

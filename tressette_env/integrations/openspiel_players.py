@@ -46,7 +46,6 @@ module raises ``ModuleNotFoundError`` (an ``ImportError``) saying so.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -103,9 +102,7 @@ def openspiel_game(rules: Any) -> Any:
     if game is None:
         check_rules(rules)
         openspiel.register_all()  # a game registered after the integration's import (Tressette mini)
-        name = rules.game.name
-        switches = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name != "episode"}
-        game = pyspiel.load_game(openspiel.game_name(name), openspiel.parameters_of(name, switches))
+        game = pyspiel.load_game(openspiel.game_name(rules.game.name), openspiel.game_parameters(rules))
         _GAMES[rules] = game
     return game
 
@@ -200,8 +197,11 @@ class ISMCTSPlayer(_BotPlayer):
 
     def __init__(self, simulations: int = 100, uct_c: float = 2.0, rollouts: int = 1, max_world_samples: int = -1):
         super().__init__(simulations, uct_c, rollouts)
-        if max_world_samples != -1:
-            _int(self.name, "max_world_samples", max_world_samples, 1, 100_000)
+        if not (type(max_world_samples) is int and (max_world_samples == -1 or 1 <= max_world_samples <= 100_000)):
+            raise ValueError(
+                f"{self.name}: max_world_samples is -1 (a fresh draw at each simulation) or an integer from 1 "
+                f"to 100000; got {max_world_samples!r}"
+            )
         self.max_world_samples = max_world_samples
 
     def __repr__(self) -> str:

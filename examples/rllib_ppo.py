@@ -38,6 +38,7 @@ from tressette_env.integrations.rllib import (
     MAPPINGS,
     RLModulePlayer,
     TressetteMultiAgentEnv,
+    check_env_config,
     policy_mapping,
     register_batched_env,
 )
@@ -57,10 +58,14 @@ def build_config(args: argparse.Namespace) -> tuple[PPOConfig, list[str]]:
         return build_batched_config(args), [BATCHED_MODULE]
     spec = game_spec(args.game)
     agents = list(spec.agent_names(spec.make_rules()))
-    learners = agents if args.mapping != "shared" or not args.learners else args.learners
+    chosen = args.learners or (["player_0", "player_2"] if args.game == "tressette" else ["player_0"])
+    learners = agents if args.mapping != "shared" else chosen
     mapping = policy_mapping(args.mapping, args.game)
     modules = sorted({mapping(agent) for agent in learners})
     env_config = {"game": args.game, "learners": learners, "others": args.others, "dense_reward": args.dense_reward}
+    # Checked here, in the driver: a bad env_config fails inside each remote env runner, and RLlib reports an
+    # IndexError of its own (the runners it could not make), the error only in the runners' logs.
+    check_env_config(env_config)
     model = DefaultModelConfig(fcnet_hiddens=args.hidden, fcnet_activation="tanh")
     config = (
         PPOConfig()
@@ -109,8 +114,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--learners",
         nargs="+",
-        default=["player_0", "player_2"],
-        help="with --mapping shared: the agents that learn (default one team of the four-seat game)",
+        default=None,
+        help="with --mapping shared: the agents that learn (default: one team of the four-seat game, player_0 and "
+        "player_2; player_0 in the other games)",
     )
     parser.add_argument("--others", default="random", help="who plays the other agents, inside the environment")
     parser.add_argument(
@@ -153,6 +159,10 @@ def main(argv: list[str] | None = None) -> dict:
             "--batched: the four-seat game (this recipe's; batched_env takes every game), --others random or "
             "heuristic (the batched players), --mapping shared"
         )
+    try:  # before Ray starts: the env_config and the mapping, each refused in one line
+        config, modules = build_config(args)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
     if args.address:
         ray.init(address=args.address)
         nodes = [n for n in ray.nodes() if n["Alive"]]
@@ -161,7 +171,6 @@ def main(argv: list[str] | None = None) -> dict:
     else:  # logical CPUs: a driver and every env runner get one, even on a 2-core machine
         ray.init(num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
     try:
-        config, modules = build_config(args)
         algo = config.build_algo()
         start = time.perf_counter()
         for i in range(1, args.iterations + 1):

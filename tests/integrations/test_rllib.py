@@ -200,6 +200,9 @@ def test_rllibs_environment_check_passes(game):
     ({"history": "no"}, r"'history'\] is True or False"),
     ({"max_cycles": 0}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
     ({"max_cycles": True}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
+    ({"max_cycles": "5"}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
+    ({"others": "human", "learners": ["player_0"]}, "'human' plays at a terminal"),
+    ({"others": "human"}, "'human' plays at a terminal"),
     ({"record": "/no/such/folder/r.jsonl"}, "does not exist"),
     ({"game": "poker"}, "poker"),
     ({"game": ["tressette"]}, r"'game'\] is a game's name"),
@@ -272,6 +275,56 @@ def test_policy_mappings():
             policy_mapping("team", game)
     with pytest.raises(ValueError, match="one of shared, team, seat"):
         policy_mapping("pairs")
+    with pytest.raises(ValueError, match=r"tressette's agents are \['player_0', .*\]; got 'player_4'"):
+        policy_mapping("team")("player_4")  # (a KeyError)
+
+
+def test_errors_name_what_was_wrong_in_the_callers_words():
+    from tressette_env.integrations.rllib import batched_env
+
+    with pytest.raises(TypeError, match=r"max_cycles'\] is None \(no limit\) or an int >= 1; got '5'"):
+        TressetteMultiAgentEnv({"max_cycles": "5"})  # a wrong type: TypeError, as the docstring says
+    with pytest.raises(TypeError, match="config is None or a dict"):
+        batched_env("tressette")  # (dict()'s "update sequence element" error)
+    with pytest.raises(ValueError, match=r"seat must be a seat 0..3 or 'random' \(gym.make's keyword\); got 7"):
+        batched_env({"seat": 7})  # (it named learner_seat, a keyword the caller never gave)
+
+
+def test_a_module_trained_on_another_observation_or_game_is_named():
+    torch = pytest.importorskip("torch")
+    from gymnasium import spaces
+
+    from tressette_env.engine import legal_actions, new_game, view
+    from tressette_env.integrations.rllib import RLModulePlayer
+
+    class Module:  # what RLModulePlayer reads of an RLModule: its spaces and forward_inference
+        def __init__(self, size, actions):
+            self.observation_space = spaces.Dict({"observations": spaces.Box(0, 1, (size,)),
+                                                  "action_mask": spaces.Box(0, 1, (actions,))})  # fmt: skip
+            self.action_space = spaces.Discrete(actions)
+
+        def forward_inference(self, batch):
+            return {"action_dist_inputs": torch.zeros((1, self.action_space.n))}
+
+    state = new_game(seed=0)
+    seen, legal = view(state, state.public.turn), legal_actions(state)
+    assert RLModulePlayer(Module(790, 161)).act(seen, legal, None) in legal
+    with pytest.raises(
+        ValueError,
+        match=r"the module reads 1460 observation entries; tressette's observation here has 790 \(history=True reads 1460",
+    ):
+        RLModulePlayer(Module(1460, 161)).act(seen, legal, None)
+    with pytest.raises(
+        ValueError,
+        match=r"reads 790 observation entries; tressette's history observation here has 1460 \(history=False",
+    ):
+        RLModulePlayer(Module(790, 161), history=True).act(seen, legal, None)
+    from tressette_env import catalog
+
+    calabresella = new_game(catalog.entry("calabresella").make_rules(), seed=0)
+    seen, legal = view(calabresella, calabresella.public.turn), legal_actions(calabresella)
+    with pytest.raises(ValueError, match="observation entries; calabresella's observation here has"):
+        RLModulePlayer(Module(790, 161)).act(seen, legal, None)
 
 
 def _example():

@@ -124,11 +124,11 @@ def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Pl
     """``others`` as agent -> ``Player``: every spec made (so checked), whether or not an agent uses it."""
     allowed = "one player spec (a name, e.g. 'heuristic', or a model's path) or Player"
     if isinstance(others, Player):  # one player for all
-        return dict.fromkeys(agents, others)
+        return dict.fromkeys(agents, _unattended(others))
     if isinstance(others, str):  # one spec for all: a player each
         if not agents:  # every agent learns: made all the same, so that a bad spec is named now
-            as_player(others)
-        return {agent: as_player(others) for agent in agents}
+            _unattended(as_player(others))
+        return {agent: _unattended(as_player(others)) for agent in agents}
     if not isinstance(others, Mapping):
         raise TypeError(f"env_config['others'] is {allowed}, or a dict agent -> spec; got {shown(others)}")
     if sorted(others, key=str) != sorted(agents):
@@ -139,7 +139,14 @@ def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Pl
     for agent, spec in others.items():
         if not isinstance(spec, (str, Player)):
             raise TypeError(f"env_config['others'][{shown(agent)}] is {allowed}; got {shown(spec)}")
-    return {agent: as_player(others[agent]) for agent in agents}
+    return {agent: _unattended(as_player(others[agent])) for agent in agents}
+
+
+def _unattended(player: Player) -> Player:
+    """``player``, unless it reads a terminal: an RLlib runner has none (``human`` waited for input that never came)."""
+    if getattr(player, "name", None) == "human":
+        raise ValueError("env_config['others']: 'human' plays at a terminal, which an RLlib env runner does not have")
+    return player
 
 
 def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -201,7 +208,8 @@ def check_env_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
         raise ValueError('dense_reward needs episode="hand": a match pays only its result')
     max_cycles = config.get("max_cycles")
     if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
-        raise ValueError(f"env_config['max_cycles'] is None (no limit) or an int >= 1; got {shown(max_cycles)}")
+        error = TypeError if type(max_cycles) is not int else ValueError
+        raise error(f"env_config['max_cycles'] is None (no limit) or an int >= 1; got {shown(max_cycles)}")
     checked = {
         "game": name,
         "rules": rules,
@@ -362,7 +370,14 @@ def policy_mapping(kind: str = "shared", game: str = "tressette", rules: Mapping
         return lambda agent_id, episode=None, **kwargs: "shared"
     if kind == "team":
         teams = teams_of(game, rules)
-        return lambda agent_id, episode=None, **kwargs: teams[agent_id]
+
+        def team_of(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
+            try:
+                return teams[agent_id]
+            except (KeyError, TypeError):  # (TypeError: an unhashable id)
+                raise ValueError(f"{game}'s agents are {list(teams)}; got {shown(agent_id)}") from None
+
+        return team_of
     if kind == "seat":
         return lambda agent_id, episode=None, **kwargs: agent_id
     raise ValueError(f"policy mapping {kind!r}: one of {', '.join(MAPPINGS)}")
@@ -390,6 +405,7 @@ class RLModulePlayer:
         torch = self._torch
         rules = view.public.rules
         obs = observation_of(rules, self.history).encode(view)
+        self._check_fits(rules, obs.size, max(legal))
         mask = np.zeros(self.module.action_space.n, dtype=np.float32)
         mask[legal] = 1.0
         batch = {"obs": {"observations": torch.from_numpy(obs[None].astype(np.float32)),
@@ -397,3 +413,24 @@ class RLModulePlayer:
         with torch.no_grad():
             logits = self.module.forward_inference(batch)["action_dist_inputs"][0].numpy()
         return legal[int(np.argmax(logits[legal]))]
+
+    def _check_fits(self, rules: Any, size: int, top_action: int) -> None:
+        """A ValueError naming what differs when the module was trained on another game or observation."""
+        space = getattr(self.module, "observation_space", None)
+        shape = getattr(space, "spaces", {}).get("observations", None) if space is not None else None
+        expected = int(np.prod(shape.shape)) if shape is not None else size
+        game = rules.game.name
+        if expected != size:
+            other = observation_of(rules, not self.history).size
+            hint = f" (history={not self.history} reads {other}: the module's)" if other == expected else ""
+            raise ValueError(
+                f"{self.name}: the module reads {expected} observation entries; {game}'s "
+                f"{'history ' if self.history else ''}observation here has {size}{hint}: "
+                "a module plays the game and observation it was trained on"
+            )
+        actions = self.module.action_space.n
+        if top_action >= actions:
+            raise ValueError(
+                f"{self.name}: the module has {actions} actions; {game} plays action {top_action}: "
+                "a module plays the game it was trained on"
+            )

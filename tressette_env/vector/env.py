@@ -398,6 +398,8 @@ def make_vector_env(
                 f"the batched environment's {name} is 'random', 'heuristic' or a batched policy(obs, mask) -> actions "
                 f"(other players, saved models included, play in gym.make's environments); got {shown(policy)}"
             )
+    if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4):
+        raise ValueError(f"seat must be a seat 0..3 or 'random' (gym.make's keyword); got {shown(seat)}")
     return TressetteVectorEnv(
         num_envs, opponent=opponents, partner=partner, learner_seat=seat, seed=seed, dense_reward=dense_reward, **rules
     )

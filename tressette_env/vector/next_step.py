@@ -148,6 +148,10 @@ def make(config: Mapping[str, Any] | None = None) -> NextStepVectorEnv:
     """
     from .. import catalog
 
+    if config is not None and not isinstance(config, Mapping):
+        raise TypeError(
+            f"config is None or a dict: game, num_envs and the game's make_vec keywords; got {shown(config)}"
+        )
     config = dict(config or {})
     game = config.pop("game", "tressette")
     if game not in catalog.names():

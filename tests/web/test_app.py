@@ -400,6 +400,15 @@ def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
     asyncio.run(run())
 
 
+def test_a_number_past_pythons_digits_is_said_as_such_not_as_not_json():
+    from tressette_env.web.app import _parse, _Refused
+
+    with pytest.raises(_Refused, match="a number of more than 4300 digits"):
+        _parse('{"type": "act", "action": ' + "9" * 4400 + "}")
+    with pytest.raises(_Refused, match="not JSON"):
+        _parse('{"type": "act", "action": ' + "9" * 40)
+
+
 def test_the_frames_a_closed_connection_sent_before_are_not_worked_on():
     """A client that sent replays and went away (or was closed for not reading) left the server replaying them."""
     import asyncio

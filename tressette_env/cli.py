@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
+from .agents.human import HumanPlayer
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec, shown_spec
 from .catalog import names as game_names
 from .engine.rules import Rules
@@ -180,7 +181,7 @@ def _eval(args: argparse.Namespace) -> int:
             raise ValueError(
                 f"--bot {unused[0]}=...: name it among the players too, e.g. `tressette eval {unused[0]} random`"
             )
-        if any(getattr(player, "name", "") == "human" for player in players.values()):
+        if any(isinstance(player, HumanPlayer) for player in players.values()):
             args.workers, args.no_progress = 1, True  # a person types in this process's terminal
         _check_games(rules, [*players.values()], bots)
     except ModelFileError as error:
@@ -328,7 +329,7 @@ def _bot(args: argparse.Namespace) -> int:
         _file_error(args.parser, error)
     except (TypeError, ValueError, ImportError) as error:
         args.parser.error(str(error))
-    if getattr(player, "name", "") == "human":
+    if isinstance(player, HumanPlayer):
         args.parser.error("human reads the terminal, which is the protocol's here: seat a person with tressette play")
     serve(player, sys.stdin, sys.stdout, random.Random(args.seed), args.decision_limit)
     return 0

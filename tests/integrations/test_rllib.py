@@ -203,6 +203,8 @@ def test_rllibs_environment_check_passes(game):
     ({"max_cycles": "5"}, r"'max_cycles'\] is None \(no limit\) or an int >= 1"),
     ({"others": "human", "learners": ["player_0"]}, "'human' plays at a terminal"),
     ({"others": "human"}, "'human' plays at a terminal"),
+    ({"learners": ["player_0"], "others": {"player_1": "random", "player_2": "human", "player_3": "random"}},
+     r"'others'\]\['player_2'\]: 'human' plays at a terminal"),
     ({"record": "/no/such/folder/r.jsonl"}, "does not exist"),
     ({"game": "poker"}, "poker"),
     ({"game": ["tressette"]}, r"'game'\] is a game's name"),
@@ -279,6 +281,17 @@ def test_policy_mappings():
         policy_mapping("team")("player_4")  # (a KeyError)
 
 
+def test_a_model_file_named_human_is_no_terminal(tmp_path):
+    import shutil
+
+    from tressette_env.learned.loading import shipped_model_path
+
+    model = tmp_path / "human.npz"  # its player's name is the file's: "human"
+    shutil.copy(shipped_model_path("tressette"), model)
+    checked = check_env_config({"learners": ["player_0", "player_2"], "others": str(model)})
+    assert checked["others"]["player_1"].name == "human"
+
+
 def test_errors_name_what_was_wrong_in_the_callers_words():
     from tressette_env.integrations.rllib import batched_env
 
@@ -309,6 +322,9 @@ def test_a_module_trained_on_another_observation_or_game_is_named():
     state = new_game(seed=0)
     seen, legal = view(state, state.public.turn), legal_actions(state)
     assert RLModulePlayer(Module(790, 161)).act(seen, legal, None) in legal
+    odd = Module(790, 161)
+    odd.observation_space = spaces.Tuple([spaces.Discrete(2)])  # not the env's dict: not checked (it was a crash)
+    assert RLModulePlayer(odd).act(seen, legal, None) in legal
     with pytest.raises(
         ValueError,
         match=r"the module reads 1460 observation entries; tressette's observation here has 790 \(history=True reads 1460",

@@ -170,8 +170,10 @@ def test_bad_states_and_answers_are_refused_in_one_line():
     # cut at MAX_ANSWER characters before; the web table's frame: tests/web/test_app.py)
     from tressette_env.protocol.serve import _action
 
-    with pytest.raises(ValueError, match="a number of more than 4300 digits"):  # tressette bot's message line
-        _action(None, '{"type": "act", "seat": ' + "9" * 4400 + "}", None)
+    digits = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # (0: no limit, before Python 3.10.7)
+    if digits:
+        with pytest.raises(ValueError, match=f"a number of more than {digits} digits"):  # tressette bot's message
+            _action(None, '{"type": "act", "seat": ' + "9" * (digits + 100) + "}", None)
 
 
 # ---------------------------------------------------------------------- tressette bot

@@ -401,10 +401,14 @@ def test_a_connection_that_does_not_read_is_closed_and_holds_up_nobody():
 
 
 def test_a_number_past_pythons_digits_is_said_as_such_not_as_not_json():
+    import sys
+
     from tressette_env.web.app import _parse, _Refused
 
-    with pytest.raises(_Refused, match="a number of more than 4300 digits"):
-        _parse('{"type": "act", "action": ' + "9" * 4400 + "}")
+    digits = getattr(sys, "get_int_max_str_digits", lambda: 0)()  # (0: no limit, before Python 3.10.7)
+    if digits:
+        with pytest.raises(_Refused, match=f"a number of more than {digits} digits"):
+            _parse('{"type": "act", "action": ' + "9" * (digits + 100) + "}")
     with pytest.raises(_Refused, match="not JSON"):
         _parse('{"type": "act", "action": ' + "9" * 40)
 

@@ -139,13 +139,17 @@ def _others(others: Any, agents: list[str], learners: list[str]) -> dict[str, Pl
     for agent, spec in others.items():
         if not isinstance(spec, (str, Player)):
             raise TypeError(f"env_config['others'][{shown(agent)}] is {allowed}; got {shown(spec)}")
-    return {agent: _unattended(as_player(others[agent])) for agent in agents}
+    return {agent: _unattended(as_player(others[agent]), f"[{agent!r}]") for agent in agents}
 
 
-def _unattended(player: Player) -> Player:
+def _unattended(player: Player, where: str = "") -> Player:
     """``player``, unless it reads a terminal: an RLlib runner has none (``human`` waited for input that never came)."""
-    if getattr(player, "name", None) == "human":
-        raise ValueError("env_config['others']: 'human' plays at a terminal, which an RLlib env runner does not have")
+    from ..agents.human import HumanPlayer
+
+    if isinstance(player, HumanPlayer):
+        raise ValueError(
+            f"env_config['others']{where}: 'human' plays at a terminal, which an RLlib env runner does not have"
+        )
     return player
 
 
@@ -417,7 +421,7 @@ class RLModulePlayer:
     def _check_fits(self, rules: Any, size: int, top_action: int) -> None:
         """A ValueError naming what differs when the module was trained on another game or observation."""
         space = getattr(self.module, "observation_space", None)
-        shape = getattr(space, "spaces", {}).get("observations", None) if space is not None else None
+        shape = space.spaces.get("observations") if isinstance(space, spaces.Dict) else None
         expected = int(np.prod(shape.shape)) if shape is not None else size
         game = rules.game.name
         if expected != size:

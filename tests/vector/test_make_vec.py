@@ -48,7 +48,7 @@ def test_the_mask_is_in_the_infos_and_never_empty_across_autoresets():
         ({"opponents": ("random", "heuristic")}, "one policy for both opponents"),
         ({"partner": "ppo"}, "the batched environment's partner is 'random', 'heuristic'"),
         ({"render_mode": "ansi"}, "render_mode='ansi' is not supported"),
-        ({"seat": 4}, "learner_seat must be a seat 0..3 or 'random'"),
+        ({"seat": 4}, r"^seat must be a seat 0..3 or 'random' \(gym.make's keyword\); got 4"),  # (not learner_seat)
     ],
 )
 def test_bad_keywords_are_named(keywords, message):

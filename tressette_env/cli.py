@@ -48,13 +48,11 @@ from .agents.human import HumanPlayer
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec, shown_spec
 from .catalog import names as game_names
 from .engine.rules import Rules
-from .engine.switches import switch_kind, switch_names
+from .engine.switches import LISTED, switch_kind, switch_names
 from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
-LISTED = ("subset|None", "mapping|None")
-"""The switch kinds (``engine.switches.KINDS``) that ``--rule`` reads as a list ``a,b`` or a mapping ``a:2,b:4``."""
 RULE_HELP = "a rule switch name=value (repeatable; a list switch a,b, a mapping a:2,b:4)"
 
 

@@ -151,13 +151,15 @@ def int_bounds(allowed: Any) -> tuple[int, int]:
 
 KINDS = ("bool", "int", "int|None", "subset|None", "mapping|None", "choice")
 """What a switch's ``allowed`` can be (``Switch``): ``"choice"`` is a tuple of the values themselves."""
+LISTED = ("subset|None", "mapping|None")
+"""The kinds whose value is a list or a mapping (``--rule`` writes them ``a,b`` and ``a:2,b:4``)."""
 
 
 def allowed_kind(allowed: Any) -> str:
     """Which of ``KINDS`` a switch's ``allowed`` is (``Switch``)."""
     if allowed is bool:
         return "bool"
-    if isinstance(allowed, tuple) and allowed and allowed[0] in KINDS[1:5]:
+    if isinstance(allowed, tuple) and allowed and allowed[0] in ("int", "int|None", *LISTED):
         return allowed[0]
     return "choice"
 
@@ -180,7 +182,7 @@ def _allowed_text(allowed: Any) -> str:
     if kind in ("int", "int|None"):
         least, most = int_bounds(allowed)
         text = f"int {least}..{most}"
-        return text + " or None" if allowed[0] == "int|None" else text
+        return text + " or None" if kind == "int|None" else text
     return ", ".join(f"`{v!r}`".replace("'", '"') for v in allowed)
 
 

@@ -203,7 +203,7 @@ class DuplicateEvalCallback(BaseCallback):
         return point
 
     def _on_step(self) -> bool:
-        if self.every == 0 and self.history or self.num_timesteps - self._last < self.every:
+        if (self.every == 0 and self.history) or self.num_timesteps - self._last < self.every:
             return True
         self._last = self.num_timesteps
         self.evaluate_now()

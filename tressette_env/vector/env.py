@@ -159,12 +159,7 @@ class TressetteVectorEnv(VectorEnv):
                 )
         self.opponent = opponent
         self.partner = opponent if partner is None else partner
-        if learner_seat != "random" and (
-            isinstance(learner_seat, bool)
-            or not isinstance(learner_seat, (int, np.integer))
-            or not 0 <= learner_seat < 4
-        ):
-            raise ValueError(f"learner_seat must be a seat 0..3 or 'random'; got {shown(learner_seat)}")
+        _check_seat(learner_seat, "learner_seat")
         self.learner_seat = learner_seat
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._fresh = np.ones(num_envs, dtype=bool)  # the learner has not acted in this episode yet
@@ -360,6 +355,12 @@ class TressetteVectorEnv(VectorEnv):
         raise NotImplementedError("TressetteVectorEnv does not render; play a deal in tressette_v0.env to watch it")
 
 
+def _check_seat(seat: Any, name: str, note: str = "") -> None:
+    """A learner's seat 0..3 or ``"random"``; a ValueError in the caller's own keyword ``name`` otherwise."""
+    if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4):
+        raise ValueError(f"{name} must be a seat 0..3 or 'random'{note}; got {shown(seat)}")
+
+
 def make_vector_env(
     num_envs: int,
     seat: int | str = "random",
@@ -398,8 +399,7 @@ def make_vector_env(
                 f"the batched environment's {name} is 'random', 'heuristic' or a batched policy(obs, mask) -> actions "
                 f"(other players, saved models included, play in gym.make's environments); got {shown(policy)}"
             )
-    if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4):
-        raise ValueError(f"seat must be a seat 0..3 or 'random' (gym.make's keyword); got {shown(seat)}")
+    _check_seat(seat, "seat", " (gym.make's keyword)")
     return TressetteVectorEnv(
         num_envs, opponent=opponents, partner=partner, learner_seat=seat, seed=seed, dense_reward=dense_reward, **rules
     )

@@ -55,7 +55,7 @@ from ..agents.registry import make_player
 from ..engine.cards import cards_of
 from ..engine.game import legal_actions, new_game, next_hand, view
 from ..engine.state import GAME_OVER, HAND_OVER, PLAYING, GameState, SeatView
-from ..engine.switches import int_bounds, needs_text, switch_kind
+from ..engine.switches import LISTED, int_bounds, needs_text, switch_kind
 from ..engine.tricks import trick_winner
 from ..messages import cut, shown
 from ..play import agent_names, hand_over_lines
@@ -106,7 +106,7 @@ def table_rules(game: str, switches: Any) -> Any:
         TableError: an unknown game, an unknown switch, a value the switch does not allow, or a
             switch that has no effect with the others (the message names it and what is allowed).
     """
-    from ..cli import LISTED, _game_rules  # the command line's reading of --rule name=value
+    from ..cli import _game_rules  # the command line's reading of --rule name=value
 
     if not isinstance(game, str) or game not in catalog.names():
         raise TableError(f"unknown game {shown(game)}; the games are: {', '.join(catalog.names())}")
@@ -119,9 +119,8 @@ def table_rules(game: str, switches: Any) -> Any:
     for name, value in switches.items():
         if not name or not name.isidentifier():
             raise TableError(f"rule switch {shown(name)}: not a switch's name; {game}'s are {_switch_names(game)}")
-        if (
-            name in fields and switch_kind(fields[name]) in LISTED and value is not None
-        ):  # (the command line's a,b or a:2)
+        listed = name in fields and switch_kind(fields[name]) in LISTED  # (the command line's a,b or a:2)
+        if listed and value is not None:
             raise TableError(f"rule switch {name}: a list or a mapping, which a table does not set (its default: none)")
         items.append(f"{name}={_switch_text(name, value)}")
     try:

@@ -2,7 +2,7 @@
 
     pip install torch==2.13.0                  # a CPU build first, where you want one
     pip install -e ".[rllib]"                  # ray[rllib] and torch
-    python examples/rllib_ppo.py               # one machine: a local Ray with 2 env runner processes
+    python examples/rllib_ppo.py               # one machine: a Ray of its own with 2 env runner processes
     python examples/rllib_ppo.py --address auto   # an existing Ray cluster (ray start --head; ray start --address=...)
 
 Each env runner steps ``--envs-per-runner`` environments together (64 by default, set by
@@ -144,7 +144,12 @@ def main(argv: list[str] | None = None) -> dict:
         help=f"environments each runner steps together, its module acting for all at once (default {ENVS_PER_RUNNER}: "
         "benchmarks/bench_rllib.py measures the env steps a runner samples a CPU second by this number)",
     )
-    parser.add_argument("--address", default=None, help="an existing Ray cluster (auto, or ray://host:10001)")
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="an existing Ray cluster (auto, host:port or ray://host:10001; default: RAY_ADDRESS where set, else a "
+        "Ray of this script's own, even where another Ray runs on this machine)",
+    )
     parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -163,13 +168,15 @@ def main(argv: list[str] | None = None) -> dict:
         config, modules = build_config(args)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    if args.address:
-        ray.init(address=args.address)
+    address = args.address or os.environ.get("RAY_ADDRESS")  # Ray's own variable names a cluster too
+    if address:
+        ray.init(address=address)
         nodes = [n for n in ray.nodes() if n["Alive"]]
         cpus = sum(n["Resources"].get("CPU", 0) for n in nodes)
-        print(f"Ray cluster at {args.address}: {len(nodes)} node(s), {cpus:g} CPUs", flush=True)
-    else:  # logical CPUs: a driver and every env runner get one, even on a 2-core machine
-        ray.init(num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
+        print(f"Ray cluster at {address}: {len(nodes)} node(s), {cpus:g} CPUs", flush=True)
+    else:  # a Ray of its own ("local"): Ray's default joins any Ray running on this machine, and refuses num_cpus there
+        # logical CPUs: a driver and every env runner get one, even on a 2-core machine
+        ray.init(address="local", num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
     try:
         algo = config.build_algo()
         start = time.perf_counter()

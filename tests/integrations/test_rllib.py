@@ -416,8 +416,60 @@ def test_the_batched_engine_through_rllibs_own_runner_samples_whole_hands():
     runner.stop()
 
 
-def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
-    """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster.
+def test_the_recipe_starts_a_ray_of_its_own_unless_given_a_cluster(monkeypatch):
+    """No ``--address``: ``address="local"``, a Ray of its own (Ray's default joins any Ray running on the
+    machine and refuses ``num_cpus`` there); ``RAY_ADDRESS`` names a cluster as ``--address`` does."""
+    rllib_ppo = _example()
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def init(**kwargs):
+        calls.append(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(rllib_ppo.ray, "init", init)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    for argv, environ in (([], None), (["--address", "10.0.0.1:6379"], None), ([], "10.0.0.2:6379"),
+                          (["--address", "10.0.0.1:6379"], "10.0.0.2:6379")):  # fmt: skip
+        if environ:
+            monkeypatch.setenv("RAY_ADDRESS", environ)
+        with pytest.raises(Stop):
+            rllib_ppo.main(argv)
+    assert calls[0]["address"] == "local" and calls[0]["num_cpus"] >= 3
+    assert calls[1:] == [{"address": "10.0.0.1:6379"}, {"address": "10.0.0.2:6379"}, {"address": "10.0.0.1:6379"}]
+
+
+def _ray_node(ray_cli, args, env, log):
+    """``ray start --block`` in a process group of its own: stopped by that group, not by ``ray stop``, which
+    stops every Ray of this machine's user (another test run's too)."""
+    import subprocess
+
+    return subprocess.Popen([ray_cli, "start", "--block", "--disable-usage-stats", *args], env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+
+
+def _stop_ray_node(node):
+    import signal
+    import subprocess
+
+    if node.poll() is None:
+        os.killpg(node.pid, signal.SIGTERM)  # Ray drains a node for up to 30 s on SIGTERM
+        try:
+            node.wait(timeout=45)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(node.pid, signal.SIGKILL)  # what the drain left (gcs_server, the raylet's workers)
+    except ProcessLookupError:
+        pass
+    node.wait(timeout=30)
+
+
+def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node(tmp_path):
+    """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster;
+    then, with that cluster still up, the recipe without ``--address`` trains on a Ray of its own.
 
     The nodes and the driver share one token (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN``): Ray 2.60's ``ray
     start --head`` turns token authentication on by itself when ``~/.ray/auth_token`` exists, and a driver
@@ -427,6 +479,7 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
     import secrets
     import socket
     import subprocess
+    import time
 
     ray_cli = str(Path(sys.executable).with_name("ray"))
     with socket.socket() as s:
@@ -434,22 +487,45 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
         port = s.getsockname()[1]
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
            "RAY_raylet_start_wait_time_s": "120", "OMP_NUM_THREADS": "1"}  # fmt: skip
-    try:
-        subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
-                        "--disable-usage-stats"], check=True, capture_output=True, timeout=180, env=env)  # fmt: skip
-        subprocess.run([ray_cli, "start", f"--address=127.0.0.1:{port}", "--num-cpus=2", "--disable-usage-stats"],
-                       check=True, capture_output=True, timeout=180, env=env)  # fmt: skip
-        run = subprocess.run(
-            [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--address", f"127.0.0.1:{port}", "--iterations", "1",
-             "--batch", "400", "--boards", "2", "--env-runners", "2", "--envs-per-runner", "4"],
-            capture_output=True, text=True, timeout=600, env=env,
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr[-3000:]
-        assert f"Ray cluster at 127.0.0.1:{port}: 2 node(s), 3 CPUs" in run.stdout
-        assert "iteration   1  env steps     400" in run.stdout and "(2 runners x 4 environments)" in run.stdout
-        assert "| heuristic |" in run.stdout
-    finally:
-        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=180, env=env)
+    env.pop("RAY_ADDRESS", None)
+    probe = ("import ray, sys; ray.init(address=sys.argv[1], logging_level='error', log_to_driver=False); "
+             "print(sum(n['Alive'] for n in ray.nodes()))")  # fmt: skip
+    nodes = []
+    with open(tmp_path / "ray.log", "w") as log:
+        try:
+            nodes.append(_ray_node(ray_cli, ["--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"],
+                                   env, log))  # fmt: skip
+            nodes.append(_ray_node(ray_cli, [f"--address=127.0.0.1:{port}", "--num-cpus=2"], env, log))
+            deadline, alive = time.monotonic() + 240, ""
+            while alive != "2" and time.monotonic() < deadline:  # both nodes registered
+                if any(node.poll() is not None for node in nodes):
+                    break
+                time.sleep(2)
+                alive = subprocess.run([sys.executable, "-c", probe, f"127.0.0.1:{port}"], capture_output=True,
+                                       text=True, timeout=120, env=env).stdout.strip()  # fmt: skip
+            assert alive == "2", (tmp_path / "ray.log").read_text()[-3000:]
+            run = subprocess.run(
+                [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--address", f"127.0.0.1:{port}", "--iterations",
+                 "1", "--batch", "400", "--boards", "2", "--env-runners", "2", "--envs-per-runner", "4"],
+                capture_output=True, text=True, timeout=600, env=env,
+            )  # fmt: skip
+            assert run.returncode == 0, run.stderr[-3000:]
+            assert f"Ray cluster at 127.0.0.1:{port}: 2 node(s), 3 CPUs" in run.stdout
+            assert "iteration   1  env steps     400" in run.stdout and "(2 runners x 4 environments)" in run.stdout
+            assert "| heuristic |" in run.stdout
+            # Ray's default address would join the cluster above and refuse num_cpus ("When connecting to an
+            # existing cluster, num_cpus and num_gpus must not be provided"): the recipe starts its own
+            local = subprocess.run(
+                [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--iterations", "1", "--batch", "200", "--boards",
+                 "2", "--env-runners", "1", "--envs-per-runner", "4"],
+                capture_output=True, text=True, timeout=600, env=env,
+            )  # fmt: skip
+            assert local.returncode == 0, local.stderr[-3000:]
+            assert "Ray cluster at" not in local.stdout and "(1 runner x 4 environments)" in local.stdout
+            assert all(node.poll() is None for node in nodes)  # the recipe's ray.shutdown left the cluster up
+        finally:
+            for node in reversed(nodes):
+                _stop_ray_node(node)
 
 
 @pytest.mark.parametrize(

@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> dict:
         "--address",
         default=None,
         help="an existing Ray cluster (auto, host:port or ray://host:10001; default: RAY_ADDRESS where set, else a "
-        "Ray of this script's own, even where another Ray runs on this machine)",
+        "Ray of this script's own, even where a `ray start` cluster runs on this machine; local: a Ray of its own)",
     )
     parser.add_argument("--boards", type=int, default=200, help="duplicate boards per evaluation")
     parser.add_argument("--seed", type=int, default=0)
@@ -169,13 +169,14 @@ def main(argv: list[str] | None = None) -> dict:
     except (TypeError, ValueError) as error:
         parser.error(str(error))
     address = args.address or os.environ.get("RAY_ADDRESS")  # Ray's own variable names a cluster too
-    if address:
+    if address and address != "local":
         ray.init(address=address)
         nodes = [n for n in ray.nodes() if n["Alive"]]
         cpus = sum(n["Resources"].get("CPU", 0) for n in nodes)
         print(f"Ray cluster at {address}: {len(nodes)} node(s), {cpus:g} CPUs", flush=True)
-    else:  # a Ray of its own ("local"): Ray's default joins any Ray running on this machine, and refuses num_cpus there
-        # logical CPUs: a driver and every env runner get one, even on a 2-core machine
+    else:  # a Ray of its own ("local"). Ray's default address joins the cluster of the last `ray start` on this
+        # machine (its address file outlives it), and refuses num_cpus there.
+        # Logical CPUs: a driver and every env runner get one, even on a 2-core machine.
         ray.init(address="local", num_cpus=max(os.cpu_count() or 1, args.env_runners + 1), include_dashboard=False)
     try:
         algo = config.build_algo()

@@ -417,8 +417,9 @@ def test_the_batched_engine_through_rllibs_own_runner_samples_whole_hands():
 
 
 def test_the_recipe_starts_a_ray_of_its_own_unless_given_a_cluster(monkeypatch):
-    """No ``--address``: ``address="local"``, a Ray of its own (Ray's default joins any Ray running on the
-    machine and refuses ``num_cpus`` there); ``RAY_ADDRESS`` names a cluster as ``--address`` does."""
+    """No ``--address``: ``address="local"``, a Ray of its own (Ray's default address joins the last ``ray start``
+    cluster of the machine, whose address file outlives it, and refuses ``num_cpus`` there); ``RAY_ADDRESS`` names
+    a cluster as ``--address`` does, and ``local`` in either is a Ray of its own."""
     rllib_ppo = _example()
     calls = []
 
@@ -432,18 +433,23 @@ def test_the_recipe_starts_a_ray_of_its_own_unless_given_a_cluster(monkeypatch):
     monkeypatch.setattr(rllib_ppo.ray, "init", init)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     for argv, environ in (([], None), (["--address", "10.0.0.1:6379"], None), ([], "10.0.0.2:6379"),
-                          (["--address", "10.0.0.1:6379"], "10.0.0.2:6379")):  # fmt: skip
+                          (["--address", "10.0.0.1:6379"], "10.0.0.2:6379"), ([], "local"),
+                          (["--address", "local"], None)):  # fmt: skip
         if environ:
             monkeypatch.setenv("RAY_ADDRESS", environ)
+        else:
+            monkeypatch.delenv("RAY_ADDRESS", raising=False)
         with pytest.raises(Stop):
             rllib_ppo.main(argv)
-    assert calls[0]["address"] == "local" and calls[0]["num_cpus"] >= 3
-    assert calls[1:] == [{"address": "10.0.0.1:6379"}, {"address": "10.0.0.2:6379"}, {"address": "10.0.0.1:6379"}]
+    addresses = [call.get("address") for call in calls]
+    assert addresses == ["local", "10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.1:6379", "local", "local"]
+    own = [call for call in calls if call["address"] == "local"]
+    assert all(call["num_cpus"] >= 3 and call["include_dashboard"] is False for call in own)
 
 
 def _ray_node(ray_cli, args, env, log):
-    """``ray start --block`` in a process group of its own: stopped by that group, not by ``ray stop``, which
-    stops every Ray of this machine's user (another test run's too)."""
+    """``ray start --block`` in a session of its own: stopped by it, not by ``ray stop``, which stops every Ray of
+    this machine's user (another test run's too)."""
     import subprocess
 
     return subprocess.Popen([ray_cli, "start", "--block", "--disable-usage-stats", *args], env=env, stdout=log,
@@ -451,81 +457,106 @@ def _ray_node(ray_cli, args, env, log):
 
 
 def _stop_ray_node(node):
+    """SIGTERM to ``ray start``, which stops its node's processes in order; then SIGKILL to what is left of its
+    session (Ray's workers and agents have process groups of their own, in the node's session)."""
     import signal
     import subprocess
 
-    if node.poll() is None:
-        os.killpg(node.pid, signal.SIGTERM)  # Ray drains a node for up to 30 s on SIGTERM
-        try:
-            node.wait(timeout=45)
-        except subprocess.TimeoutExpired:
-            pass
+    node.terminate()
     try:
-        os.killpg(node.pid, signal.SIGKILL)  # what the drain left (gcs_server, the raylet's workers)
-    except ProcessLookupError:
+        node.wait(timeout=60)
+    except subprocess.TimeoutExpired:
         pass
+    for pid in [int(name) for name in os.listdir("/proc") if name.isdigit()]:
+        try:
+            if os.getsid(pid) == node.pid:
+                os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     node.wait(timeout=30)
 
 
-def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node(tmp_path):
+def _alive_nodes(address, env):
+    """The nodes alive in the cluster at ``address`` ("" while it cannot be reached), and the probe's stderr."""
+    import subprocess
+
+    probe = ("import ray, sys; ray.init(address=sys.argv[1], logging_level='error', log_to_driver=False); "
+             "print(sum(n['Alive'] for n in ray.nodes()))")  # fmt: skip
+    try:
+        run = subprocess.run([sys.executable, "-c", probe, address], capture_output=True, text=True, timeout=120,
+                             env=env)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return "", "the probe ran past 120 s"
+    lines = run.stdout.split()
+    return (lines[-1] if lines else ""), run.stderr[-2000:]
+
+
+def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
     """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster;
     then, with that cluster still up, the recipe without ``--address`` trains on a Ray of its own.
 
     The nodes and the driver share one token (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN``): Ray 2.60's ``ray
     start --head`` turns token authentication on by itself when ``~/.ray/auth_token`` exists, and a driver
     without the token then cannot connect. The driver is a process of its own, so no Ray state of this one
-    (an earlier test's local cluster) is in its way.
+    (an earlier test's local cluster) is in its way. Ray's files (its sessions and the address file that
+    ``ray start`` writes and Ray's default address reads) go to a folder of this test's own (``RAY_TMPDIR``),
+    removed at the end: nothing is left for another run on the machine to join.
     """
     import secrets
+    import shutil
     import socket
     import subprocess
+    import tempfile
     import time
 
     ray_cli = str(Path(sys.executable).with_name("ray"))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
+    ray_tmp = tempfile.mkdtemp(prefix="ray-test-", dir="/tmp")  # short: Ray's socket paths are under it
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32), "RAY_TMPDIR": ray_tmp,
            "RAY_raylet_start_wait_time_s": "120", "OMP_NUM_THREADS": "1"}  # fmt: skip
     env.pop("RAY_ADDRESS", None)
-    probe = ("import ray, sys; ray.init(address=sys.argv[1], logging_level='error', log_to_driver=False); "
-             "print(sum(n['Alive'] for n in ray.nodes()))")  # fmt: skip
-    nodes = []
-    with open(tmp_path / "ray.log", "w") as log:
-        try:
+    nodes, log_path = [], Path(ray_tmp) / "nodes.log"
+    try:
+        with open(log_path, "w") as log:
             nodes.append(_ray_node(ray_cli, ["--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false"],
                                    env, log))  # fmt: skip
             nodes.append(_ray_node(ray_cli, [f"--address=127.0.0.1:{port}", "--num-cpus=2"], env, log))
-            deadline, alive = time.monotonic() + 240, ""
-            while alive != "2" and time.monotonic() < deadline:  # both nodes registered
-                if any(node.poll() is not None for node in nodes):
-                    break
-                time.sleep(2)
-                alive = subprocess.run([sys.executable, "-c", probe, f"127.0.0.1:{port}"], capture_output=True,
-                                       text=True, timeout=120, env=env).stdout.strip()  # fmt: skip
-            assert alive == "2", (tmp_path / "ray.log").read_text()[-3000:]
-            run = subprocess.run(
-                [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--address", f"127.0.0.1:{port}", "--iterations",
-                 "1", "--batch", "400", "--boards", "2", "--env-runners", "2", "--envs-per-runner", "4"],
-                capture_output=True, text=True, timeout=600, env=env,
-            )  # fmt: skip
-            assert run.returncode == 0, run.stderr[-3000:]
-            assert f"Ray cluster at 127.0.0.1:{port}: 2 node(s), 3 CPUs" in run.stdout
-            assert "iteration   1  env steps     400" in run.stdout and "(2 runners x 4 environments)" in run.stdout
-            assert "| heuristic |" in run.stdout
-            # Ray's default address would join the cluster above and refuse num_cpus ("When connecting to an
-            # existing cluster, num_cpus and num_gpus must not be provided"): the recipe starts its own
-            local = subprocess.run(
-                [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--iterations", "1", "--batch", "200", "--boards",
-                 "2", "--env-runners", "1", "--envs-per-runner", "4"],
-                capture_output=True, text=True, timeout=600, env=env,
-            )  # fmt: skip
-            assert local.returncode == 0, local.stderr[-3000:]
-            assert "Ray cluster at" not in local.stdout and "(1 runner x 4 environments)" in local.stdout
-            assert all(node.poll() is None for node in nodes)  # the recipe's ray.shutdown left the cluster up
-        finally:
+        deadline, alive, probed = time.monotonic() + 240, "", ""
+        while alive != "2" and time.monotonic() < deadline and all(node.poll() is None for node in nodes):
+            time.sleep(2)
+            alive, probed = _alive_nodes(f"127.0.0.1:{port}", env)  # both nodes registered
+        assert alive == "2", f"nodes alive: {alive!r}\n{probed}\n{log_path.read_text()[-3000:]}"
+        run = subprocess.run(
+            [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--address", f"127.0.0.1:{port}", "--iterations",
+             "1", "--batch", "400", "--boards", "2", "--env-runners", "2", "--envs-per-runner", "4"],
+            capture_output=True, text=True, timeout=600, env=env,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert f"Ray cluster at 127.0.0.1:{port}: 2 node(s), 3 CPUs" in run.stdout
+        assert "iteration   1  env steps     400" in run.stdout and "(2 runners x 4 environments)" in run.stdout
+        assert "| heuristic |" in run.stdout
+        # Ray's default address would join the cluster above (ray start wrote its address file) and refuse
+        # num_cpus ("When connecting to an existing cluster, num_cpus and num_gpus must not be provided")
+        assert (Path(ray_tmp) / "ray" / "ray_current_cluster").exists()
+        local = subprocess.run(
+            [sys.executable, str(EXAMPLES / "rllib_ppo.py"), "--iterations", "1", "--batch", "200", "--boards",
+             "2", "--env-runners", "1", "--envs-per-runner", "4"],
+            capture_output=True, text=True, timeout=600, env=env,
+        )  # fmt: skip
+        assert local.returncode == 0, local.stderr[-3000:]
+        assert "Ray cluster at" not in local.stdout and "(1 runner x 4 environments)" in local.stdout
+        assert all(node.poll() is None for node in nodes)  # the recipe's ray.shutdown left the cluster up
+    finally:
+        try:
             for node in reversed(nodes):
-                _stop_ray_node(node)
+                try:
+                    _stop_ray_node(node)
+                except subprocess.TimeoutExpired:
+                    pass
+        finally:
+            shutil.rmtree(ray_tmp, ignore_errors=True)
 
 
 @pytest.mark.parametrize(

@@ -69,18 +69,27 @@ def test_a_process_that_ignores_ctrl_c_plays_on_in_its_workers_too(tmp_path):
 
 BOT_SCRIPT = textwrap.dedent(
     """
-    import os, signal, sys, threading
+    import os, signal, sys, threading, time
     from tressette_env.agents import RandomPlayer
     from tressette_env.evaluation.duplicate import duplicate
     from tressette_env.protocol.bot import BotPlayer
+
+    def interrupt(started, to_group):
+        # once both workers' bots have started (each writes a file; at most 60 s on a loaded machine)
+        deadline = time.monotonic() + 60
+        while len(os.listdir(started)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(os.getpgrp(), signal.SIGINT) if to_group else os.kill(os.getpid(), signal.SIGINT)
 
     if __name__ == "__main__":
         signal.signal(signal.SIGINT, signal.default_int_handler)
         # A bot that never answers (its own session: a terminal's Ctrl-C would not reach it); Ctrl-C to the
         # evaluation's process alone (kill -INT) or to its group, once the workers have started their bots.
-        bot = BotPlayer("sleeper", [sys.executable, "-c", "import time; time.sleep(60)  # " + sys.argv[1]], timeout=100)
-        to_group = sys.argv[2] == "group"  # a terminal's Ctrl-C: the parent and every worker
-        threading.Timer(3, lambda: os.killpg(os.getpgrp(), signal.SIGINT) if to_group else os.kill(os.getpid(), signal.SIGINT)).start()
+        mark, to, started = sys.argv[1:4]
+        sleeper = "import os, sys, time; open(os.path.join(sys.argv[1], str(os.getpid())), 'w').close(); time.sleep(60)"
+        bot = BotPlayer("sleeper", [sys.executable, "-c", sleeper + "  # " + mark, started], timeout=100)
+        to_group = to == "group"  # a terminal's Ctrl-C: the parent and every worker
+        threading.Thread(target=interrupt, args=(started, to_group), daemon=True).start()
         try:
             duplicate(bot, RandomPlayer(), boards=8, seed=0, workers=2, progress=False)
         except KeyboardInterrupt:
@@ -95,12 +104,15 @@ def test_ctrl_c_closes_the_workers_bots(to, tmp_path):
     script = tmp_path / "bots.py"
     script.write_text(BOT_SCRIPT)
     mark = f"tressette-test-bot-{os.getpid()}-{to}"
+    started = tmp_path / "started"
+    started.mkdir()
     try:
-        done = subprocess.run([sys.executable, str(script), mark, to], capture_output=True, text=True, timeout=60,
-                              start_new_session=True)  # fmt: skip
+        done = subprocess.run([sys.executable, str(script), mark, to, str(started)], capture_output=True, text=True,
+                              timeout=120, start_new_session=True)  # fmt: skip
     finally:
         left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
         for pid in left:  # (a failed run leaves them: end them before the assert)
             os.kill(int(pid), 9)
+    assert len(list(started.iterdir())) == 2  # both bots had started: the Ctrl-C came with them running
     assert done.stdout == "interrupted\n" and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert not left

@@ -343,6 +343,12 @@ def test_a_module_trained_on_another_observation_or_game_is_named():
         RLModulePlayer(Module(790, 161)).act(seen, legal, None)
 
 
+@pytest.fixture(autouse=True)
+def _no_ray_address(monkeypatch):
+    """The recipe reads ``RAY_ADDRESS`` as ``--address``: one set where the tests run would send them to a cluster."""
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+
+
 def _example():
     sys.path.insert(0, str(EXAMPLES))
     try:
@@ -452,8 +458,16 @@ def _ray_node(ray_cli, args, env, log):
     this machine's user (another test run's too)."""
     import subprocess
 
+    def end_with_the_test():  # (Linux) SIGTERM when pytest's process dies, killed before its `finally` ran
+        if sys.platform.startswith("linux"):
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
     return subprocess.Popen([ray_cli, "start", "--block", "--disable-usage-stats", *args], env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=end_with_the_test)  # fmt: skip
 
 
 def _stop_ray_node(node):

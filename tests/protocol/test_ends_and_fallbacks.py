@@ -130,7 +130,7 @@ def test_a_fallback_plays_the_decisions_a_bot_fails_and_they_are_counted(tmp_pat
     bot = tmp_path / "flaky.py"
     bot.write_text(FLAKY)
     out = tmp_path / "r.json"
-    code = main(["eval", "--bot", f"flaky={PYTHON} {bot}", "--bot-timeout", "0.5", "--bot-fallback", "random",
+    code = main(["eval", "--bot", f"flaky={PYTHON} {bot}", "--bot-timeout", "3", "--bot-fallback", "random",
                  "flaky", "random", "--deals", "2", "--workers", "1", "--no-progress", "--json", str(out)])  # fmt: skip
     captured = capsys.readouterr()
     assert code == 0
@@ -150,10 +150,10 @@ def test_with_a_fallback_the_bot_starts_again_after_a_timeout_and_the_play_goes_
         f"import os, time\nfor line in sys.stdin:\n    if os.path.exists({str(marker)!r}):\n"
         f"        os.remove({str(marker)!r}); time.sleep(30)\n",
     )
-    bot = BotPlayer("sleepy", [PYTHON, "-c", script], timeout=1.5, fallback=RandomPlayer())
+    bot = BotPlayer("sleepy", [PYTHON, "-c", script], timeout=5, fallback=RandomPlayer())  # (start-up included)
     result = duplicate(bot, RandomPlayer(), boards=2, seed=0, workers=1, progress=False)
     assert result.fallbacks == (1, 0) and result.decisions[0] > 20  # one decision fell back, the restarted bot went on
-    assert bot.first_error == "bot sleepy: no answer within 1.5 s"
+    assert bot.first_error == "bot sleepy: no answer within 5 s"
 
 
 def test_a_bot_that_cannot_start_fails_even_with_a_fallback(capsys):

@@ -63,3 +63,22 @@ def test_installed_check_names_what_differs(tmp_path):
     assert problems[0].startswith("pytest ") and problems[0].endswith("is installed, not 0.0.1")
     assert problems[1] == "no-such-package-xyz is not installed (wanted 1.0)"
     assert minimum_versions.not_installed(pins, require_all=False) == problems[:1]
+
+
+def test_every_file_the_package_reads_is_in_its_package_data():
+    """A wheel (``pip install tressette-env``, not the editable install the tests run) carries only the package's
+    modules and ``package-data``: a shipped model or a web page file outside its patterns would be missing there."""
+    import tomllib
+
+    package = ROOT / "tressette_env"
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    carried = {path for pattern in patterns["tressette_env"] for path in package.glob(pattern) if path.is_file()}
+    data = {
+        path
+        for path in package.rglob("*")
+        if path.is_file() and path.suffix not in (".py", ".pyc", ".nbi", ".nbc") and "__pycache__" not in path.parts
+    }  # (compiled files: Python's and numba's caches)
+    not_read = {package / "models" / "README.md"}  # the models' documentation, for the repository's readers
+    assert data - not_read - carried == set(), "add these to [tool.setuptools.package-data] in pyproject.toml"
+    assert {package / "models" / f"{name}.npz" for name in ("ppo_v0", "ppo_calabresella_v0")} <= carried
+    assert package / "web" / "static" / "index.html" in carried

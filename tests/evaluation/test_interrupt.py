@@ -113,6 +113,6 @@ def test_ctrl_c_closes_the_workers_bots(to, tmp_path):
         left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout.split()
         for pid in left:  # (a failed run leaves them: end them before the assert)
             os.kill(int(pid), 9)
-    assert len(list(started.iterdir())) == 2  # both bots had started: the Ctrl-C came with them running
+    assert len(list(started.iterdir())) == 2, done.stderr[-2000:]  # the Ctrl-C came with both bots running
     assert done.stdout == "interrupted\n" and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert not left

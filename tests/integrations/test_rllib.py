@@ -455,38 +455,48 @@ def test_the_recipe_starts_a_ray_of_its_own_unless_given_a_cluster(monkeypatch):
 
 def _ray_node(ray_cli, args, env, log):
     """``ray start --block`` in a session of its own: stopped by it, not by ``ray stop``, which stops every Ray of
-    this machine's user (another test run's too)."""
+    this machine's user (another test run's too). Where util-linux's ``setpriv`` is, the node gets SIGTERM when
+    pytest's process dies before its ``finally`` (``--pdeathsig``; no ``preexec_fn``, unsafe beside threads)."""
+    import shutil
     import subprocess
 
-    def end_with_the_test():  # (Linux) SIGTERM when pytest's process dies, killed before its `finally` ran
-        if sys.platform.startswith("linux"):
-            import ctypes
-            import signal
+    setpriv = shutil.which("setpriv")
+    command = [ray_cli, "start", "--block", "--disable-usage-stats", *args]
+    return subprocess.Popen(([setpriv, "--pdeathsig", "TERM"] if setpriv else []) + command, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
 
-            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
-    return subprocess.Popen([ray_cli, "start", "--block", "--disable-usage-stats", *args], env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=end_with_the_test)  # fmt: skip
+def _exited(node):
+    """Whether the node's ``ray start`` has ended, without reaping it: while it is an unreaped child, its pid (the
+    session's id) cannot be another process's, so ``_stop_ray_node``'s scan kills only the node's processes."""
+    return os.waitid(os.P_PID, node.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
 def _stop_ray_node(node):
     """SIGTERM to ``ray start``, which stops its node's processes in order; then SIGKILL to what is left of its
-    session (Ray's workers and agents have process groups of their own, in the node's session)."""
+    session (Ray's workers and agents have process groups of their own, in the node's session), until none is."""
     import signal
-    import subprocess
+    import time
 
-    node.terminate()
-    try:
-        node.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        pass
-    for pid in [int(name) for name in os.listdir("/proc") if name.isdigit()]:
-        try:
-            if os.getsid(pid) == node.pid:
-                os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    if not _exited(node):
+        os.kill(node.pid, signal.SIGTERM)  # (not Popen.terminate, which may reap it first)
+    deadline = time.monotonic() + 60
+    while not _exited(node) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for _ in range(20):  # passes: a process may fork while one is read
+        left = []
+        for pid in [int(name) for name in os.listdir("/proc") if name.isdigit()]:
+            try:
+                if os.getsid(pid) == node.pid and pid != node.pid:
+                    os.kill(pid, signal.SIGKILL)
+                    left.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if not left and _exited(node):
+            break
+        if not _exited(node):
+            os.kill(node.pid, signal.SIGKILL)
+        time.sleep(0.2)
     node.wait(timeout=30)
 
 
@@ -538,7 +548,7 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
                                    env, log))  # fmt: skip
             nodes.append(_ray_node(ray_cli, [f"--address=127.0.0.1:{port}", "--num-cpus=2"], env, log))
         deadline, alive, probed = time.monotonic() + 240, "", ""
-        while alive != "2" and time.monotonic() < deadline and all(node.poll() is None for node in nodes):
+        while alive != "2" and time.monotonic() < deadline and not any(_exited(node) for node in nodes):
             time.sleep(2)
             alive, probed = _alive_nodes(f"127.0.0.1:{port}", env)  # both nodes registered
         assert alive == "2", f"nodes alive: {alive!r}\n{probed}\n{log_path.read_text()[-3000:]}"
@@ -561,7 +571,7 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
         )  # fmt: skip
         assert local.returncode == 0, local.stderr[-3000:]
         assert "Ray cluster at" not in local.stdout and "(1 runner x 4 environments)" in local.stdout
-        assert all(node.poll() is None for node in nodes)  # the recipe's ray.shutdown left the cluster up
+        assert not any(_exited(node) for node in nodes)  # the recipe's ray.shutdown left the cluster up
     finally:
         try:
             for node in reversed(nodes):

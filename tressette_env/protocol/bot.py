@@ -83,7 +83,8 @@ class BotPlayer:
     Args:
         name: the bot's name in errors and reports.
         command: the program and its arguments, a string (split as a shell would, but run without one) or a list.
-        timeout: seconds for each answer (> 0).
+        timeout: seconds for each answer (> 0); the first answer of a started (or restarted) bot's process
+            has its start-up in them too.
         fallback: a player that plays the decisions the bot fails (None: a failure raises ``BotError``).
     """
 

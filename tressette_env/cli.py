@@ -751,7 +751,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot", action="append", default=[], metavar="NAME=COMMAND",
         help="seat a program speaking the table protocol (docs/protocol.md) as NAME, named in --opponents",
     )  # fmt: skip
-    playing.add_argument("--bot-timeout", type=float, default=5.0, metavar="S", help="seconds a --bot has a decision (its first includes its start-up)")
+    playing.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds a --bot has a decision (its first includes its start-up)",
+    )
     playing.add_argument(
         "--bot-fallback", default=None, metavar="PLAYER", help="a player that plays the decisions a --bot fails"
     )

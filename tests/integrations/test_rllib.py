@@ -472,6 +472,13 @@ def _exited(node):
     return os.waitid(os.P_PID, node.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
+def _zombie(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
 def _stop_ray_node(node):
     """SIGTERM to ``ray start``, which stops its node's processes in order; then SIGKILL to what is left of its
     session (Ray's workers and agents have process groups of their own, in the node's session), until none is."""
@@ -487,7 +494,7 @@ def _stop_ray_node(node):
         left = []
         for pid in [int(name) for name in os.listdir("/proc") if name.isdigit()]:
             try:
-                if os.getsid(pid) == node.pid and pid != node.pid:
+                if os.getsid(pid) == node.pid and pid != node.pid and not _zombie(pid):
                     os.kill(pid, signal.SIGKILL)
                     left.append(pid)
             except (ProcessLookupError, PermissionError):
@@ -515,6 +522,7 @@ def _alive_nodes(address, env):
     return (lines[-1] if lines else ""), run.stderr[-2000:]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stops its nodes through /proc and os.waitid")
 def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
     """``--address``: a head node and a worker node started with ``ray start`` (on loopback), as on a real cluster;
     then, with that cluster still up, the recipe without ``--address`` trains on a Ray of its own.
@@ -577,8 +585,8 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
             for node in reversed(nodes):
                 try:
                     _stop_ray_node(node)
-                except subprocess.TimeoutExpired:
-                    pass
+                except Exception as error:  # (the other node is stopped all the same)
+                    print(f"stopping a Ray node: {error!r}", file=sys.stderr)
         finally:
             shutil.rmtree(ray_tmp, ignore_errors=True)
 

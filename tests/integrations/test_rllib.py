@@ -437,7 +437,6 @@ def test_the_recipe_starts_a_ray_of_its_own_unless_given_a_cluster(monkeypatch):
         raise Stop
 
     monkeypatch.setattr(rllib_ppo.ray, "init", init)
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     for argv, environ in (([], None), (["--address", "10.0.0.1:6379"], None), ([], "10.0.0.2:6379"),
                           (["--address", "10.0.0.1:6379"], "10.0.0.2:6379"), ([], "local"),
                           (["--address", "local"], None)):  # fmt: skip
@@ -546,9 +545,9 @@ def test_the_ppo_recipe_trains_on_a_cluster_of_a_head_and_a_worker_node():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ray_tmp = tempfile.mkdtemp(prefix="ray-test-", dir="/tmp")  # short: Ray's socket paths are under it
+    # (os.environ holds no RAY_ADDRESS: the fixture above took it out)
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32), "RAY_TMPDIR": ray_tmp,
            "RAY_raylet_start_wait_time_s": "120", "OMP_NUM_THREADS": "1"}  # fmt: skip
-    env.pop("RAY_ADDRESS", None)
     nodes, log_path = [], Path(ray_tmp) / "nodes.log"
     try:
         with open(log_path, "w") as log:

@@ -289,10 +289,10 @@ def test_a_broken_bot_stops_the_evaluation_with_one_line_and_leaves_no_process(c
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
     assert len(err) == 1 and err[0].startswith("tressette eval: error: bot bad: ") and expected in err[0], err
-    deadline = time.monotonic() + 10  # killed: gone once the kernel has reaped them
-    while any(running(pid) for pid in map(int, pids.read_text().split())) and time.monotonic() < deadline:
+    started, deadline = [int(pid) for pid in pids.read_text().split()], time.monotonic() + 10
+    while any(map(running, started)) and time.monotonic() < deadline:  # killed: gone once the kernel reaped them
         time.sleep(0.05)
-    assert [pid for pid in map(int, pids.read_text().split()) if running(pid)] == []
+    assert [pid for pid in started if running(pid)] == []
 
 
 def test_a_bot_that_cannot_start_and_bad_bot_options_are_named(tmp_path, capsys):

@@ -80,44 +80,6 @@ def test_bad_players_and_rules_are_named(capsys):
 
 
 @pytest.mark.parametrize(
-    "game, switch",
-    [("tressette_in_due", "accusi"), ("calabresella", "signals"), ("tressette_a_chiamare", "signals"),
-     ("tressette_a_perdere", "cappotto")],
-)  # fmt: skip
-def test_a_switchs_own_none_is_that_word_not_pythons_none(game, switch):
-    """``--rule signals=none`` (and a page's ``"signals": "none"``) is the switch's value "none"; it was refused."""
-    from tressette_env.cli import _game_rules
-    from tressette_env.web.table import table_rules
-
-    for text in ("none", "None", "NONE"):
-        assert getattr(_game_rules(game, [f"{switch}={text}"]), switch) == "none"
-    assert getattr(table_rules(game, {switch: "none"}), switch) == "none"
-    assert _game_rules("tressette_a_perdere", ["zero_point_charge=none"]).zero_point_charge is None  # (an int|None)
-    with pytest.raises(ValueError, match="episode=None: must be one of 'hand', 'match'"):
-        _game_rules(game, ["episode=none"])
-
-
-def test_list_and_mapping_switches_are_written_with_commas():
-    from tressette_env.cli import _game_rules
-
-    rules = _game_rules("calabresella", ["contracts=chiamo, solo", "multipliers=solo:4,chiamo:2"])
-    assert rules.contracts == ("chiamo", "solo") and rules.multipliers == (("chiamo", 2), ("solo", 4))
-    assert _game_rules("calabresella", ["contracts=none"]).contracts is None
-    for items, words in [
-        (["contracts=solo,chiamo"], "must list some of 'chiamo', 'solo'"),  # the rules' own check
-        (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=chiamo:2,solo:4"),
-        (["multipliers=solo:x"], "multipliers is written name:number"),
-        (["multipliers=solo:²"], "multipliers is written name:number"),  # (a digit to isdigit, not to int)
-        (["multipliers=solo:4,solo:5"], "solo is given twice"),
-        (["players=3,4"], "players takes one value (a comma separates a list switch's values)"),
-    ]:
-        with pytest.raises(ValueError, match=re.escape(words)):
-            _game_rules("calabresella", items)
-    with pytest.raises(ValueError, match=re.escape("e.g. multipliers=chiamo:2,sola:4")):  # the game's own names
-        _game_rules("tressette_a_chiamare", ["multipliers=solo4"])
-
-
-@pytest.mark.parametrize(
     ("flags", "message"),
     [
         (["--deals", "1"], "argument --deals: must be an integer >= 2"),

@@ -47,68 +47,13 @@ from . import __version__
 from .agents.human import HumanPlayer
 from .agents.registry import MODEL_SUFFIXES, PLAYERS, make_player, parse_spec, shown_spec
 from .catalog import names as game_names
-from .engine.rules import Rules
-from .engine.switches import LISTED, switch_kind, switch_names
+from .engine.switches import switch_names
 from .envs.spec import game_spec
 from .learned.mlp import ModelFileError
+from .rule_text import game_rules, rule_switches
 
 EVAL_HINT = 'pip install -e ".[eval]" (from a clone) or pip install "tressette-env[eval]"'
 RULE_HELP = "a rule switch name=value (repeatable; a list switch a,b, a mapping a:2,b:4)"
-
-
-def _rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, object]:
-    """``--rule name=value`` options as keyword switches of ``rules_type`` (a game's rules record)."""
-    names = tuple(f.name for f in dataclasses.fields(rules_type))
-    booleans = {f.name for f in dataclasses.fields(rules_type) if isinstance(f.default, bool)}
-    fields = {f.name: f for f in dataclasses.fields(rules_type)}
-    switches: dict[str, object] = {}
-    for item in items:
-        name, eq, text = item.partition("=")
-        if not eq:
-            raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(names)})")
-        if name in fields and switch_kind(fields[name]) in LISTED and text.strip().lower() != "none":
-            switches[name] = _listed_switch(item, fields[name], text)
-            continue
-        if "," in text:
-            raise ValueError(f"--rule {item!r}: {name} takes one value (a comma separates a list switch's values)")
-        value = parse_spec(f"x:v={text}")[1]["v"]
-        if value is None and name in fields and "none" in _choices(fields[name]):
-            value = "none"  # the switch's own word (accusi, signals, cappotto), not Python's None
-        if name in booleans and not isinstance(value, bool):
-            raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
-        switches[name] = value
-    return switches
-
-
-def _choices(field: dataclasses.Field) -> tuple:
-    """The values a ``"choice"`` switch allows (``engine.switches.KINDS``); () for any other field."""
-    return field.metadata["switch"].allowed if switch_kind(field) == "choice" else ()
-
-
-def _listed_switch(item: str, field: dataclasses.Field, text: str) -> object:
-    """A list switch's ``a,b`` as a tuple, a mapping switch's ``a:2,b:4`` as a dict (the rules check the names)."""
-    name, parts = field.name, [part.strip() for part in text.split(",")]
-    if switch_kind(field) == "subset|None":
-        return tuple(parts)
-    keys = field.metadata["switch"].allowed[1]
-    example = ",".join(f"{key}:{number}" for key, number in zip(keys[:2], (2, 4), strict=False))
-    pairs = {}
-    for part in parts:
-        key, colon, number = part.partition(":")
-        key, number = key.strip(), number.strip()
-        if not colon or not re.fullmatch("[0-9]{1,9}", number):
-            raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}={example}")
-        if key in pairs:
-            raise ValueError(f"--rule {item!r}: {key} is given twice")
-        pairs[key] = int(number)
-    return pairs
-
-
-def _game_rules(game: str, items: Sequence[str]) -> object:
-    """The rules record of ``game`` with the ``--rule`` switches."""
-    spec = game_spec(game)
-    rules_type = type(spec.make_rules())
-    return spec.make_rules(**_rule_switches(items, rules_type))
 
 
 SEARCHING = ("search", "search_v1")
@@ -168,7 +113,7 @@ def _eval(args: argparse.Namespace) -> int:
     from .evaluation.round_robin import round_robin
 
     try:
-        rules = _game_rules(args.game, _rule_items(args))
+        rules = game_rules(args.game, _rule_items(args))
         from .evaluation.duplicate import check_duplicate
 
         check_duplicate(rules)
@@ -431,7 +376,7 @@ def _train(args: argparse.Namespace) -> int:
     try:
         from .envs.spec import game_spec
 
-        values["rules"] = _rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
+        values["rules"] = rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
         for name in ("net_arch", "eval_against", "opponents"):
             values[name] = tuple(values[name])
         config = TrainConfig(**values)
@@ -455,7 +400,7 @@ def _exploit(args: argparse.Namespace) -> int:
 
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainConfig) if f.name not in SET_BY_EXPLOIT}
     try:
-        values["rules"] = _rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
+        values["rules"] = rule_switches(values["rules"], type(game_spec(values["game"]).make_rules()))
         values["net_arch"] = tuple(values["net_arch"])
         game, team_play = values.pop("game"), values.pop("team_play")
         values = {
@@ -488,7 +433,7 @@ def _play(args: argparse.Namespace) -> int:
     from .play import play_episode
 
     try:
-        rules = _game_rules(args.game, _rule_items(args))
+        rules = game_rules(args.game, _rule_items(args))
         agents = rules.game.agents(rules)
         if args.seat >= agents:
             raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")

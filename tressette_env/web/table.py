@@ -5,7 +5,7 @@ A ``Table`` holds an episode of a game (a hand, or a match), dealt and played th
 replay`` plays again. Its players are one spec per agent: ``"person"`` for a seat a person plays
 (``act``), any other a player spec (``agents.registry.make_player``) for a bot (``play_bot``).
 The rules are the game's switches by name, read as ``tressette play --rule name=value`` reads
-them (``cli._game_rules``).
+them (``rule_text.game_rules``).
 
 What a person receives is ``message_for(agent)``, the ``view`` message of the web protocol:
 
@@ -61,6 +61,7 @@ from ..messages import cut, shown
 from ..play import agent_names, hand_over_lines
 from ..protocol.view import AnswerError, act_message, end_message, read_answer
 from ..records import Recorder
+from ..rule_text import game_rules
 
 VERSION = "tressette-web/1"
 """The web protocol's version string, in every ``view`` and ``catalog`` message."""
@@ -106,8 +107,6 @@ def table_rules(game: str, switches: Any) -> Any:
         TableError: an unknown game, an unknown switch, a value the switch does not allow, or a
             switch that has no effect with the others (the message names it and what is allowed).
     """
-    from ..cli import _game_rules  # the command line's reading of --rule name=value
-
     if not isinstance(game, str) or game not in catalog.names():
         raise TableError(f"unknown game {shown(game)}; the games are: {', '.join(catalog.names())}")
     if not isinstance(switches, dict):
@@ -124,7 +123,7 @@ def table_rules(game: str, switches: Any) -> Any:
             raise TableError(f"rule switch {name}: a list or a mapping, which a table does not set (its default: none)")
         items.append(f"{name}={_switch_text(name, value)}")
     try:
-        return _game_rules(game, items)
+        return game_rules(game, items)
     except (TypeError, ValueError) as error:
         raise TableError(f"{game}'s rules: {cut(str(error), 300)}") from None
 

@@ -7,11 +7,13 @@ draws, the packets, the card play, in later hands of a match too. This is the ob
 no-leak test (``tests/encoders/test_observation.py``, ``tests/hidden.py``) for the protocol, over
 every game of the catalog and each of its test rule sets (``tests.games.family.RULE_SETS``).
 
-How the other deal is built. What a seat has seen is read from its ``SeatView``: its hand, what
-it alone knows (``private``: its discards, a monte it looked at), every card played, declared or
-lying face up (``table.exposed``, kept once played: a dummy's hand, a shown draw, a packet top, a
-called card handed over), and the cards whose place the rules tell the table (``told``).
-Every other card of the deal is "unseen". The game is dealt again from the same seed with the
+How the other deal is built. What a seat has seen is worked out from the rules, the deal and the
+actions (``seen``), not read from the ``SeatView`` under test: its hand and every card that passed
+through it (its discards), a monte it looked at, every card played or declared, the cards the
+rules turn face up (a dummy's hand, a shown draw; a packet top and a called card handed over are
+read from the table), and the cards whose place the rules tell the table (``told``). A view that
+shows its seat more than that (in ``private`` or ``table.exposed``) fails the
+test at once ("shows seat ... cards it has not seen"). Every other card of the deal is "unseen". The game is dealt again from the same seed with the
 unseen cards relabelled by a permutation (``DealRandom``: every shuffle of the deal gives the
 same order, each unseen card replaced by its image), so that each unseen card goes to the place
 (a hand, the stock at the same depth, the monte, a packet) of another unseen card, and every seen
@@ -70,6 +72,7 @@ from tressette_env.engine import (
 )
 from tressette_env.engine.actions import CALL, CHIAMO, DIVIDETE, GIVE, PASS, SCEGLIETE
 from tressette_env.engine.state import SeatView
+from tressette_env.games.calabresella import opponents_of
 from tressette_env.games.col_morto import FIRST_CARD
 from tressette_env.protocol.view import act_message
 
@@ -222,11 +225,88 @@ def told(position: Position, v: SeatView) -> int:
     return 0
 
 
-def seen(position: Position, v: SeatView) -> int:
-    """Every card whose place ``v``'s seat knows."""
+def held_through(position: Position, seat: int) -> int:
+    """Every card that lay in ``seat``'s hand at some point of the hand so far (the hand replayed from its deal).
+
+    A seat knows where each of them went: played, handed over, or discarded face down by itself
+    (a perdere's dealer's discards, Calabresella's soloist's), or taken into its hand from the
+    monte.
+    """
+    state = position.hand.start
+    held = state.hands[seat]
+    for action, _ in position.actions:
+        state = apply(state, action)
+        held |= state.hands[seat]
+    return held
+
+
+def looked_at(position: Position, v: SeatView) -> int:
+    """Face-down cards ``v``'s seat may have looked at without holding them: Calabresella's monte.
+
+    The soloist's (a partial exchange, solissimo's peek) and, in scegliete, each opponent's: the
+    first sees the monte as dealt, the second as the first left it (with the cards the first put
+    in). A superset of the rules' cases once the contract is made, read from the seats the auction
+    set and the actions, not from the hidden record of who saw what (``CalabresellaHidden.known``,
+    what ``private`` is made of).
+    """
     p = v.public
-    known = v.hand | v.private | p.all_played | folded(p.accusi.revealed) | folded(p.table.exposed)
-    return known | told(position, v)
+    if p.rules.game.name != "calabresella" or p.table.extra.soloist < 0:
+        return 0
+    monte = sum(1 << c for c in position.hand.start.hidden.face_down)
+    soloist, opponents = p.table.extra.soloist, opponents_of(p)
+    if v.seat == soloist or (p.table.extra.contract == SCEGLIETE and v.seat == opponents[0]):
+        return monte
+    if p.table.extra.contract == SCEGLIETE and v.seat == opponents[1]:
+        state, given = position.hand.start, 0
+        for action, _ in position.actions:
+            if state.public.turn == opponents[0] and GIVE <= action < GIVE + 40:
+                given |= 1 << (action - GIVE)
+            state = apply(state, action)
+        return monte | given
+    return 0
+
+
+def face_up(position: Position, v: SeatView) -> int:
+    """The cards the rules have turned face up so far, from the rules, the deal and the actions (by seat, packed).
+
+    Col morto's dummies, shown at the deal or after the opening lead (a dummy that leads is shown
+    at the deal), and Tressette in due's drawn cards (``show_drawn``) are derived here; the other
+    games' face-up cards (Calabresella's called card handed over and card returned, in due's
+    packet tops) are read from the table (``table.exposed``), which is where this test is blind.
+    """
+    p = v.public
+    rules = p.rules
+    start = position.hand.start
+    if rules.game.name == "tressette_col_morto":
+        dummies = p.table.extra.dummies
+        if rules.dummy_exposed == "deal" or start.public.turn in dummies or position.actions:
+            return sum(start.hands[d] << (40 * d) for d in dummies)
+        return 0
+    if rules.game.name == "tressette_in_due" and rules.deal == "stock":
+        if not rules.show_drawn:
+            return 0
+        return sum((held_through(position, s) & ~start.hands[s]) << (40 * s) for s in (0, 1))
+    return p.table.exposed
+
+
+def seen(position: Position, v: SeatView) -> int:
+    """Every card whose place ``v``'s seat knows, from the rules, the deal and the actions, not from ``v`` alone.
+
+    The seat's hand, each card that passed through it (its own discards among them), the monte it
+    may have looked at, every card played or declared, each card face up (``face_up``) and the cards
+    whose place the rules tell the table (``told``). ``v``'s own fields that say what it knows
+    (``private``, ``table.exposed``) are checked against this (``shown_by_view``, in the test below),
+    so that a card leaked into them is relabelled here like any other unseen card.
+    """
+    p = v.public
+    known = held_through(position, v.seat) | looked_at(position, v) | p.all_played | folded(p.accusi.revealed)
+    return known | folded(face_up(position, v)) | told(position, v)
+
+
+def shown_by_view(position: Position, v: SeatView) -> int:
+    """Every card whose place ``v`` shows its seat: its hand, ``private``, played, declared, face up, told."""
+    p = v.public
+    return v.hand | v.private | p.all_played | folded(p.accusi.revealed) | folded(p.table.exposed) | told(position, v)
 
 
 def message(state: GameState, seat: int, agent: int, legal: bool = True) -> str:
@@ -310,7 +390,13 @@ def test_a_seat_gets_the_same_message_mid_hand_on_deals_it_cannot_tell_apart(gam
                 continue
             compared += 1
             v = view(state, seat)
-            unseen = sorted({c for deck in position.hand.decks for c in deck if not seen(position, v) >> c & 1})
+            known = seen(position, v)
+            extra = shown_by_view(position, v) & ~known
+            assert not extra, (
+                f"{game} {p.rules}, {p.table.extra!r}: the view shows seat {seat} cards it has not seen: "
+                f"{[c for c in range(40) if extra >> c & 1]} (private {v.private:#x}, exposed {p.table.exposed:#x})"
+            )
+            unseen = sorted({c for deck in position.hand.decks for c in deck if not known >> c & 1})
             places = {next((s for s, h in enumerate(state.hands) if h >> c & 1), -1 - c) for c in unseen}
             if len(places) < 2:  # the unseen cards all lie in one hand: the seat knows them (in due's endgame)
                 continue

@@ -49,7 +49,7 @@ from .state import (
     Seat,
     SeatView,
 )
-from .tricks import winning_position
+from .tricks import follow_suit, winning_position
 
 Seed = int | random.Random | None
 _new = tuple.__new__
@@ -202,8 +202,7 @@ def legal_mask_for(hand: CardMask, public: PublicState) -> ActionMask:
     """
     trick = public.trick
     if trick:
-        follow = hand & SUIT_MASK[trick[0] // 10]
-        return follow or hand
+        return follow_suit(hand, trick[0] // 10)  # (the rule's one home: engine.tricks)
     mask = hand
     t = public.table
     if t.signal_seats >> public.turn & 1 and public.tricks_done >= t.signals_from:

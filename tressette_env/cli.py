@@ -411,7 +411,10 @@ def _exploit(args: argparse.Namespace) -> int:
     except ModelFileError as error:  # a model file as the player
         _file_error(args.parser, error)
     except (ValueError, ImportError) as error:
-        args.parser.error(str(error))
+        message = str(error)
+        if message.startswith("opponents: "):  # the run's opponents are PLAYER: name what the user wrote
+            message = f"PLAYER {args.player}: {message.removeprefix('opponents: ')}"
+        args.parser.error(message)
     exploit(config)
     return 0
 
@@ -437,6 +440,11 @@ def _play(args: argparse.Namespace) -> int:
         agents = rules.game.agents(rules)
         if args.seat >= agents:
             raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")
+        if len(args.opponents) > agents - 1:
+            raise ValueError(
+                f"--opponents: {args.game} has {agents - 1} other agents here; got {len(args.opponents)} player specs "
+                "(at most one each; fewer are given to the other agents in turn)"
+            )
         specs = [args.opponents[k % len(args.opponents)] for k in range(agents - 1)]
         if args.partner is not None:
             if args.game != "tressette":
@@ -790,6 +798,7 @@ def _serve(args: argparse.Namespace) -> int:
             make_player(str(model))  # read once now: a damaged file is refused before the server starts
         except ModelFileError as error:
             _file_error(args.parser, error)
+    _check_host(args.parser, args.host)
     if not is_loopback(args.host):
         print(
             f"tressette serve: warning: --host {args.host} is not a loopback address: every machine that reaches "
@@ -798,6 +807,25 @@ def _serve(args: argparse.Namespace) -> int:
         )
     serve(args.host, args.port, args.max_tables, args.max_connections, models=args.model)
     return 0
+
+
+def _check_host(parser: argparse.ArgumentParser, host: str) -> None:
+    """A usage error for a ``--host`` this machine cannot listen on: a name that does not resolve, a remote address.
+
+    Each address it resolves to is bound once on a free port (and closed at once), as the server will bind it.
+    """
+    import socket
+
+    try:
+        addresses = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        parser.error(f"--host {host}: no address of that name ({getattr(error, 'strerror', None) or error})")
+    for family, kind, proto, _, address in addresses:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.bind(address)
+        except OSError as error:
+            parser.error(f"--host {host}: this machine cannot listen on {address[0]} ({error.strerror or error})")
 
 
 def _exploit_parser(commands: Any) -> None:

@@ -24,13 +24,14 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -407,22 +408,26 @@ def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
         yield items[i : i + size]
 
 
-def _progress(total: int, enabled: bool, description: str) -> Callable[[int], None]:
-    """A progress callback: tqdm's bar when tqdm is installed and ``enabled``, else nothing."""
+@contextlib.contextmanager
+def _progress(total: int, enabled: bool, description: str) -> Iterator[Callable[[int], None]]:
+    """A progress callback: tqdm's bar when tqdm is installed and ``enabled``, else nothing.
+
+    The bar is closed on leaving, however the evaluation ends, so that an error printed next
+    (a bot that cannot start, a Ctrl-C) starts a line of its own.
+    """
     if not enabled:
-        return lambda n: None
+        yield lambda n: None
+        return
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        return lambda n: None
+        yield lambda n: None
+        return
     bar = tqdm(total=total, desc=description, unit="board")
-
-    def update(n: int) -> None:
-        bar.update(n)
-        if bar.n >= total:
-            bar.close()
-
-    return update
+    try:
+        yield bar.update
+    finally:
+        bar.close()
 
 
 def duplicate(
@@ -474,48 +479,48 @@ def duplicate(
     done = {} if journal is None else {b: r for b, r in journal.done(names).items() if b < boards}
     if record:  # a board journaled without its game records is played again, to the same result, with them
         done = {b: r for b, r in done.items() if all(p.game_record is not None for p in r.plays)}
-    update = _progress(boards, progress, f"{names[0]} vs {names[1]}")
-    update(len(done))
-    indices = [b for b in range(boards) if b not in done]
-    records: list[BoardRecord] = list(done.values())
-    record_as = names if record else None
+    with _progress(boards, progress, f"{names[0]} vs {names[1]}") as update:
+        update(len(done))
+        indices = [b for b in range(boards) if b not in done]
+        records: list[BoardRecord] = list(done.values())
+        record_as = names if record else None
 
-    def finished(chunk_records: list[BoardRecord]) -> None:
-        records.extend(chunk_records)
-        if journal is not None:
-            journal.add(names, chunk_records)
-        update(len(chunk_records))
+        def finished(chunk_records: list[BoardRecord]) -> None:
+            records.extend(chunk_records)
+            if journal is not None:
+                journal.add(names, chunk_records)
+            update(len(chunk_records))
 
-    if workers == 1:
-        try:
-            for b in indices:
-                finished([play_board(player_a, player_b, rules, seed, b, record_as)])
-        finally:
-            _close(player_a, player_b)
-    elif indices:
-        size = max(1, min(64, len(indices) // (workers * 8)))
-        jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
-            futures = [pool.submit(_play_chunk, job) for job in jobs]
-            failure = None
+        if workers == 1:
             try:
-                for future in as_completed(futures):
-                    try:
-                        chunk_records = future.result()
-                    except KeyboardInterrupt:
-                        raise
-                    except BaseException as error:  # noqa: BLE001 - the first failure stops the rest, not what is done
-                        if failure is None:
-                            failure = error
-                            for waiting in futures:
-                                waiting.cancel()
-                        continue
-                    finished(chunk_records)  # every chunk that ended well is kept (and journaled)
-            except KeyboardInterrupt:  # Ctrl-C: no chunk more; workers the signal did not reach are stopped
-                _stop_workers(pool)
-                raise
-            if failure is not None:
-                raise failure
+                for b in indices:
+                    finished([play_board(player_a, player_b, rules, seed, b, record_as)])
+            finally:
+                _close(player_a, player_b)
+        elif indices:
+            size = max(1, min(64, len(indices) // (workers * 8)))
+            jobs = [(player_a, player_b, rules, seed, chunk, record_as) for chunk in _chunks(indices, size)]
+            with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker) as pool:
+                futures = [pool.submit(_play_chunk, job) for job in jobs]
+                failure = None
+                try:
+                    for future in as_completed(futures):
+                        try:
+                            chunk_records = future.result()
+                        except KeyboardInterrupt:
+                            raise
+                        except BaseException as error:  # noqa: BLE001 - the first failure stops the rest, not what is done
+                            if failure is None:
+                                failure = error
+                                for waiting in futures:
+                                    waiting.cancel()
+                            continue
+                        finished(chunk_records)  # every chunk that ended well is kept (and journaled)
+                except KeyboardInterrupt:  # Ctrl-C: no chunk more; workers the signal did not reach are stopped
+                    _stop_workers(pool)
+                    raise
+                if failure is not None:
+                    raise failure
     records.sort(key=lambda r: r.board)
     return summarize(records, names, rules, seed)
 

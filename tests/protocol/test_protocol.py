@@ -140,7 +140,7 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         ("history", ("",), r"history\[0\] = '': an int from 0 to 255"),
         ("turn", 1.5, "turn = 1.5: an int from -1 to 3"),
         ("turn", 4, "turn = 4: an int from -1 to 3"),
-        ("thirds", ("a", "b"), r"thirds\[0\] = 'a': an int from -2\*\*320 to 2\*\*320"),
+        ("thirds", ("a", "b"), r"thirds\[0\] = .a.: an int from -2\*\*24 to 2\*\*24"),
         ("trick", (1, 2, 3, 4, 5), "a list of at most 4 ints"),
         ("hand_number", -1, "hand_number = -1: an int from 0"),
     ]:
@@ -371,6 +371,51 @@ def test_a_hostile_record_cannot_hang_or_flood_tressette_bot():
     assert [("error" in a) for a in answers] == [True, True, True, True, False]
     assert "card mask" in answers[0]["error"] and "2 to 8 seats" in answers[1]["error"]
     assert "longer than" in answers[3]["error"]
+
+
+def test_a_number_a_player_shifts_by_is_refused_past_its_range_before_any_player_reads_it():
+    """A thirds count of 2**33 made ``tressette bot ppo`` take 2.3 GB (the thermometer ``(1 << t) - 1``) before it failed;
+    Calabresella's face-down count of 10**9 ran the search past its limit. Each is one line of error now, at once."""
+    from tressette_env.games.calabresella import CalabresellaRules
+
+    public = new_game(seed=0).public
+    cases = [
+        (
+            public._replace(thirds=(2**33, 0)),
+            r"thirds\[0\] = 8589934592: a count, a seat, a card, an action or a score",
+        ),
+        (public._replace(tricks_done=2**33), "tricks_done = 8589934592: a count"),
+        (public._replace(tricks_done=11), "tricks_done = 11: an int from 0 to 10"),
+        (public._replace(hand_number=2**30), "hand_number = 1073741824: a count"),
+        (public._replace(played=2**400), "played = .*: a card mask lies below 2\\*\\*320"),
+    ]
+    calabresella = new_game(CalabresellaRules(), seed=0).public
+    extra = calabresella.table.extra._replace(face_down=10**9)
+    cases.append((calabresella._replace(table=calabresella.table._replace(extra=extra)), "table.extra.face_down = "))
+    for bad, words in cases:
+        start = time.monotonic()
+        with pytest.raises(StateError, match=words) as error:
+            decode_view(0, [], [], json.loads(json.dumps(encode_public(bad))))
+        assert time.monotonic() - start < 5 and "\n" not in str(error.value) and len(str(error.value)) < 300
+
+
+@pytest.mark.parametrize("game", PACKAGE_GAMES)
+def test_only_card_masks_are_let_past_the_bound_of_counts(game):
+    """Every number of a real record past ``MAX_COUNT`` is a card mask (``MASK_FIELDS``), and each of those names is
+    a field of some game's record: the bound refuses no real state, and names no field that does not exist."""
+    from tressette_env.protocol.state import MASK_FIELDS, MAX_COUNT, _field_name, _ints
+
+    for state in positions(game, 80, seed=2):
+        for where, number in _ints(state.public):
+            if abs(number) >= MAX_COUNT:
+                assert _field_name(where) in MASK_FIELDS, where
+    names = {
+        _field_name(where)
+        for g in PACKAGE_GAMES
+        for state in positions(g, 40, seed=3)
+        for where, _ in _ints(state.public)
+    }
+    assert MASK_FIELDS <= names, MASK_FIELDS - names
 
 
 @pytest.mark.parametrize(

@@ -121,7 +121,19 @@ def decode_view(seat: Any, hand: Any, private: Any, state: Any) -> SeatView:
 
 
 MAX_INT = 1 << 320
-"""Every number of a record is above -2**320 and below 2**320 (a card mask of eight seats)."""
+"""Every card mask of a record is below 2**320 (a mask of eight seats' 40 cards)."""
+
+MAX_COUNT = 1 << 24
+"""Every other number of a record (a count, a seat, a card, an action, a score) lies within ±2**24.
+
+The players shift bits by such numbers (a thermometer of the thirds, the trick number's bit): one
+of 2**33 made ``tressette bot ppo`` take 2.3 GB before it failed. In play the largest is an action
+id (255); a match score stays near its target.
+"""
+
+MASK_FIELDS = frozenset({"played", "signals", "voids", "exposed", "revealed", "cards", "monte_shown", "removed"})
+"""The fields of the public records (``engine.state``, the games' own records) that hold card masks (bit c: card
+c, 40 bits a seat): the numbers allowed up to ``MAX_INT``."""
 
 
 def _ints(value: Any, path: str = "state"):
@@ -141,7 +153,8 @@ def _ints(value: Any, path: str = "state"):
 def _check_bounds(public: PublicState) -> None:
     """The sizes and numbers the players loop over, in their ranges: a record cannot make a player loop or grow forever.
 
-    The table has 2 to 8 seats and 1 to 20 tricks; every number lies within ``MAX_INT``; the
+    The table has 2 to 8 seats and 1 to 20 tricks; every card mask (``MASK_FIELDS``) lies below
+    ``MAX_INT`` and every other number within ``MAX_COUNT`` (a shift by it is small); the
     card masks (the cards played, the voids, the signals, the cards face up, the declared cards)
     are not negative. What these checks leave (a game's own record with values no deal has) is
     bounded in time by ``tressette bot``'s decision limit.
@@ -152,8 +165,13 @@ def _check_bounds(public: PublicState) -> None:
     if type(table.tricks) is not int or not 1 <= table.tricks <= 20:
         raise StateError(f"table.tricks {shown(table.tricks)}: a hand has 1 to 20 tricks")
     for where, number in _ints(public):
-        if not -MAX_INT < number < MAX_INT:
-            raise StateError(f"{where} = {shown(number)}: numbers of a record lie within ±2**320")
+        if _field_name(where) in MASK_FIELDS:
+            if not -MAX_INT < number < MAX_INT:
+                raise StateError(f"{where} = {shown(number)}: a card mask lies below 2**320")
+        elif not -MAX_COUNT < number < MAX_COUNT:
+            raise StateError(
+                f"{where} = {shown(number)}: a count, a seat, a card, an action or a score lies within ±2**24"
+            )
     masks = {"played": public.played, "signals": public.signals, "voids": public.voids,
              "table.exposed": table.exposed, "accusi.revealed": getattr(public.accusi, "revealed", 0)}  # fmt: skip
     for where, mask in masks.items():
@@ -162,15 +180,21 @@ def _check_bounds(public: PublicState) -> None:
     _check_fields(public)
 
 
+def _field_name(where: str) -> str:
+    """The field a path of ``_ints`` ends in: ``state.accusi.by_seat[0][1].cards`` -> ``cards``."""
+    return where.rpartition(".")[2].partition("[")[0]
+
+
 def _check_fields(public: PublicState) -> None:
     """The fields every game reads in their types and ranges (a seat, a card, an action id, a count)."""
     n = public.table.seats
-    for name, least in (("status", 0), ("hand_number", 0), ("tricks_done", 0)):
-        _whole(getattr(public, name), name, least, MAX_INT)
+    for name in ("status", "hand_number"):
+        _whole(getattr(public, name), name, 0, MAX_COUNT - 1)
+    _whole(public.tricks_done, "tricks_done", 0, public.table.tricks)
     for name in ("dealer", "first_leader", "leader", "turn"):  # -1: no seat (no one on turn, no lead yet)
         _whole(getattr(public, name), name, -1, n - 1)
     for name in ("thirds", "match_score"):
-        _whole_tuple(getattr(public, name), name, -MAX_INT, MAX_INT, 8)
+        _whole_tuple(getattr(public, name), name, 1 - MAX_COUNT, MAX_COUNT - 1, 8)
     _whole_tuple(public.trick, "trick", 0, 39, n)
     _whole_tuple(public.history, "history", 0, 255, 400)
     table = public.table
@@ -185,7 +209,8 @@ def _whole(value: Any, where: str, least: int, most: int) -> None:
 
 
 def _range(least: int, most: int) -> str:
-    return f"an int from {least if least > -MAX_INT else '-2**320'} to {most if most < MAX_INT else '2**320'}"
+    low = "-2**24" if least == 1 - MAX_COUNT else least
+    return f"an int from {low} to {'2**24' if most == MAX_COUNT - 1 else most}"
 
 
 def _whole_tuple(value: Any, where: str, least: int, most: int, longest: int) -> None:

@@ -142,6 +142,23 @@ def test_a_damaged_value_is_shown_cut_short():
     assert len(str(error.value)) < 200 and str(error.value).endswith("...")
 
 
+def test_a_truncated_record_that_gives_returns_is_a_record_error(tmp_path, capsys):
+    """A record cut in the middle of a hand (``"truncated": true``) has no returns: one given was scored on a hand
+    with no result (an AttributeError's traceback from ``replay``, and from the web table's record message)."""
+    record = record_of("tressette", 1)
+    record["hands"][0]["actions"] = record["hands"][0]["actions"][:5]
+    del record["hands"][0]["result"]
+    record["truncated"] = True
+    with pytest.raises(RecordError, match="the record gives returns, but it is truncated"):
+        replay(record)
+    path = tmp_path / "cut.jsonl"
+    path.write_text(line_of(record) + "\n")
+    assert replay_error(path, capsys).endswith("line 1: the record gives returns, but it is truncated: cut in the "
+                                               "middle of a hand, it has none")  # fmt: skip
+    del record["returns"]
+    assert replay(record).public.status == PLAYING  # without them, a truncated record replays
+
+
 def test_replay_gif_of_a_record_without_actions_is_a_record_error(tmp_path, capsys):
     pytest.importorskip("PIL")
     record = record_of("tressette", 1)
@@ -221,3 +238,12 @@ def test_a_renuncio_step_whose_action_is_no_action_id_is_a_record_error(tmp_path
     path = tmp_path / "bad.jsonl"
     path.write_text(line_of(record) + "\n")
     assert "300 is not an action id" in replay_error(path, capsys)
+
+
+@pytest.mark.parametrize(("key", "value", "words"), [("version", True, "version True"), ("version", 1.0, "version 1.0"),
+                                                      ("seed", True, "'seed' must be a JSON int")])  # fmt: skip
+def test_a_bool_or_a_float_is_not_a_records_version_or_seed(key, value, words):
+    record = record_of("tressette", 1)
+    record[key] = value
+    with pytest.raises(RecordError, match=words):
+        replay(record)

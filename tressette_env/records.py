@@ -258,12 +258,12 @@ def check_record(record: Any, where: str = "the record") -> None:
     """Raise ``RecordError`` unless ``record`` has the keys and types of a record."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object; got {type(record).__name__}")
-    if record.get("version") != VERSION:
+    if type(record.get("version")) is not int or record["version"] != VERSION:  # (not true, not 1.0)
         raise RecordError(f"{where}: version {shown(record.get('version'))}; this package reads version {VERSION}")
     if record.get("game") not in game_names():
         raise RecordError(f"{where}: unknown game {shown(record.get('game'))}; the games are {', '.join(game_names())}")
     for key, kind in (("rules", dict), ("seed", int), ("hands", list)):
-        if not isinstance(record.get(key), kind):
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
             raise RecordError(f"{where}: {key!r} must be a JSON {kind.__name__}")
     for k, hand in enumerate(record["hands"]):
         if not isinstance(hand, dict) or not isinstance(hand.get("actions"), list):
@@ -345,6 +345,9 @@ def replay(record: dict[str, Any], on_action: Any = None, *, on_step: Any = None
                 raise RecordError(f"hand {k + 1}: the replay's result differs from the record's")
     if state.public.status == PLAYING and record.get("truncated") is not True:
         raise RecordError("the record ends in the middle of a hand")
-    if "returns" in record and list(rules.game.returns(state.public)) != record["returns"]:
-        raise RecordError("the replay's returns differ from the record's")
+    if "returns" in record:
+        if state.public.status == PLAYING:  # (a truncated record has none: a hand cut short scores nothing yet)
+            raise RecordError("the record gives returns, but it is truncated: cut in the middle of a hand, it has none")
+        if list(rules.game.returns(state.public)) != record["returns"]:
+            raise RecordError("the replay's returns differ from the record's")
     return state

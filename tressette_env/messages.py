@@ -3,7 +3,7 @@
 Every bad input gets an error of one bounded line (a hostile file can hold a million-character
 string or a 5,000-digit integer); these are the one home of that cutting:
 
-- ``cut(text)``: text on one line, at most ``limit`` characters.
+- ``cut(text)``: text on one line, at most ``limit`` characters, control characters escaped.
 - ``shown(value)``: ``repr(value)``, cut; a huge int by its number of digits (``str()`` of
   one is slow, and refused past 4,300 digits).
 - ``reason(error)``: an exception as one short line (library messages can span paragraphs).
@@ -16,12 +16,19 @@ from collections.abc import Sequence
 
 
 def cut(text: str, limit: int = 60) -> str:
-    """``text`` on one line and at most ``limit`` characters.
+    """``text`` on one line and at most ``limit`` characters, its control characters escaped.
+
+    A bot's or a server's answer quoted in an error reaches a terminal: an escape sequence in it
+    would retitle or recolour the terminal, a NUL or a bell would be written raw.
 
     >>> cut("a long   string of text", 12)
     'a long st...'
+    >>> print(cut("red" + chr(27) + "[31m" + chr(7)))
+    red\\x1b[31m\\x07
     """
     text = " ".join(text.split())
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -261,6 +261,11 @@ def running(pid: int) -> bool:
 
 BROKEN = {
     "garbage": ("print('hello', flush=True)", "not JSON: hello"),
+    # an escape sequence and a bell, which would retitle and recolour the terminal: written escaped
+    "escapes": (
+        "print('hello\\x1b]0;PWNED\\x07\\x1b[31mRED', flush=True)",
+        "not JSON: hello\\x1b]0;PWNED\\x07\\x1b[31mRED",
+    ),
     "illegal": ("print('{\"action\": 254}', flush=True)", "action 254 is not legal; legal:"),
     "a name of nothing": ('print(\'{"action": "asso di picche"}\', flush=True)', "is no legal action's name"),
     "silent": ("time.sleep(60)", "no answer within 0.5 s"),
@@ -289,6 +294,7 @@ def test_a_broken_bot_stops_the_evaluation_with_one_line_and_leaves_no_process(c
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
     assert len(err) == 1 and err[0].startswith("tressette eval: error: bot bad: ") and expected in err[0], err
+    assert err[0].isprintable(), err  # no control character of the bot's reaches the terminal
     started, deadline = [int(pid) for pid in pids.read_text().split()], time.monotonic() + 10
     while any(map(running, started)) and time.monotonic() < deadline:  # killed: gone once the kernel reaped them
         time.sleep(0.05)

@@ -263,3 +263,13 @@ def test_a_fixed_holders_match_names_its_sides_as_the_hands_do():
     _, text, _ = session("tressette_col_morto", 4, first, rules, opponents="random")
     assert re.search(r"match \(to 11\): side 0 \([^)]*\) \d+ · side 1 \([^)]*\) \d+", text)
     assert re.search(r"the match goes to side [01] \(", text) and "team" not in text
+
+
+def test_what_a_person_typed_is_quoted_back_cut_short_and_escaped():
+    """A pasted 100,000-character line (or one holding an escape sequence) was echoed whole in the error."""
+    said: list[str] = []
+    person = HumanPlayer(write=said.append)
+    assert person.parse("x" * 100_000 + "\x1b[31m", [0, 1, 2]) is None
+    assert person.parse("2 \x07", [0, 1, 2]) is None  # (a number, then no signal's name)
+    assert len(said) == 2 and all(len(line) < 200 and line.isprintable() for line in said), said
+    assert said[0].startswith("'xxxx") and "is not an action: type a number 1 to 3" in said[0]

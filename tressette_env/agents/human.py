@@ -75,6 +75,7 @@ from ..engine.cards import HONOURS, STRENGTH, SUIT_MASK, SUITS, card_code, card_
 from ..engine.render import count_text, default_names, points_text, suits_text
 from ..engine.state import SeatView
 from ..engine.variant import Game
+from ..messages import shown
 from .base import Player
 
 WIDTH = 80
@@ -391,7 +392,7 @@ class HumanPlayer:
             if answer == "":
                 return action
             if answer != "u":
-                write(f"{answer!r} is neither Enter nor u: {display_name(p, action)} is taken back")
+                write(f"{shown(answer)} is neither Enter nor u: {display_name(p, action)} is taken back")
 
     def parse(
         self, typed: str, legal: list[int], view: SeatView | None = None, entries: Sequence[int] | None = None
@@ -418,7 +419,7 @@ class HumanPlayer:
                 return action
             signal = _signal(number.group(2))
             if signal is None or action >= CALL_OUT:
-                self.write(f"{typed!r}: after a card's number type a signal (busso, striscio, volo)")
+                self.write(f"{shown(typed)}: after a card's number type a signal (busso, striscio, volo)")
                 return None
             action = action % 40 + 40 * signal
             if action in legal:
@@ -429,8 +430,8 @@ class HumanPlayer:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            shown = ", ".join(self._display(p, a) for a in found)
-            self.write(f"{typed} names several actions ({shown}): type one's number or its whole name")
+            names = ", ".join(self._display(p, a) for a in found)
+            self.write(f"{typed} names several actions ({names}): type one's number or its whole name")
             return None
         known = [a for a in range(FAMILY_NUM_ACTIONS) if typed in self._names(p, a)]
         if known:
@@ -441,7 +442,7 @@ class HumanPlayer:
             self.write(f"{self._display(p, action)} is not legal now: {self._why(view, action, legal)}")
         else:
             self.write(
-                f"{typed!r} is not an action: type a number 1 to {len(entries)} or a name such as "
+                f"{shown(typed)} is not an action: type a number 1 to {len(entries)} or a name such as "
                 f"{_example(p, entries)} (h: help)"
             )
         return None

@@ -10,6 +10,7 @@ import re
 import struct
 import tracemalloc
 import zipfile
+from random import Random
 
 import numpy as np
 import pytest
@@ -122,6 +123,10 @@ def npz_case(kind, path, tmp_path):
         arrays["w2"] = arrays["w2"].copy()
         arrays["w2"][0, 0] = np.nan
         write_npz(path, meta=meta(), **arrays)
+    elif kind == "float64 weights past float32's range":
+        arrays["w1"] = arrays["w1"].astype(np.float64)
+        arrays["w1"][0, 0] = 1e300
+        write_npz(path, meta=meta(), **arrays)
     elif kind == "pickled object array":
         arrays["w0"] = np.array([object()] * 3, dtype=object)
         write_npz(path, meta=meta(), **arrays)
@@ -187,6 +192,7 @@ NPZ_CASES = {
     "bias of the wrong length": "layer 1: bias of 5 entries for a weight of 8 outputs",
     "wrong observation size": "layer 0: weight of shape (16, 100) takes 100 inputs, but it is fed the 790 observation",
     "NaN weights": "layer 2: the weight holds NaN or infinite values",
+    "float64 weights past float32's range": "layer 1: the weight holds values past float32's range",
     "pickled object array": "entry 'w0' holds pickled objects, refused unread",
     "unknown activation": "activation 'gelu': must be one of tanh, relu",
     "one .npy array": "not an .npz archive (it does not start as a zip)",
@@ -421,3 +427,18 @@ def test_save_refuses_an_info_that_load_would_refuse(tmp_path):
     ):
         policy.save(tmp_path / "p.npz")
     assert not (tmp_path / "p.npz").exists()
+
+
+def test_a_policy_whose_logits_overflow_float32_is_refused_when_it_plays_not_played_as_the_first_legal_action():
+    """Weights within float32 whose products overflow: every logit NaN, and the player took the first legal action."""
+    from tressette_env.engine import legal_actions, new_game, view
+    from tressette_env.learned import MLPPlayer
+
+    policy = MLPPolicy.random(hidden=(8,))
+    w, b = policy.layers[-1]
+    w0, b0 = policy.layers[0]
+    every_hidden_one = (np.zeros_like(w0), np.full_like(b0, 10.0))  # tanh(10): each hidden unit about 1
+    policy = MLPPolicy([every_hidden_one, (np.full_like(w, 3e38), b)])  # 8 x 3e38: past float32's largest
+    state = new_game(seed=0)
+    with pytest.raises(ValueError, match="logits overflow float32"):
+        MLPPlayer(policy).act(view(state, state.public.turn), legal_actions(state), Random(0))

@@ -364,6 +364,13 @@ def test_bad_settings_are_refused():
     for kwargs in (dict(samples=0), dict(time_budget=0), dict(horizon=0), dict(prior=-1), dict(prior=True)):
         with pytest.raises(ValueError):
             SearchPlayer(**kwargs)
+    # Past their bounds: 10**8 samples held a quarter of a GB and growing after 40 s, with no answer.
+    for kwargs, words in [(dict(samples=10**8), "samples must be an int from 1 to 4,096; got 100000000"),
+                          (dict(samples=4097), "samples must be an int from 1 to 4,096"),
+                          (dict(candidates=65), "candidates must be an int from 1 to 64")]:  # fmt: skip
+        with pytest.raises(ValueError, match=words):
+            SearchPlayer(**kwargs)
+    assert SearchPlayer(samples=4096, candidates=64).samples == 4096
 
 
 def test_a_time_budget_bounds_the_number_of_deals():

@@ -301,6 +301,17 @@ def test_a_broken_bot_stops_the_evaluation_with_one_line_and_leaves_no_process(c
     assert [pid for pid in started if running(pid)] == []
 
 
+def test_a_bot_that_closes_its_output_and_runs_on_is_said_to_have_closed_it_not_to_have_ended(tmp_path, capsys):
+    bot = tmp_path / "bot.py"
+    bot.write_text("import os, sys, time\nos.close(1)\nfor line in sys.stdin:\n    time.sleep(60)\n")
+    start = time.monotonic()
+    code = main(["eval", "--bot", f"bad={PYTHON} {bot}", "--bot-timeout", "30", "bad", "random", "--deals", "2",
+                 "--workers", "1", "--no-progress"])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and time.monotonic() - start < 20
+    assert err == ["tressette eval: error: bot bad: closed its output without answering (it is still running)"], err
+
+
 def test_a_bot_that_cannot_start_and_bad_bot_options_are_named(tmp_path, capsys):
     code = main(["eval", "--bot", "ghost=/no/such/program", "ghost", "random", "--deals", "2", "--workers", "1"])
     assert code == 1

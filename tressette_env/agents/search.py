@@ -12,7 +12,7 @@ Cost and knobs (defaults: ``samples=8``, ``time_budget=None``, ``exact_tricks=8`
 ``signal_policy="club"``: measured the strongest of those tried, within 0.1 s per decision
 on average with the compiled solver; see docs/search.md):
 
-- ``samples``: deals searched per decision (at most).
+- ``samples``: deals searched per decision (at most; 1 to ``MAX_SAMPLES``, 4,096).
 - ``time_budget``: seconds per decision; sampling stops once it is spent, and a search
   that passes it is cut short (its deal dropped; the first deal is then searched again
   two tricks deep, so a decision may overrun the budget by a few tens of milliseconds). With a
@@ -89,6 +89,7 @@ from ..engine.actions import CALL_OUT
 from ..engine.cards import cards_of
 from ..engine.classic import TRESSETTE
 from ..engine.state import PLAY, SeatView
+from ..messages import shown
 from .base import Player
 from .sampling import DealSampler, InconsistentViewError
 from .side_search import side_card_values
@@ -111,6 +112,12 @@ def searched_games() -> tuple[str, ...]:
 
     return tuple(sorted(e.name for e in entries() if e.game().search_mode))
 
+
+MAX_SAMPLES = 4096
+"""The most deals a decision may search (``samples``): about 500 times the default's work, minutes a decision."""
+
+MAX_CANDIDATES = 64
+"""The most deals drawn per deal searched (``candidates``): ``samples * candidates`` deals are held at once."""
 
 MISMATCH = 0.3
 """A sampled deal's weight for each play of the others that the ``inference`` player would not have made there."""
@@ -191,8 +198,8 @@ class SearchPlayer:
         candidates: int = 3,
         prior: int = 6,
     ) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be an int >= 1; got {samples!r}")
+        if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be an int from 1 to {MAX_SAMPLES:,}; got {shown(samples)}")
         if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be None or seconds > 0; got {time_budget!r}")
         if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
@@ -202,8 +209,11 @@ class SearchPlayer:
                 f"exact_tricks must be an int from 0 to 20 (the tricks left when the search solves exactly; "
                 f"a hand has at most 20); got {exact_tricks!r}"
             )
-        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
-            raise ValueError(f"candidates must be an int >= 1 (deals drawn per deal searched); got {candidates!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or not 1 <= candidates <= MAX_CANDIDATES:
+            raise ValueError(
+                f"candidates must be an int from 1 to {MAX_CANDIDATES} (deals drawn per deal searched); "
+                f"got {shown(candidates)}"
+            )
         self.candidates = candidates
         if isinstance(prior, bool) or not isinstance(prior, int) or prior < 0:
             raise ValueError(f"prior must be an int >= 0 (the early player's cards searched; 0: none); got {prior!r}")

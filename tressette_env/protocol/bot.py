@@ -12,7 +12,8 @@ Everything that can go wrong ends in a ``BotError`` of one line that names the b
 | answers something that is not ``{"action": ...}``, or an illegal action | ``bot NAME: ...`` with what it answered and the legal actions |
 | no whole line within ``timeout`` seconds | ``bot NAME: no answer within T s`` (the process is killed) |
 | does not read its input for ``timeout`` seconds (a full pipe) | ``bot NAME: did not read its input within T s`` |
-| ends (or closes its stdout) | ``bot NAME ended (exit status N) without answering`` |
+| ends | ``bot NAME ended (exit status N) without answering`` |
+| closes its stdout but runs on | ``bot NAME closed its output without answering (it is still running)`` |
 
 With a ``fallback`` player, every error but the first row's is not raised: the fallback plays
 that decision from the same view, ``fallbacks`` counts it, the first error is written to
@@ -208,8 +209,8 @@ class BotPlayer:
             if not chunk:
                 try:
                     code = process.wait(timeout=1)
-                except subprocess.TimeoutExpired:
-                    code = None
+                except subprocess.TimeoutExpired:  # still running, its output closed: it can answer no more
+                    raise self._fail("closed its output without answering (it is still running)") from None
                 raise self._fail(f"ended (exit status {code}) without answering")
             self._buffer += chunk
             if len(self._buffer) > MAX_ANSWER and b"\n" not in self._buffer[:MAX_ANSWER]:

@@ -70,13 +70,37 @@ def test_list_and_mapping_switches_are_written_with_commas():
     assert game_rules("calabresella", ["contracts=none"]).contracts is None
     for items, words in [
         (["contracts=solo,chiamo"], "must list some of 'chiamo', 'solo'"),  # the rules' own check
-        (["multipliers=solo"], "multipliers is written name:number,name:number, e.g. multipliers=chiamo:2,solo:4"),
+        (
+            ["multipliers=solo"],
+            "multipliers is written name:number,name:number, e.g. --rule multipliers=chiamo:2,solo:4",
+        ),
         (["multipliers=solo:x"], "multipliers is written name:number"),
         (["multipliers=solo:²"], "multipliers is written name:number"),  # (a digit to isdigit, not to int)
-        (["multipliers=solo:4,solo:5"], "solo is given twice"),
+        (["multipliers=solo:4,solo:5"], "'solo' is given twice"),
         (["players=3,4"], "players takes one value (a comma separates a list switch's values)"),
     ]:
         with pytest.raises(ValueError, match=re.escape(words)):
             game_rules("calabresella", items)
-    with pytest.raises(ValueError, match=re.escape("e.g. multipliers=chiamo:2,sola:4")):  # the game's own names
+    with pytest.raises(ValueError, match=re.escape("e.g. --rule multipliers=chiamo:2,sola:4")):  # the game's own names
         game_rules("tressette_a_chiamare", ["multipliers=solo4"])
+
+
+def test_a_number_is_ascii_digits_only_and_a_long_one_is_not_read_as_infinity():
+    """``int()`` reads ``1_0`` and other scripts' digits (``١٢``) as numbers, and a 5,000-digit one was read as ``inf``."""
+    for text in ("1_0", "\u0661\u0662", "1.5", "9" * 5000):
+        with pytest.raises((TypeError, ValueError), match="target_score") as error:
+            game_rules("tressette", ["episode=match", f"target_score={text}"])
+        assert "inf" not in str(error.value) and len(str(error.value)) < 400
+    assert game_rules("tressette", ["episode=match", "target_score=+31"]).target_score == 31
+
+
+def test_the_web_table_names_a_switch_as_it_was_sent_not_as_a_command_line_option():
+    from tressette_env.web.table import TableError, table_rules
+
+    with pytest.raises(TableError) as error:
+        table_rules("tressette", {"accusi": 1})
+    assert "--rule" not in str(error.value) and "accusi is true or false, e.g. accusi=false" in str(error.value)
+    with pytest.raises(
+        ValueError, match=re.escape("--rule 'accusi=1': accusi is true or false, e.g. --rule accusi=false")
+    ):
+        game_rules("tressette", ["accusi=1"])

@@ -8,7 +8,7 @@ which validates every switch and names what is allowed). How a value is read:
 | switch | written | read as |
 | --- | --- | --- |
 | true or false | ``accusi=false`` | a bool (``true`` or ``false``, any case; anything else is refused) |
-| a number, a word | ``target_score=21``, ``episode=match`` | an int, else a float, else a str (as a player spec's option, ``agents.registry.parse_spec``) |
+| a number, a word | ``target_score=21``, ``episode=match`` | an int (ASCII digits, an optional sign), else the word (no switch takes a float) |
 | a word that may be ``none`` | ``signals=none`` | the switch's own word ``"none"`` where it allows one, else Python's None |
 | a list | ``contracts=chiamo,solo`` | a tuple of words |
 | a mapping | ``multipliers=solo:4,chiamo:2`` | a dict of words to numbers (at most nine digits each) |
@@ -23,14 +23,18 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from .agents.registry import parse_spec
 from .engine.rules import Rules
 from .engine.switches import LISTED, switch_kind
 from .envs.spec import game_spec
+from .messages import shown
 
 
-def rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, object]:
-    """``--rule name=value`` options as keyword switches of ``rules_type`` (a game's rules record)."""
+def rule_switches(items: Sequence[str], rules_type: type = Rules, option: str = "--rule ") -> dict[str, object]:
+    """``name=value`` texts as keyword switches of ``rules_type`` (a game's rules record).
+
+    ``option``: how an error names a switch as written, and its examples: ``--rule 'accusi=1'``
+    (the command line's, the default), or ``'accusi=1'`` with ``option=""`` (the web table's).
+    """
     names = tuple(f.name for f in dataclasses.fields(rules_type))
     booleans = {f.name for f in dataclasses.fields(rules_type) if isinstance(f.default, bool)}
     fields = {f.name: f for f in dataclasses.fields(rules_type)}
@@ -38,17 +42,21 @@ def rule_switches(items: Sequence[str], rules_type: type = Rules) -> dict[str, o
     for item in items:
         name, eq, text = item.partition("=")
         if not eq:
-            raise ValueError(f"--rule {item!r}: write name=value, e.g. --rule episode=match ({', '.join(names)})")
+            raise ValueError(
+                f"{option}{shown(item)}: write name=value, e.g. {option}episode=match ({', '.join(names)})"
+            )
         if name in fields and switch_kind(fields[name]) in LISTED and text.strip().lower() != "none":
-            switches[name] = _listed_switch(item, fields[name], text)
+            switches[name] = _listed_switch(item, fields[name], text, option)
             continue
         if "," in text:
-            raise ValueError(f"--rule {item!r}: {name} takes one value (a comma separates a list switch's values)")
-        value = parse_spec(f"x:v={text}")[1]["v"]
+            raise ValueError(
+                f"{option}{shown(item)}: {name} takes one value (a comma separates a list switch's values)"
+            )
+        value = _value(text.strip())
         if value is None and name in fields and "none" in _choices(fields[name]):
             value = "none"  # the switch's own word (accusi, signals, cappotto), not Python's None
         if name in booleans and not isinstance(value, bool):
-            raise ValueError(f"--rule {item!r}: {name} is true or false, e.g. --rule {name}=false")
+            raise ValueError(f"{option}{shown(item)}: {name} is true or false, e.g. {option}{name}=false")
         switches[name] = value
     return switches
 
@@ -58,7 +66,23 @@ def _choices(field: dataclasses.Field) -> tuple:
     return field.metadata["switch"].allowed if switch_kind(field) == "choice" else ()
 
 
-def _listed_switch(item: str, field: dataclasses.Field, text: str) -> object:
+def _value(text: str) -> object:
+    """A single switch's value: true or false (any case), none, an int in ASCII digits, else the word itself.
+
+    >>> [_value(t) for t in ("FALSE", "none", "21", "-1", "match", "1_0", "1.5")]
+    [False, None, 21, -1, 'match', '1_0', '1.5']
+
+    (No switch takes a float; ``1_0`` or other scripts' digits are words, which the rules then refuse as numbers.)
+    """
+    word = text.lower()
+    if word in ("true", "false"):
+        return word == "true"
+    if word == "none":
+        return None
+    return int(text) if re.fullmatch("[+-]?[0-9]{1,30}", text) else text
+
+
+def _listed_switch(item: str, field: dataclasses.Field, text: str, option: str) -> object:
     """A list switch's ``a,b`` as a tuple, a mapping switch's ``a:2,b:4`` as a dict (the rules check the names)."""
     name, parts = field.name, [part.strip() for part in text.split(",")]
     if switch_kind(field) == "subset|None":
@@ -70,14 +94,16 @@ def _listed_switch(item: str, field: dataclasses.Field, text: str) -> object:
         key, colon, number = part.partition(":")
         key, number = key.strip(), number.strip()
         if not colon or not re.fullmatch("[0-9]{1,9}", number):
-            raise ValueError(f"--rule {item!r}: {name} is written name:number,name:number, e.g. {name}={example}")
+            raise ValueError(
+                f"{option}{shown(item)}: {name} is written name:number,name:number, e.g. {option}{name}={example}"
+            )
         if key in pairs:
-            raise ValueError(f"--rule {item!r}: {key} is given twice")
+            raise ValueError(f"{option}{shown(item)}: {shown(key)} is given twice")
         pairs[key] = int(number)
     return pairs
 
 
-def game_rules(game: str, items: Sequence[str]) -> object:
+def game_rules(game: str, items: Sequence[str], option: str = "--rule ") -> object:
     """The rules record of ``game`` with the switches ``items`` (``name=value`` texts, as ``rule_switches`` reads them).
 
     Raises:
@@ -88,4 +114,4 @@ def game_rules(game: str, items: Sequence[str]) -> object:
     """
     spec = game_spec(game)
     rules_type = type(spec.make_rules())
-    return spec.make_rules(**rule_switches(items, rules_type))
+    return spec.make_rules(**rule_switches(items, rules_type, option))

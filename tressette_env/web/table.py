@@ -123,7 +123,7 @@ def table_rules(game: str, switches: Any) -> Any:
             raise TableError(f"rule switch {name}: a list or a mapping, which a table does not set (its default: none)")
         items.append(f"{name}={_switch_text(name, value)}")
     try:
-        return game_rules(game, items)
+        return game_rules(game, items, option="")
     except (TypeError, ValueError) as error:
         raise TableError(f"{game}'s rules: {cut(str(error), 300)}") from None
 

@@ -513,6 +513,23 @@ def test_team_play_runs_on_a_game_with_an_auction_against_its_heuristic_and_its_
     assert len(result.history) == 2, [p["timesteps"] for p in result.history]
 
 
+def test_a_run_of_whole_hands_shorter_than_a_rollout_says_it_trains_one(tmp_path, capsys):
+    """--total-timesteps under one rollout of whole hands: the run trains one rollout, and says so (its progress bar's
+    total is that rollout: it showed 51,250/100)."""
+    config = TrainConfig(
+        game="calabresella", team_play=4, opponents=("heuristic",), imitate="none", n_steps=15,
+        total_timesteps=50, eval_every=0, final_boards=2, net_arch=(16,), batch_size=64,
+        eval_against=("random",), run_dir=str(tmp_path), run_name="short", progress_bar=False,
+    )  # fmt: skip
+    config.check()
+    result = train(config)
+    out = capsys.readouterr().out
+    assert (
+        "rollouts of whole hands, at least 90 samples; total_timesteps=50 rounded up to one rollout, at least 90" in out
+    )
+    assert 90 <= result.history[-1]["timesteps"] < 180, [p["timesteps"] for p in result.history]
+
+
 def test_team_play_against_a_pool_renews_its_copies_of_the_learner(tmp_path, capsys):
     config = TrainConfig(
         team_play=8, opponents=("heuristic", "ppo", "self", "random"), imitate="none", n_steps=10,

@@ -22,6 +22,11 @@ def start_run(model, config: TrainConfig, rules: Any, run: Path) -> None:
     if not config.resume and config.imitate and config.imitate.lower() != "none":
         from .imitation import imitate
 
+        print(  # minutes of silence otherwise (about 3.5 at the defaults on one core: docs/training.md)
+            f"warm start: the policy clones {config.imitate}'s play over {config.imitation_decisions:,} decisions "
+            f"({config.imitation_epochs} epochs; imitate='none', --imitate none on the command line, skips it)...",
+            flush=True,
+        )
         fit = imitate(
             model, config.imitate, config.imitation_decisions, config.imitation_epochs, rules, config.seed,
             config.reward_scale, config.history,

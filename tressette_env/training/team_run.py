@@ -36,7 +36,9 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
     rows = model.rows.num_rows
     rollout = config.n_steps * rows
     whole_hands = model.rows.decisions_per_hand is None  # a rollout is whole hands: at least `rollout` samples
-    target = config.total_timesteps if whole_hands else whole_rollouts(config.total_timesteps, 0, rollout)
+    # Whole hands: the run ends with the rollout that passes total_timesteps, one rollout at least (its target for
+    # the progress bar, which showed 51,250/100 for --total-timesteps 100).
+    target = max(config.total_timesteps, rollout) if whole_hands else whole_rollouts(config.total_timesteps, 0, rollout)
     who = (
         "every seat learning"
         if learners == "all"
@@ -48,7 +50,8 @@ def train_team_play(config: TrainConfig, rules: Any, eval_rules: Any, run: Path)
         f"team play: {config.team_play} deals, {who} ({rows} seat rows); rollouts of "
         + (f"whole hands, at least {rollout} samples" if whole_hands else f"{rollout} samples")
         + (
-            f"; total_timesteps={config.total_timesteps} rounded up to {target}"
+            f"; total_timesteps={config.total_timesteps} rounded up to "
+            + (f"one rollout, at least {target} samples" if whole_hands else str(target))
             if target != config.total_timesteps
             else ""
         ),

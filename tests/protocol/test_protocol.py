@@ -140,7 +140,7 @@ def test_bad_states_and_answers_are_refused_in_one_line():
         ("history", ("",), r"history\[0\] = '': an int from 0 to 255"),
         ("turn", 1.5, "turn = 1.5: an int from -1 to 3"),
         ("turn", 4, "turn = 4: an int from -1 to 3"),
-        ("thirds", ("a", "b"), r"thirds\[0\] = .a.: an int from -2\*\*24 to 2\*\*24"),
+        ("thirds", ("a", "b"), r"thirds\[0\] = .a.: an int within ±2\*\*24 \(exclusive\)"),
         ("trick", (1, 2, 3, 4, 5), "a list of at most 4 ints"),
         ("hand_number", -1, "hand_number = -1: an int from 0"),
     ]:
@@ -399,21 +399,33 @@ def test_a_number_a_player_shifts_by_is_refused_past_its_range_before_any_player
     cases = [
         (
             public._replace(thirds=(2**33, 0)),
-            r"thirds\[0\] = 8589934592: a count, a seat, a card, an action or a score",
+            r"thirds\[0\] = 8589934592: a count, a seat, a card, an action or a hand's points",
         ),
         (public._replace(tricks_done=2**33), "tricks_done = 8589934592: a count"),
         (public._replace(tricks_done=11), "tricks_done = 11: an int from 0 to 10"),
         (public._replace(hand_number=2**30), "hand_number = 1073741824: a count"),
-        (public._replace(played=2**400), "played = .*: a card mask lies below 2\\*\\*320"),
+        (public._replace(played=2**400), "played = .*: a card mask is an int from 0 to below 2\\*\\*320"),
     ]
     calabresella = new_game(CalabresellaRules(), seed=0).public
     extra = calabresella.table.extra._replace(face_down=10**9)
     cases.append((calabresella._replace(table=calabresella.table._replace(extra=extra)), "table.extra.face_down = "))
+    shown_below_zero = calabresella.table.extra._replace(monte_shown=-(2**319))
+    cases.append((calabresella._replace(table=calabresella.table._replace(extra=shown_below_zero)), "monte_shown = "))
+    cases.append(
+        (public._replace(match_score=(2**50, 0)), r"match_score\[0\] = .*: a match score lies within ±2\*\*48")
+    )
     for bad, words in cases:
         start = time.monotonic()
         with pytest.raises(StateError, match=words) as error:
             decode_view(0, [], [], json.loads(json.dumps(encode_public(bad))))
         assert time.monotonic() - start < 5 and "\n" not in str(error.value) and len(str(error.value)) < 300
+
+
+def test_a_long_matchs_score_past_the_bound_of_counts_is_read():
+    """A perdere to 10,000 hands with charges of 10,000 reached a score of 16,784,242 (past 2**24) after 2,934 hands: a
+    real state, refused by the bound of counts until match scores got their own."""
+    public = new_game(seed=0).public._replace(match_score=(16_784_242, -(2**40)))
+    assert decode_view(0, [], [], json.loads(json.dumps(encode_public(public)))).public == public
 
 
 @pytest.mark.parametrize("game", PACKAGE_GAMES)

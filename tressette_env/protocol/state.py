@@ -124,16 +124,25 @@ MAX_INT = 1 << 320
 """Every card mask of a record is below 2**320 (a mask of eight seats' 40 cards)."""
 
 MAX_COUNT = 1 << 24
-"""Every other number of a record (a count, a seat, a card, an action, a score) lies within ±2**24.
+"""Every number of a record but a card mask or a match score (a count, a seat, a card, an action, a hand's points or
+stakes) lies below 2**24 in size.
 
 The players shift bits by such numbers (a thermometer of the thirds, the trick number's bit): one
-of 2**33 made ``tressette bot ppo`` take 2.3 GB before it failed. In play the largest is an action
-id (255); a match score stays near its target.
+of 2**33 made ``tressette bot ppo`` take 2.3 GB before it failed. In play the largest is a hand's
+stakes or charges (a switch of at most 10,000 times a few).
 """
+
+MAX_SCORE = 1 << 48
+"""A match score (``match_score``) lies below 2**48 in size: it adds up to 10,000 hands or rounds of stakes of up
+to 10,000 times a few (about 2**33 at the very most), and the players only add and compare it, or cut it to a
+thermometer's width."""
 
 MASK_FIELDS = frozenset({"played", "signals", "voids", "exposed", "revealed", "cards", "monte_shown", "removed"})
 """The fields of the public records (``engine.state``, the games' own records) that hold card masks (bit c: card
-c, 40 bits a seat): the numbers allowed up to ``MAX_INT``."""
+c, 40 bits a seat): ints from 0 to below ``MAX_INT``."""
+
+SCORE_FIELDS = frozenset({"match_score"})
+"""The fields that hold match scores: ints below ``MAX_SCORE`` in size."""
 
 
 def _ints(value: Any, path: str = "state"):
@@ -153,10 +162,9 @@ def _ints(value: Any, path: str = "state"):
 def _check_bounds(public: PublicState) -> None:
     """The sizes and numbers the players loop over, in their ranges: a record cannot make a player loop or grow forever.
 
-    The table has 2 to 8 seats and 1 to 20 tricks; every card mask (``MASK_FIELDS``) lies below
-    ``MAX_INT`` and every other number within ``MAX_COUNT`` (a shift by it is small); the
-    card masks (the cards played, the voids, the signals, the cards face up, the declared cards)
-    are not negative. What these checks leave (a game's own record with values no deal has) is
+    The table has 2 to 8 seats and 1 to 20 tricks; every card mask (``MASK_FIELDS``) lies from 0
+    to below ``MAX_INT``, every match score (``SCORE_FIELDS``) within ``MAX_SCORE`` and every other
+    number within ``MAX_COUNT`` (a shift by it is small). What these checks leave (a game's own record with values no deal has) is
     bounded in time by ``tressette bot``'s decision limit.
     """
     table = public.table
@@ -165,12 +173,16 @@ def _check_bounds(public: PublicState) -> None:
     if type(table.tricks) is not int or not 1 <= table.tricks <= 20:
         raise StateError(f"table.tricks {shown(table.tricks)}: a hand has 1 to 20 tricks")
     for where, number in _ints(public):
-        if _field_name(where) in MASK_FIELDS:
-            if not -MAX_INT < number < MAX_INT:
-                raise StateError(f"{where} = {shown(number)}: a card mask lies below 2**320")
+        field = _field_name(where)
+        if field in MASK_FIELDS:
+            if not 0 <= number < MAX_INT:
+                raise StateError(f"{where} = {shown(number)}: a card mask is an int from 0 to below 2**320")
+        elif field in SCORE_FIELDS:
+            if not -MAX_SCORE < number < MAX_SCORE:
+                raise StateError(f"{where} = {shown(number)}: a match score lies within ±2**48")
         elif not -MAX_COUNT < number < MAX_COUNT:
             raise StateError(
-                f"{where} = {shown(number)}: a count, a seat, a card, an action or a score lies within ±2**24"
+                f"{where} = {shown(number)}: a count, a seat, a card, an action or a hand's points lie within ±2**24"
             )
     masks = {"played": public.played, "signals": public.signals, "voids": public.voids,
              "table.exposed": table.exposed, "accusi.revealed": getattr(public.accusi, "revealed", 0)}  # fmt: skip
@@ -193,8 +205,8 @@ def _check_fields(public: PublicState) -> None:
     _whole(public.tricks_done, "tricks_done", 0, public.table.tricks)
     for name in ("dealer", "first_leader", "leader", "turn"):  # -1: no seat (no one on turn, no lead yet)
         _whole(getattr(public, name), name, -1, n - 1)
-    for name in ("thirds", "match_score"):
-        _whole_tuple(getattr(public, name), name, 1 - MAX_COUNT, MAX_COUNT - 1, 8)
+    _whole_tuple(public.thirds, "thirds", 1 - MAX_COUNT, MAX_COUNT - 1, 8)
+    _whole_tuple(public.match_score, "match_score", 1 - MAX_SCORE, MAX_SCORE - 1, 8)
     _whole_tuple(public.trick, "trick", 0, 39, n)
     _whole_tuple(public.history, "history", 0, 255, 400)
     table = public.table
@@ -209,8 +221,10 @@ def _whole(value: Any, where: str, least: int, most: int) -> None:
 
 
 def _range(least: int, most: int) -> str:
-    low = "-2**24" if least == 1 - MAX_COUNT else least
-    return f"an int from {low} to {'2**24' if most == MAX_COUNT - 1 else most}"
+    for bound, text in ((MAX_COUNT, "2**24"), (MAX_SCORE, "2**48")):
+        if least == 1 - bound and most == bound - 1:
+            return f"an int within ±{text} (exclusive)"
+    return f"an int from {least} to {most}"
 
 
 def _whole_tuple(value: Any, where: str, least: int, most: int, longest: int) -> None:

@@ -9,11 +9,11 @@ every game of the catalog and each of its test rule sets (``tests.games.family.R
 
 How the other deal is built. What a seat has seen is worked out from the rules, the deal and the
 actions (``seen``), not read from the ``SeatView`` under test: its hand and every card that passed
-through it (its discards), a monte it looked at, every card played or declared, the cards the
-rules turn face up (a dummy's hand, a shown draw; a packet top and a called card handed over are
-read from the table), and the cards whose place the rules tell the table (``told``). A view that
-shows its seat more than that (in ``private`` or ``table.exposed``) fails the
-test at once ("shows seat ... cards it has not seen"). Every other card of the deal is "unseen". The game is dealt again from the same seed with the
+through it (its discards), the monte it looked at (Calabresella), every card played or declared,
+the cards the rules turn face up (col morto's dummies, in due's shown draws), and the cards whose
+place the rules tell the table (``told``). A view that shows its seat more than that (in
+``private``, or in ``table.exposed`` where the face-up cards are worked out) fails the test at
+once ("shows seat ... cards it has not seen"). Every other card of the deal is "unseen". The game is dealt again from the same seed with the
 unseen cards relabelled by a permutation (``DealRandom``: every shuffle of the deal gives the
 same order, each unseen card replaced by its image), so that each unseen card goes to the place
 (a hand, the stock at the same depth, the monte, a packet) of another unseen card, and every seen
@@ -39,7 +39,9 @@ when one of the seat's own cards is exchanged for an unseen one, and, in Tresset
 sees the hidden partner move.
 
 What it cannot see: a public action keeps its id in the other deal, so a leak carried by an
-action's id itself is out of its reach. Two leaks it and its writing found are fixed, and each has
+action's id itself is out of its reach; and the face-up cards of the four-seat game, a perdere,
+Calabresella (a called card handed over, a card returned) and a chiamare, and in due's packet
+tops, are read from the table (``table.exposed``), not worked out, so a leak into those is not seen. Two leaks it and its writing found are fixed, and each has
 its own test at the end: col morto's dummy leading in the dark (its player was asked for the
 opening lead before the dummy was shown, the dummy's cards as his legal actions), and Tressette
 in due's packet numbers (an id that ranked a hidden card).
@@ -70,9 +72,9 @@ from tressette_env.engine import (
     next_hand,
     view,
 )
-from tressette_env.engine.actions import CALL, CHIAMO, DIVIDETE, GIVE, PASS, SCEGLIETE
+from tressette_env.engine.actions import CALL, CHIAMO, DIVIDETE, GIVE, PASS, SCEGLIETE, SOLISSIMO, SOLO
 from tressette_env.engine.state import SeatView
-from tressette_env.games.calabresella import opponents_of
+from tressette_env.games.calabresella import CALL_PHASE, CHOOSE, opponents_of
 from tressette_env.games.col_morto import FIRST_CARD
 from tressette_env.protocol.view import act_message
 
@@ -230,40 +232,51 @@ def held_through(position: Position, seat: int) -> int:
 
     A seat knows where each of them went: played, handed over, or discarded face down by itself
     (a perdere's dealer's discards, Calabresella's soloist's), or taken into its hand from the
-    monte.
+    monte. Calabresella's redeal when all pass (``all_pass="solo_only_redeal"``) deals the hand
+    afresh: what the seat held before tells it nothing of where the cards lie now.
     """
     state = position.hand.start
     held = state.hands[seat]
     for action, _ in position.actions:
-        state = apply(state, action)
-        held |= state.hands[seat]
+        before, state = state, apply(state, action)
+        redealt = getattr(state.public.table.extra, "solo_only", False) > getattr(
+            before.public.table.extra, "solo_only", False
+        )
+        held = state.hands[seat] if redealt else held | state.hands[seat]
     return held
 
 
 def looked_at(position: Position, v: SeatView) -> int:
-    """Face-down cards ``v``'s seat may have looked at without holding them: Calabresella's monte.
+    """Face-down cards ``v``'s seat looked at without holding them: Calabresella's monte, as it lay when it looked.
 
-    The soloist's (a partial exchange, solissimo's peek) and, in scegliete, each opponent's: the
-    first sees the monte as dealt, the second as the first left it (with the cards the first put
-    in). A superset of the rules' cases once the contract is made, read from the seats the auction
-    set and the actions, not from the hidden record of who saw what (``CalabresellaHidden.known``,
-    what ``private`` is made of).
+    The soloist of a solo, of a chiamo once the card is called (a partial exchange: a full one
+    puts the monte in his hand) and of a solissimo with ``solissimo_peek``; in scegliete the first
+    opponent once the contract is made, the second once the first has passed. Read from the rules,
+    the contract the auction made and the monte where the replayed hand holds it, not from the
+    hidden record of who saw what (``CalabresellaHidden.known``, what ``private`` is made of).
     """
-    p = v.public
-    if p.rules.game.name != "calabresella" or p.table.extra.soloist < 0:
+    if v.public.rules.game.name != "calabresella":
         return 0
-    monte = sum(1 << c for c in position.hand.start.hidden.face_down)
-    soloist, opponents = p.table.extra.soloist, opponents_of(p)
-    if v.seat == soloist or (p.table.extra.contract == SCEGLIETE and v.seat == opponents[0]):
-        return monte
-    if p.table.extra.contract == SCEGLIETE and v.seat == opponents[1]:
-        state, given = position.hand.start, 0
-        for action, _ in position.actions:
-            if state.public.turn == opponents[0] and GIVE <= action < GIVE + 40:
-                given |= 1 << (action - GIVE)
-            state = apply(state, action)
-        return monte | given
-    return 0
+    rules, state, looked = v.public.rules, position.hand.start, {}
+    for action, _ in position.actions:
+        state = apply(state, action)
+        p = state.public
+        x = p.table.extra
+        if x.soloist < 0:
+            continue
+        monte = sum(1 << c for c in state.hidden.face_down)
+        first, second = opponents_of(p)[:2]
+        soloist_looks = x.contract == SOLO or (x.contract == SOLISSIMO and rules.solissimo_peek)
+        if v.seat == x.soloist and (soloist_looks or (x.contract == CHIAMO and p.table.phase != CALL_PHASE)):
+            looked.setdefault("soloist", monte)
+        if x.contract == SCEGLIETE and v.seat == first:
+            looked.setdefault("first", monte)
+        if x.contract == SCEGLIETE and v.seat == second and p.table.phase == CHOOSE and p.turn == second:
+            looked.setdefault("second", monte)
+    out = 0
+    for cards in looked.values():
+        out |= cards
+    return out
 
 
 def face_up(position: Position, v: SeatView) -> int:

@@ -300,7 +300,8 @@ def test_every_message_a_person_s_connection_receives_over_the_websocket(game, h
             while True:
                 state = table.state
                 start = table._steps[0][0] if table._steps else state
-                position = Position(state, Hand(rules, None, 0, (), start), ())
+                played = tuple((action, False) for _, action in table._steps)  # what the seats saw come to pass
+                position = Position(state, Hand(rules, None, 0, (), start), played)
                 for agent, message in views.items():
                     check_message(message, state, agent, position)
                     checked += 1

@@ -401,3 +401,43 @@ def test_players_given_twice_with_two_numbers_is_refused(command, capsys):
         main([*argv, "--players", "4", "--rule", "players=4", "--rule", "players=5"])
     assert stopped.value.code == 2
     assert "--players 4 and --rule players=5: give the number of players once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["play", "--opponents", "random", "random", "random", "random"],
+         "--opponents: tressette has 3 other agents here; got 4 player specs (at most one each"),
+        (["play", "--partner", "random", "--opponents", "random", "heuristic", "random"],
+         "--opponents: tressette has 2 other agents here besides --partner; got 3 player specs"),
+        (["play", "--game", "tressette_in_due", "--opponents", "random", "heuristic"],
+         "--opponents: tressette_in_due has 1 other agents here; got 2"),
+    ],
+)  # fmt: skip
+def test_play_refuses_more_opponents_than_other_agents(argv, words, capsys):
+    """Extra --opponents were dropped without a word (five specs for the four-seat game's three other agents)."""
+    assert words in usage_error(argv, capsys)
+
+
+def test_exploit_names_the_player_the_user_gave_not_train_s_opponents(capsys):
+    line = usage_error(["exploit", "heurstic"], capsys)
+    assert line.startswith("tressette exploit: error: PLAYER heurstic: unknown player 'heurstic'; the players are")
+    assert "opponents" not in line and "self" not in line
+
+
+def test_serve_refuses_a_host_this_machine_cannot_listen_on_before_it_starts(capsys):
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    line = usage_error(["serve", "--host", "8.8.8.8", "--port", "0"], capsys)
+    assert line == "tressette serve: error: --host 8.8.8.8: this machine cannot listen on it (8.8.8.8: Cannot assign " \
+                   "requested address)"  # fmt: skip
+    assert "no address of that name" in usage_error(["serve", "--host", "no such host.invalid", "--port", "0"], capsys)
+
+
+def test_an_evaluation_s_error_starts_a_line_of_its_own_after_the_progress_bar(capsys):
+    """The bar was left open: the error was glued to it (``0/4 [00:00<?, ?board/s]tressette eval: error: ...``)."""
+    pytest.importorskip("tqdm")
+    code = main(["eval", "--bot", "ghost=/no/such/program", "ghost", "heuristic", "--deals", "4", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert re.search(r"(^|\n)tressette eval: error: bot ghost: cannot start", err), err

@@ -414,6 +414,7 @@ def _exploit(args: argparse.Namespace) -> int:
         message = str(error)
         if message.startswith("opponents: "):  # the run's opponents are PLAYER: name what the user wrote
             message = f"PLAYER {args.player}: {message.removeprefix('opponents: ')}"
+            message = message.replace(" (or self: the learner itself)", "")  # (train's; exploit refuses self)
         args.parser.error(message)
     exploit(config)
     return 0
@@ -440,10 +441,12 @@ def _play(args: argparse.Namespace) -> int:
         agents = rules.game.agents(rules)
         if args.seat >= agents:
             raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")
-        if len(args.opponents) > agents - 1:
+        others = agents - 1 - (args.partner is not None)  # (--partner names the four-seat partner's)
+        if len(args.opponents) > others:
             raise ValueError(
-                f"--opponents: {args.game} has {agents - 1} other agents here; got {len(args.opponents)} player specs "
-                "(at most one each; fewer are given to the other agents in turn)"
+                f"--opponents: {args.game} has {others} other agents here"
+                + (" besides --partner" if args.partner is not None else "")
+                + f"; got {len(args.opponents)} player specs (at most one each; fewer are given to them in turn)"
             )
         specs = [args.opponents[k % len(args.opponents)] for k in range(agents - 1)]
         if args.partner is not None:
@@ -810,22 +813,29 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _check_host(parser: argparse.ArgumentParser, host: str) -> None:
-    """A usage error for a ``--host`` this machine cannot listen on: a name that does not resolve, a remote address.
+    """A usage error for a ``--host`` this machine cannot listen on (a name that does not resolve, a remote address).
 
-    Each address it resolves to is bound once on a free port (and closed at once), as the server will bind it.
+    Each address it resolves to is bound once on a free port and closed at once; one that binds is enough, as for
+    the server (asyncio's ``create_server`` passes over an address that cannot be assigned, an IPv6 ``::1`` where
+    IPv6 is off). An empty ``--host`` is every interface, as for the server.
     """
     import socket
 
+    if not host:
+        return
     try:
         addresses = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
         parser.error(f"--host {host}: no address of that name ({getattr(error, 'strerror', None) or error})")
+    problems = []
     for family, kind, proto, _, address in addresses:
         try:
             with socket.socket(family, kind, proto) as probe:
                 probe.bind(address)
+            return
         except OSError as error:
-            parser.error(f"--host {host}: this machine cannot listen on {address[0]} ({error.strerror or error})")
+            problems.append(f"{address[0]}: {error.strerror or error}")
+    parser.error(f"--host {host}: this machine cannot listen on it ({'; '.join(problems)})")
 
 
 def _exploit_parser(commands: Any) -> None:

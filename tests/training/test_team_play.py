@@ -493,6 +493,10 @@ def test_team_play_runs_against_one_player_with_one_team_learning(tmp_path, caps
         "6 deals, one team of each learning against heuristic (12 seat rows)" in out and "imitation of heuristic" in out
     )
     assert result.policy_path.exists() and "random" in result.final
+    # the warm start says what it does before its minutes of work, and how to skip it
+    assert out.index("warm start: the policy clones heuristic's play over 200 decisions (1 epoch;") < out.index(
+        "imitation of heuristic"
+    )
 
 
 def test_team_play_runs_on_a_game_with_an_auction_against_its_heuristic_and_its_model(tmp_path, capsys):

@@ -143,7 +143,7 @@ def _checked_layers(layers, history: bool = False) -> list[tuple[np.ndarray, np.
                 raise ValueError(_too_many_parameters(parameters))
             if not np.isfinite(array).all():
                 raise ValueError(f"layer {i}: the {name} holds NaN or infinite values")
-            if array.dtype.kind == "f" and array.dtype.itemsize > 4 and not np.isfinite(array.astype(np.float32)).all():
+            if array.dtype.kind == "f" and array.dtype.itemsize > 4 and np.abs(array).max() > np.finfo(np.float32).max:
                 raise ValueError(  # (float64's 1e300 loaded, then played every logit NaN: the policy runs in float32)
                     f"layer {i}: the {name} holds values past float32's range (about ±3.4e38), in which the policy runs"
                 )
@@ -393,7 +393,8 @@ class MLPPlayer:
         if rules is not self._rules:
             self._observation = self._observation_for(rules)
             self._rules = rules
-        logits = self.policy.logits(self._observation.encode(view))[legal]  # its private cards too (a monte it saw)
+        with np.errstate(over="ignore", invalid="ignore"):  # (an overflow is said below, in one line)
+            logits = self.policy.logits(self._observation.encode(view))[legal]  # its private cards too (a monte it saw)
         if not np.isfinite(logits).all():  # weights so large that float32 overflows: no choice to read from them
             raise ValueError(
                 f"{self.name}: the policy's logits overflow float32 (NaN or infinite) here: its weights are too large"

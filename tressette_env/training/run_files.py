@@ -24,7 +24,8 @@ def start_run(model, config: TrainConfig, rules: Any, run: Path) -> None:
 
         print(  # minutes of silence otherwise (about 3.5 at the defaults on one core: docs/training.md)
             f"warm start: the policy clones {config.imitate}'s play over {config.imitation_decisions:,} decisions "
-            f"({config.imitation_epochs} epochs; imitate='none', --imitate none on the command line, skips it)...",
+            f"({config.imitation_epochs} epoch{'s' if config.imitation_epochs != 1 else ''}; imitate='none', --imitate none "
+            "on the command line, skips it)...",
             flush=True,
         )
         fit = imitate(

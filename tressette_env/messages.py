@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 
 def cut(text: str, limit: int = 60) -> str:
-    """``text`` on one line and at most ``limit`` characters, its control characters escaped.
+    r"""``text`` on one line and at most ``limit`` characters, its control characters escaped.
 
     A bot's or a server's answer quoted in an error reaches a terminal: an escape sequence in it
     would retitle or recolour the terminal, a NUL or a bell would be written raw.
@@ -24,7 +24,7 @@ def cut(text: str, limit: int = 60) -> str:
     >>> cut("a long   string of text", 12)
     'a long st...'
     >>> print(cut("red" + chr(27) + "[31m" + chr(7)))
-    red\\x1b[31m\\x07
+    red\x1b[31m\x07
     """
     text = " ".join(text.split())
     if not text.isprintable():

@@ -411,7 +411,9 @@ def test_players_given_twice_with_two_numbers_is_refused(command, capsys):
         (["play", "--partner", "random", "--opponents", "random", "heuristic", "random"],
          "--opponents: tressette has 2 other agents here besides --partner; got 3 player specs"),
         (["play", "--game", "tressette_in_due", "--opponents", "random", "heuristic"],
-         "--opponents: tressette_in_due has 1 other agents here; got 2"),
+         "--opponents: tressette_in_due has 1 other agent here; got 2"),
+        (["play", "--game", "tressette_in_due", "--partner", "random"],  # (said so before the count: a regression)
+         "--partner is the four-seat game's; the other games take --opponents"),
     ],
 )  # fmt: skip
 def test_play_refuses_more_opponents_than_other_agents(argv, words, capsys):

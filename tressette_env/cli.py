@@ -441,17 +441,17 @@ def _play(args: argparse.Namespace) -> int:
         agents = rules.game.agents(rules)
         if args.seat >= agents:
             raise ValueError(f"--seat {args.seat}: {args.game} has agents 0 to {agents - 1}")
+        if args.partner is not None and args.game != "tressette":
+            raise ValueError("--partner is the four-seat game's; the other games take --opponents")
         others = agents - 1 - (args.partner is not None)  # (--partner names the four-seat partner's)
         if len(args.opponents) > others:
             raise ValueError(
-                f"--opponents: {args.game} has {others} other agents here"
+                f"--opponents: {args.game} has {others} other agent{'s' if others != 1 else ''} here"
                 + (" besides --partner" if args.partner is not None else "")
                 + f"; got {len(args.opponents)} player specs (at most one each; fewer are given to them in turn)"
             )
         specs = [args.opponents[k % len(args.opponents)] for k in range(agents - 1)]
         if args.partner is not None:
-            if args.game != "tressette":
-                raise ValueError("--partner is the four-seat game's; the other games take --opponents")
             partner = (args.seat + 2) % 4  # an agent; the specs list every agent but the person's
             specs[partner - (partner > args.seat)] = args.partner
         bots = _bots(args.bot, args.bot_timeout, args.bot_fallback)

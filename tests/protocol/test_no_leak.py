@@ -5,7 +5,8 @@ own seat. Two deals that the seat cannot tell apart must give it byte-identical 
 (``json.dumps``), at every point of the hand: the auction, the call, the exchange, the stock's
 draws, the packets, the card play, in later hands of a match too. This is the observation's
 no-leak test (``tests/encoders/test_observation.py``, ``tests/hidden.py``) for the protocol, over
-every game of the catalog and each of its test rule sets (``tests.games.family.RULE_SETS``).
+every game of the catalog and each of its test rule sets (``tests.games.family.RULE_SETS``, and two more of
+Calabresella's: ``LEAK_RULE_SETS``).
 
 How the other deal is built. What a seat has seen is worked out from the rules, the deal and the
 actions (``seen``), not read from the ``SeatView`` under test: its hand and every card that passed
@@ -41,7 +42,11 @@ sees the hidden partner move.
 What it cannot see: a public action keeps its id in the other deal, so a leak carried by an
 action's id itself is out of its reach; and the face-up cards of the four-seat game, a perdere,
 Calabresella (a called card handed over, a card returned) and a chiamare, and in due's packet
-tops, are read from the table (``table.exposed``), not worked out, so a leak into those is not seen. Two leaks it and its writing found are fixed, and each has
+tops, are read from the table (``table.exposed``), not worked out, so a leak into those is not seen;
+and a card a seat knows to lie in one of two places (scegliete's first opponent, once the second
+has exchanged with the monte; the monte shown at a call, once the soloist has discarded) counts as
+seen, so which of the two places it lies in could leak unseen (a relabelling within such a set of
+places would see it). Two leaks it and its writing found are fixed, and each has
 its own test at the end: col morto's dummy leading in the dark (its player was asked for the
 opening lead before the dummy was shown, the dummy's cards as his legal actions), and Tressette
 in due's packet numbers (an id that ranked a hidden card).
@@ -79,6 +84,12 @@ from tressette_env.games.col_morto import FIRST_CARD
 from tressette_env.protocol.view import act_message
 
 GAMES = list(RULE_SETS)
+LEAK_RULE_SETS = {
+    **RULE_SETS,
+    "calabresella": [*RULE_SETS["calabresella"], {"all_pass": "solo_only_redeal"}, {"show_monte_on_call": False}],
+}
+"""The family's test rule sets, and two of Calabresella's more: a redeal when all pass (what a seat held in the first
+deal must not count as seen), and a chiamo's monte not shown at the call (a leak of it at the call was invisible)."""
 FULL = (1 << 40) - 1
 POSITIONS = 24
 """Positions of random play drawn for each rule set of each game (every agent's seat is compared)."""
@@ -157,11 +168,12 @@ def positions(game: str, count: int, seed: int) -> list[Position]:
     """
     rng = random.Random(seed)
     out = []
-    for switches in RULE_SETS[game]:
+    for switches in LEAK_RULE_SETS[game]:
         rules = catalog.entry(game).make_rules(**switches)
         found: list[Position] = []
         before = None
-        while len(found) < 12 * count:
+        redeals = switches.get("all_pass") == "solo_only_redeal"  # (then some positions after a redeal, below)
+        while len(found) < 12 * count or (redeals and not any(map(redealt, found)) and len(found) < 100 * count):
             hand_seed = rng.randrange(10**9)
             dealing = DealRandom(hand_seed)
             state = deal(rules, before, dealing)
@@ -182,8 +194,17 @@ def positions(game: str, count: int, seed: int) -> list[Position]:
             if not rules.game.card_play_begun(q.state.public):
                 own.setdefault(q.state.public.phase, []).append(q)
         some = [q for row in itertools.zip_longest(*own.values()) for q in row if q is not None][: count // 4]
+        if redeals:
+            after = [q for q in found if redealt(q)]
+            assert after, "no hand of random play was redealt"
+            some += rng.sample(after, min(len(after), count // 6))
         out.extend(some + rng.sample(play, count - len(some)))
     return out
+
+
+def redealt(position: Position) -> bool:
+    """Whether the position lies after Calabresella's redeal of a hand that every player passed."""
+    return bool(getattr(position.state.public.table.extra, "solo_only", False))
 
 
 def rebuild(position: Position, relabel: dict) -> GameState:

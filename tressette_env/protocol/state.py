@@ -124,8 +124,8 @@ MAX_INT = 1 << 320
 """Every card mask of a record is below 2**320 (a mask of eight seats' 40 cards)."""
 
 MAX_COUNT = 1 << 24
-"""Every number of a record but a card mask or a match score (a count, a seat, a card, an action, a hand's points or
-stakes) lies below 2**24 in size.
+"""Every number of a record but a card mask or a match's score or hand count (a count, a seat, a card, an action, a
+hand's points or stakes) lies below 2**24 in size.
 
 The players shift bits by such numbers (a thermometer of the thirds, the trick number's bit): one
 of 2**33 made ``tressette bot ppo`` take 2.3 GB before it failed. In play the largest is a hand's
@@ -133,16 +133,19 @@ stakes or charges (a switch of at most 10,000 times a few).
 """
 
 MAX_SCORE = 1 << 48
-"""A match score (``match_score``) lies below 2**48 in size: it adds up to 10,000 hands or rounds of stakes of up
-to 10,000 times a few (about 2**33 at the very most), and the players only add and compare it, or cut it to a
+"""A match's score (``match_score``) and hand count (``hand_number``, a perdere's ``out_at``) lie below 2**48 in size.
+
+A score adds up stakes of up to 10,000 times a few for as many hands as the match lasts; a match
+to a high target between equal players (Calabresella's and a chiamare's scores add to zero) has
+been simulated past 2**24 hands. The players only add and compare these, or cut them to a
 thermometer's width."""
 
 MASK_FIELDS = frozenset({"played", "signals", "voids", "exposed", "revealed", "cards", "monte_shown", "removed"})
 """The fields of the public records (``engine.state``, the games' own records) that hold card masks (bit c: card
 c, 40 bits a seat): ints from 0 to below ``MAX_INT``."""
 
-SCORE_FIELDS = frozenset({"match_score"})
-"""The fields that hold match scores: ints below ``MAX_SCORE`` in size."""
+SCORE_FIELDS = frozenset({"match_score", "hand_number", "out_at"})
+"""The fields that grow with a match (its scores, its hands): ints below ``MAX_SCORE`` in size."""
 
 
 def _ints(value: Any, path: str = "state"):
@@ -179,7 +182,7 @@ def _check_bounds(public: PublicState) -> None:
                 raise StateError(f"{where} = {shown(number)}: a card mask is an int from 0 to below 2**320")
         elif field in SCORE_FIELDS:
             if not -MAX_SCORE < number < MAX_SCORE:
-                raise StateError(f"{where} = {shown(number)}: a match score lies within ±2**48")
+                raise StateError(f"{where} = {shown(number)}: a match's score or hand count lies within ±2**48")
         elif not -MAX_COUNT < number < MAX_COUNT:
             raise StateError(
                 f"{where} = {shown(number)}: a count, a seat, a card, an action or a hand's points lie within ±2**24"
@@ -200,8 +203,8 @@ def _field_name(where: str) -> str:
 def _check_fields(public: PublicState) -> None:
     """The fields every game reads in their types and ranges (a seat, a card, an action id, a count)."""
     n = public.table.seats
-    for name in ("status", "hand_number"):
-        _whole(getattr(public, name), name, 0, MAX_COUNT - 1)
+    _whole(public.status, "status", 0, MAX_COUNT - 1)
+    _whole(public.hand_number, "hand_number", 0, MAX_SCORE - 1)
     _whole(public.tricks_done, "tricks_done", 0, public.table.tricks)
     for name in ("dealer", "first_leader", "leader", "turn"):  # -1: no seat (no one on turn, no lead yet)
         _whole(getattr(public, name), name, -1, n - 1)

@@ -104,6 +104,19 @@ class ColMortoStep(NamedTuple):
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
 
 
+_COMPILED_WORDS: Any = False
+
+
+def _compiled_words() -> Any:
+    """``vector._col_morto_words`` when it runs compiled (numba), else None: imported on the first observation."""
+    global _COMPILED_WORDS
+    if _COMPILED_WORDS is False:
+        from . import _col_morto_words
+
+        _COMPILED_WORDS = _col_morto_words if _col_morto_words.COMPILED else None
+    return _COMPILED_WORDS
+
+
 def _seating_tables(rules: ColMortoRules) -> dict[str, np.ndarray]:
     """The scalar game's seating for every (dealer player, holder): row ``3 * dealer + holder``."""
     rows: dict[str, list] = {"dealer_seat": [], "controllers": [], "seat_of": [], "dummies": [], "signal_seats": []}
@@ -390,8 +403,12 @@ class ColMortoBatch:
         else:
             player = check_seats(agents, m, self.rules.players, name="agents", noun="player")
         me = t["seat_of"].reshape(-1).take(t["seat_of"].shape[1] * key + player)
-        words = self._words(rows, me, player, turn, key, on_turn)
-        packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)
+        compiled = _compiled_words()
+        if compiled is not None:
+            packed = compiled.packed(self, rows, me, player, turn, key, on_turn)
+        else:
+            words = self._words(rows, me, player, turn, key, on_turn)
+            packed = np.stack(words).T.astype(">u8", order="C").view(np.uint8)
         return unpack_rows(packed, self.observation.size).view(np.int8)
 
     def _words(

@@ -26,27 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from ..agents.numba_switch import numba_module
 from ..encoders.col_morto import observation as col_morto_observation
 from ..games.col_morto import ColMortoRules
 from . import _tables as tb
+from ._compiled import COMPILED, jit, jit_inline
 from .col_morto import _REVERSE4
 from .engine import _H, _P, _S0, _SV
 
-_nb = numba_module()
-COMPILED = _nb is not None
-"""True when ``packed_words`` runs compiled (numba is installed and ``TRESSETTE_NUMBA`` is not 0)."""
-
-
-def _jit(function: Any) -> Any:
-    """Compiled by numba (cached on disk) when it is there; otherwise the function itself, unused."""
-    return _nb.njit(cache=True, nogil=True, error_model="numpy")(function) if COMPILED else function
-
-
-def _jit_inline(function: Any) -> Any:
-    """``_jit``, and numba inlines the function into its caller (each call's offsets are constants there)."""
-    return _nb.njit(cache=True, nogil=True, inline="always", error_model="numpy")(function) if COMPILED else function
-
+__all__ = ["COMPILED", "packed", "packed_words"]
 
 _OFF_HAND, _OFF_TRICK, _OFF_LEADER, _OFF_PLAYED = tb.OFF["hand"], tb.OFF["trick"], tb.OFF["leader"], tb.OFF["played"]
 _OFF_SIGNALS, _OFF_TRICK_NUMBER, _OFF_THIRDS = tb.OFF["signals"], tb.OFF["trick_number"], tb.OFF["thirds"]
@@ -79,7 +66,7 @@ if any(_LAYOUTS[2][name] != _AT[name] for name in _AT if name not in ("to_target
 ) = range(3)
 
 
-@_jit_inline
+@jit_inline
 def _put(words: np.ndarray, value: Any, offset: int, width: int) -> None:
     """OR a ``width``-bit field (at most 64) into ``words`` at entry ``offset``: ``_tables.put`` on one row."""
     for k in range(offset // 64, (offset + width - 1) // 64 + 1):
@@ -92,7 +79,7 @@ def _put(words: np.ndarray, value: Any, offset: int, width: int) -> None:
             words[k] |= np.uint64(value)
 
 
-@_jit_inline
+@jit_inline
 def _get(words: np.ndarray, offset: int, width: int) -> Any:
     """The ``width``-bit field (at most 63) at entry ``offset``: ``_put``'s inverse (``col_morto._get``)."""
     value = np.uint64(0)
@@ -107,7 +94,7 @@ def _get(words: np.ndarray, offset: int, width: int) -> Any:
     return value & ((np.uint64(1) << np.uint64(width)) - np.uint64(1))
 
 
-@_jit_inline
+@jit_inline
 def _big_endian(w: Any) -> Any:
     """The word whose bytes in memory, on a little-endian machine, are ``w``'s from the most significant down."""
     w = ((w & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8)) | ((w >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
@@ -115,7 +102,7 @@ def _big_endian(w: Any) -> Any:
     return (w << np.uint64(32)) | (w >> np.uint64(32))
 
 
-@_jit
+@jit
 def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled by numba
     packed: np.ndarray,
     rows: np.ndarray,

@@ -25,6 +25,7 @@ engines that write their observation as uint64 fields packed into the scalar lay
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,6 +43,20 @@ BIT = np.array([1 << v for v in range(64)], dtype=U64)
 """Bit v alone (a one-hot field), v 0..63."""
 BIT_FROM_1 = np.array([0] + [1 << v for v in range(64)], dtype=U64)
 """Bit v - 1 alone for v 1..64, no bit for v = 0: a one-hot field of a value counted from 1, 0 for none."""
+
+
+_KERNELS: dict[str, Any] = {}
+
+
+def compiled_kernel(module: str) -> Any:
+    """The kernel module ``vector.<module>`` when it runs compiled (``vector._compiled``), else None.
+
+    Imported on an engine's first call that uses it, so that numba is loaded only by a batch that runs.
+    """
+    if module not in _KERNELS:
+        kernel = importlib.import_module(f"{__package__}.{module}")
+        _KERNELS[module] = kernel if kernel.COMPILED else None
+    return _KERNELS[module]
 
 
 def deal_indices(deals: Any, n: int, every: np.ndarray) -> np.ndarray:

@@ -56,7 +56,7 @@ from ..envs.playing import check_flag
 from ..games.col_morto import COL_MORTO, ColMortoRules, by_sides
 from ..messages import shown
 from . import _tables as tb
-from ._family import check_agents, check_seats, distinct_deals
+from ._family import check_agents, check_seats, compiled_kernel, distinct_deals
 from ._tables import U64, placements, put, shifted
 from .engine import _H, SeedLike, TressetteBatch, _as_generator, unpack_rows
 from .heuristic import _actions, _read, _Table
@@ -102,19 +102,6 @@ class ColMortoStep(NamedTuple):
     """(N,) int8: the player (with a fixed holder: the side) who won the match when it ended, or -1."""
     hand_number: np.ndarray
     """(N,) int64: the number of the hand that ended (0 for an episode's first)."""
-
-
-_COMPILED_WORDS: Any = False
-
-
-def _compiled_words() -> Any:
-    """``vector._col_morto_words`` when it runs compiled (numba), else None: imported on the first observation."""
-    global _COMPILED_WORDS
-    if _COMPILED_WORDS is False:
-        from . import _col_morto_words
-
-        _COMPILED_WORDS = _col_morto_words if _col_morto_words.COMPILED else None
-    return _COMPILED_WORDS
 
 
 def _seating_tables(rules: ColMortoRules) -> dict[str, np.ndarray]:
@@ -403,7 +390,7 @@ class ColMortoBatch:
         else:
             player = check_seats(agents, m, self.rules.players, name="agents", noun="player")
         me = t["seat_of"].reshape(-1).take(t["seat_of"].shape[1] * key + player)
-        compiled = _compiled_words()
+        compiled = compiled_kernel("_col_morto_words")
         if compiled is not None:
             packed = compiled.packed(self, rows, me, player, turn, key, on_turn)
         else:

@@ -125,6 +125,7 @@ from ._family import (
     check_agents,
     check_deal,
     check_seats,
+    compiled_kernel,
     deal_indices,
     distinct_deals,
     key_order,
@@ -325,6 +326,8 @@ class InDueBatch:
             unfilled |= {"target0", "target1"}
         self._places = tuple((k, at, w) for k, (name, at, w) in enumerate(_FIELDS) if name not in unfilled)
         """The fields ``_pack`` packs: those these rules fill (the others stay 0)."""
+        self._places_array = np.array(self._places, dtype=np.int64).reshape(-1, 3)
+        """``_places`` as an (P, 3) array, for the compiled observation (``vector._in_due_words``)."""
         self.decisions_per_hand = None if self._packet_form else 20
         """Decisions of each seat in a hand: 20 in the stock form (one card a trick); None with packets (the packet
         phases' decisions vary), so ``SeatRows`` refuses it."""
@@ -689,6 +692,9 @@ class InDueBatch:
             me = self._turn.take(rows)
         else:
             me = check_seats(seats, m, 2)
+        compiled = compiled_kernel("_in_due_words")
+        if compiled is not None:
+            return unpack_little(compiled.packed(self, rows, me), _SIZE).view(np.int8)
         other = 1 - me
         n = self.n
         f = np.zeros((_NF, m), dtype="<u8")  # by field: each a contiguous row

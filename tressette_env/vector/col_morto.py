@@ -14,7 +14,7 @@ the scalar game's, byte for byte and reward for reward (``tests/vector/test_col_
 | ``reset(seed=None, hands=None, dealer=None, holder=None, deals=None)`` | new episodes: shuffled or chosen deals (``dealer``: a player; ``holder``: the dummy's holder with ``dummy_holder="fixed"``) |
 | ``turn`` / ``agent`` | (N,) the seat on turn / the player who plays it (its own seat or its dummy's); -1 in a finished deal |
 | ``legal_masks(dtype=np.int8)`` | (N, 255): the legal actions of the seat on turn (the family's action ids) |
-| ``observe(agents=None, deals=None)`` | (M, size) int8: a player's observation from its own seat (the player on turn by default) |
+| ``observe(agents=None, deals=None)`` | (M, size) int8: a player's observation from its own seat (the player on turn by default); compiled where numba is installed (``vector._col_morto_words``) |
 | ``step(actions, active=None, autoreset=True)`` | the player on turn acts for the seat on turn; a ``ColMortoStep`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action per deal |
 | ``heuristic_actions(batch, deals=None)`` | ``ColMortoHeuristic``'s action for the seat on turn, decision for decision (below) |

@@ -35,7 +35,9 @@ follow-suit mask, the trick's winner and its thirds with the last trick's bonus
 (``winning_card``, ``trick_thirds``) are ``vector._tricks``'s, shared with every batched
 engine; the trick's bookkeeping is this module's own (two seats, seat first; while the stock
 lasts a follower need not follow suit, so a card off the led suit shows a void only when the
-seat had none of it), as is the packed observation (a fixed list of fields).
+seat had none of it), as is the packed observation (a fixed list of fields). Where numba is
+installed (the ``fast`` extra), ``observe`` runs those fields and the packing compiled, row
+by row (``vector._in_due_words``, the same words; ``tests/vector/test_compiled_observations.py``).
 
 Decisions:
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..agents.numba_switch import numba_module
 
 _nb = numba_module()
@@ -30,3 +32,21 @@ def jit(function: Any) -> Any:
 def jit_inline(function: Any) -> Any:
     """``jit``, and numba inlines the function into its caller (each call's offsets are constants there)."""
     return _nb.njit(cache=True, nogil=True, inline="always", error_model="numpy")(function) if COMPILED else function
+
+
+@jit_inline
+def pack_row(out, i, f, places):  # noqa: ANN001, ANN201 - numba's types
+    """Row ``i`` of ``out`` (M, words) uint64: the fields ``f`` shifted into little-endian words (``FamilyBatch._pack``).
+
+    ``places`` (P, 3) int64: (field, first entry, width) of each field the rules fill, at most 64 entries wide.
+    """
+    for k in range(out.shape[1]):
+        out[i, k] = np.uint64(0)
+    for p in range(places.shape[0]):
+        value = f[places[p, 0]]
+        at = places[p, 1]
+        q = at // 64
+        shift = at % 64
+        out[i, q] |= value << np.uint64(shift)
+        if shift + places[p, 2] > 64:
+            out[i, q + 1] |= value >> np.uint64(64 - shift)

@@ -449,6 +449,8 @@ class FamilyBatch:
         self._places = places
         """(field, first entry, width) of every field these rules fill (not ``unfilled``): where ``_pack`` shifts it into
         the layout's words."""
+        self._places_array = np.array(places, dtype=np.int64).reshape(-1, 3)
+        """``_places`` as a (P, 3) array, for a compiled observation (``vector._compiled.pack_row``)."""
 
     def _rows_of(self, name: str, rows: int) -> np.ndarray:
         """The fields of rows 0..rows-1 of the piece ``name`` (one array made once per piece)."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..engine.state import PLAY
 from ..games.in_due import PACKET_SIZE, PLAY_PACKETS, STOCK_SIZE, TURN_PACKETS
-from ._compiled import COMPILED, jit
+from ._compiled import COMPILED, jit, pack_row
 from ._family import THERMO
 from ._tricks import CARD_BIT, FULL
 from .in_due import _NF, _PHASE_BIT, _WORDS, InDueBatch
@@ -134,16 +134,7 @@ def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled b
                         size = thermo[PACKET_SIZE - pos[r, seat, j]]
                         sizes |= size << np.uint64(5 * (2 * rel + j))
                 f[26] = sizes
-        for k in range(out.shape[1]):
-            out[i, k] = zero
-        for p in range(places.shape[0]):
-            value = f[places[p, 0]]
-            at = places[p, 1]
-            q = at // 64
-            shift = at % 64
-            out[i, q] |= value << np.uint64(shift)
-            if shift + places[p, 2] > 64:
-                out[i, q + 1] |= value >> np.uint64(64 - shift)
+        pack_row(out, i, f, places)
 
 
 def packed(batch: InDueBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray:

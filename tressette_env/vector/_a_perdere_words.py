@@ -199,7 +199,7 @@ def packed(batch: APerdereBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray
         batch._rows_of("played", p),
         batch._rows_of("thirds", sides),
         batch._rows_of("to_target", sides) if batch._match else np.zeros(0, dtype=np.int64),
-        batch._places_array,
+        batch._placements,
         params,
         np.zeros(len(fields), dtype=np.uint64),
         np.zeros(p, dtype=np.int64),

@@ -38,15 +38,14 @@ def jit_inline(function: Any) -> Any:
 def pack_row(out, i, f, places):  # noqa: ANN001, ANN201 - numba's types
     """Row ``i`` of ``out`` (M, words) uint64: the fields ``f`` shifted into little-endian words (``FamilyBatch._pack``).
 
-    ``places`` (P, 3) int64: (field, first entry, width) of each field the rules fill, at most 64 entries wide.
+    ``places``: ``_family.pack_places`` of the fields the rules fill, each at most 64 entries wide.
     """
     for k in range(out.shape[1]):
         out[i, k] = np.uint64(0)
     for p in range(places.shape[0]):
         value = f[places[p, 0]]
-        at = places[p, 1]
-        q = at // 64
-        shift = at % 64
+        q = places[p, 1]
+        shift = places[p, 2]
         out[i, q] |= value << np.uint64(shift)
-        if shift + places[p, 2] > 64:
+        if places[p, 3]:
             out[i, q + 1] |= value >> np.uint64(64 - shift)

@@ -48,6 +48,15 @@ BIT_FROM_1 = np.array([0] + [1 << v for v in range(64)], dtype=U64)
 _KERNELS: dict[str, Any] = {}
 
 
+def pack_places(places: Any) -> np.ndarray:
+    """(P, 4) int64 for a compiled ``pack_row``: each (field, first entry, width) as (field, word, shift, spills over).
+
+    ``spills over``: the field runs into the next 64-bit word.
+    """
+    out = np.array([(k, at // 64, at % 64, at % 64 + width > 64) for k, at, width in places], dtype=np.int64)
+    return out.reshape(-1, 4)
+
+
 def compiled_kernel(module: str) -> Any:
     """The kernel module ``vector.<module>`` when it runs compiled (``vector._compiled``), else None.
 
@@ -449,8 +458,8 @@ class FamilyBatch:
         self._places = places
         """(field, first entry, width) of every field these rules fill (not ``unfilled``): where ``_pack`` shifts it into
         the layout's words."""
-        self._places_array = np.array(places, dtype=np.int64).reshape(-1, 3)
-        """``_places`` as a (P, 3) array, for a compiled observation (``vector._compiled.pack_row``)."""
+        self._placements = pack_places(places)
+        """``_places`` for a compiled observation (``vector._compiled.pack_row``)."""
 
     def _rows_of(self, name: str, rows: int) -> np.ndarray:
         """The fields of rows 0..rows-1 of the piece ``name`` (one array made once per piece)."""

@@ -67,8 +67,7 @@ def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled b
 ) -> None:
     """Write each observed row's little-endian words into ``out`` (M, words) uint64: ``observe``'s fields, packed.
 
-    ``f`` (fields,) uint64 is scratch; ``places`` (P, 3) int64 holds ``InDueBatch._places``
-    (field, first entry, width) of the fields these rules fill.
+    ``f`` (fields,) uint64 is scratch; ``places`` is ``InDueBatch._placements``: where the fields these rules fill go.
     """
     is_match = params[P_MATCH] != 0
     target = params[P_TARGET]
@@ -164,7 +163,7 @@ def packed(batch: InDueBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
         batch._playing,
         batch._turned,
         batch._pos,
-        batch._places_array,
+        batch._placements,
         params,
         np.zeros(_NF, dtype=np.uint64),
         _CARD_BITS,

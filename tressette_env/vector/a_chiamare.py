@@ -105,6 +105,7 @@ from ._family import (
     FamilyBatch,
     SeatTables,
     check_seats,
+    compiled_kernel,
     deal_indices,
     depth,
     distinct_deals,
@@ -112,6 +113,7 @@ from ._family import (
     max_columns,
     or_columns,
     rows_reader,
+    unpack_little,
 )
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
@@ -401,6 +403,9 @@ class AChiamareBatch(FamilyBatch):
             me = self._turn.take(rows)
         else:
             me = check_seats(seats, m, P)
+        compiled = compiled_kernel("_a_chiamare_words")
+        if compiled is not None:
+            return unpack_little(compiled.packed(self, rows, me), self.observation.size).view(np.int8)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         seats_of = self._seat

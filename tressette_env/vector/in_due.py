@@ -131,6 +131,7 @@ from ._family import (
     deal_indices,
     distinct_deals,
     key_order,
+    pack_places,
     popcount,
     select_low,
     unpack_little,
@@ -328,8 +329,8 @@ class InDueBatch:
             unfilled |= {"target0", "target1"}
         self._places = tuple((k, at, w) for k, (name, at, w) in enumerate(_FIELDS) if name not in unfilled)
         """The fields ``_pack`` packs: those these rules fill (the others stay 0)."""
-        self._places_array = np.array(self._places, dtype=np.int64).reshape(-1, 3)
-        """``_places`` as an (P, 3) array, for the compiled observation (``vector._in_due_words``)."""
+        self._placements = pack_places(self._places)
+        """``_places`` for the compiled observation (``vector._compiled.pack_row``)."""
         self.decisions_per_hand = None if self._packet_form else 20
         """Decisions of each seat in a hand: 20 in the stock form (one card a trick); None with packets (the packet
         phases' decisions vary), so ``SeatRows`` refuses it."""

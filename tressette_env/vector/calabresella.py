@@ -116,12 +116,14 @@ from ._family import (
     FamilyBatch,
     SeatTables,
     check_seats,
+    compiled_kernel,
     deal_indices,
     depth,
     distinct_deals,
     max_columns,
     or_columns,
     rows_reader,
+    unpack_little,
 )
 from ._tricks import CARD_BIT as _CARD_BIT
 from ._tricks import FULL as _FULL
@@ -496,6 +498,9 @@ class CalabresellaBatch(FamilyBatch):
             agents = check_seats(seats, m, self._p, noun="player")
             at = self._agent_of[rows] == agents[:, None]  # (M, S)
             me, seated = at.argmax(axis=1), at.any(axis=1)
+        compiled = compiled_kernel("_calabresella_words")
+        if compiled is not None:
+            return unpack_little(compiled.packed(self, rows, me, seated), self.observation.size).view(np.int8)
         fields = self._fields
         s = self._s
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)

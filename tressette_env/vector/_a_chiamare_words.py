@@ -1,20 +1,8 @@
 """Tressette a chiamare's batched observation compiled by numba: ``AChiamareBatch.observe``'s fields and packing.
 
-``AChiamareBatch.observe`` fills its fields with NumPy over the batch (each relative seat's
-pieces by ``take``, the auction, the call and the partner's role by ``where``) and packs them
-(``FamilyBatch._pack``). When numba is installed (the ``fast`` extra) and ``TRESSETTE_NUMBA``
-is not ``0``, it calls ``packed`` instead: the same fields, read from the same arrays, row by
-row, shifted into the same little-endian words (``_compiled.pack_row``). It is a second copy of
-``observe``'s fields: ``tests/vector/test_compiled_observations.py`` pins it to them, and
-``tests/vector/test_a_chiamare_batch.py`` pins whichever path the process takes to the scalar
-encoder.
-
-| numba | ``AChiamareBatch.observe`` |
-| --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | ``packed_words``, compiled on first use (seconds; then cached on disk) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the NumPy fields |
-
-``AChiamareBatch`` imports this module, and with it numba, on its first observation.
+``AChiamareBatch.observe``'s fields (each relative seat's pieces, the auction, the call, the
+partner's role), row by row, packed by ``_compiled.pack_row`` (``_compiled`` says when it runs and
+how it is tested).
 """
 
 from __future__ import annotations
@@ -23,17 +11,13 @@ import sys
 
 import numpy as np
 
-from ._compiled import COMPILED, jit, pack_row
+from ._compiled import COMPILED, card_bit, jit, pack_row
 from ._family import BIT, BIT_FROM_1, THERMO
 from ._tricks import CARD_BIT
 from .a_chiamare import _BID_BITS, _CONTRACT_BIT, CHIAMO, AChiamareBatch, P
 
 __all__ = ["COMPILED", "packed", "packed_words"]
 
-_CARD_BITS = np.asarray(CARD_BIT, dtype=np.uint64)
-_THERMO = np.asarray(THERMO, dtype=np.uint64)
-_BIT = np.asarray(BIT, dtype=np.uint64)
-_BIT_FROM_1 = np.asarray(BIT_FROM_1, dtype=np.uint64)
 _SINGLE = (
     "hand",
     "leader",
@@ -65,12 +49,6 @@ _SINGLE = (
 """The indices of ``single`` (int64): the field of each one-field piece of ``_SINGLE``, -1 where the rules have none."""
 (P_SIGNS, P_MATCH, P_TARGET, P_REVEAL) = range(4)
 """The indices of ``params`` (int64): the rules ``packed_words`` reads."""
-
-
-@jit
-def _card_bit(card_bits: np.ndarray, card: int) -> np.uint64:
-    """The bit of a card id, 0 for -1 (``_tricks.card_bits``)."""
-    return card_bits[card if card >= 0 else 40]
 
 
 @jit
@@ -133,7 +111,7 @@ def packed_words(  # noqa: PLR0913, PLR0912, PLR0915 - one pass over the rows, c
         bids_field = zero
         for k in range(p):
             seat = seat_rel[s, k]
-            f[trick_rows[k]] = _card_bit(card_bits, trick[r, seat])
+            f[trick_rows[k]] = card_bit(card_bits, trick[r, seat])
             f[played_rows[k]] = played[r, seat]
             signals_field |= signals[r, seat] << np.uint64(12 * k)
             voids_field |= voids[r, seat] << np.uint64(4 * k)
@@ -154,7 +132,7 @@ def packed_words(  # noqa: PLR0913, PLR0912, PLR0915 - one pass over the rows, c
         caller = declarer[r]
         f[single[F_DECLARER]] = rel_bit[(caller + 1) * p + s]
         card = called[r]
-        card_mask = _card_bit(card_bits, card)
+        card_mask = card_bit(card_bits, card)
         f[single[F_CALLED]] = card_mask
         chiamo = won == CHIAMO
         holds = card >= 0 and (dealt[r, s] & card_mask) != zero  # held at the call: in hand or played since
@@ -224,10 +202,10 @@ def packed(batch: AChiamareBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarra
         batch._placements,
         params,
         np.zeros(len(fields), dtype=np.uint64),
-        _CARD_BITS,
-        _THERMO,
-        _BIT,
-        _BIT_FROM_1,
+        CARD_BIT,
+        THERMO,
+        BIT,
+        BIT_FROM_1,
         _BID_BITS,
         _CONTRACT_BIT,
     )

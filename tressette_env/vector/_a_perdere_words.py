@@ -1,20 +1,8 @@
 """Tressette a perdere's batched observation compiled by numba: ``APerdereBatch.observe``'s fields and packing.
 
-``APerdereBatch.observe`` fills its fields with NumPy over the batch (each relative seat's
-pieces by ``take``, the seats away from an elimination match's table masked) and packs them
-(``FamilyBatch._pack``). When numba is installed (the ``fast`` extra) and ``TRESSETTE_NUMBA``
-is not ``0``, it calls ``packed`` instead: the same fields, read from the same arrays, row by
-row, shifted into the same little-endian words (``_compiled.pack_row``). It is a second copy of
-``observe``'s fields: ``tests/vector/test_compiled_observations.py`` pins it to them, and
-``tests/vector/test_a_perdere_batch.py`` pins whichever path the process takes to the scalar
-encoder.
-
-| numba | ``APerdereBatch.observe`` |
-| --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | ``packed_words``, compiled on first use (seconds; then cached on disk) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the NumPy fields |
-
-``APerdereBatch`` imports this module, and with it numba, on its first observation.
+``APerdereBatch.observe``'s fields (each relative seat's pieces, the seats away from an
+elimination match's table masked), row by row, packed by ``_compiled.pack_row`` (``_compiled``
+says when it runs and how it is tested).
 """
 
 from __future__ import annotations
@@ -23,16 +11,13 @@ import sys
 
 import numpy as np
 
-from ._compiled import COMPILED, jit, pack_row
+from ._compiled import COMPILED, card_bit, jit, pack_row
 from ._family import BIT, THERMO
 from ._tricks import CARD_BIT
 from .a_perdere import _LEFT_OF, APerdereBatch
 
 __all__ = ["COMPILED", "packed", "packed_words"]
 
-_CARD_BITS = np.asarray(CARD_BIT, dtype=np.uint64)
-_THERMO = np.asarray(THERMO, dtype=np.uint64)
-_BIT = np.asarray(BIT, dtype=np.uint64)
 (F_HAND, F_LEADER, F_VOIDS, F_SIGNALS, F_TRICK_NUMBER, F_REMOVED, F_SET_ASIDE, F_OUT, F_FACE_DOWN) = range(9)
 """The indices of ``single`` (int64): the field of each one-field piece, -1 where the rules have none."""
 (P_TEAMS, P_MATCH, P_ELIMINATION, P_SET_ASIDE, P_TARGET) = range(5)
@@ -109,7 +94,7 @@ def packed_words(  # noqa: PLR0913, PLR0912, PLR0915 - one pass over the rows, c
             if elimination and k >= n_live:
                 continue
             c = trick[r, seat]
-            f[trick_rows[k]] = card_bits[c if c >= 0 else 40]
+            f[trick_rows[k]] = card_bit(card_bits, c)
             f[played_rows[k]] = played[r, seat]
             voids_field |= voids[r, seat] << np.uint64(4 * k)
         f[single[F_VOIDS]] = voids_field
@@ -204,9 +189,9 @@ def packed(batch: APerdereBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray
         np.zeros(len(fields), dtype=np.uint64),
         np.zeros(p, dtype=np.int64),
         np.zeros(p, dtype=np.int64),
-        _CARD_BITS,
-        _THERMO,
-        _BIT,
+        CARD_BIT,
+        THERMO,
+        BIT,
         _LEFT_OF,
     )
     return (out if sys.byteorder == "little" else out.astype("<u8")).view(np.uint8)

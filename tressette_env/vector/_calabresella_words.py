@@ -1,20 +1,8 @@
 """Calabresella's batched observation compiled by numba: ``CalabresellaBatch.observe``'s fields and packing.
 
-``CalabresellaBatch.observe`` fills its fields with NumPy over the batch (each relative seat's
-pieces by ``take``; the auction, the call, the monte and the exchange by lookups) and packs
-them (``FamilyBatch._pack``). When numba is installed (the ``fast`` extra) and
-``TRESSETTE_NUMBA`` is not ``0``, it calls ``packed`` instead: the same fields, read from the
-same arrays, row by row, shifted into the same little-endian words (``_compiled.pack_row``).
-It is a second copy of ``observe``'s fields: ``tests/vector/test_compiled_observations.py``
-pins it to them, and ``tests/vector/test_calabresella_batch.py`` pins whichever path the
-process takes to the scalar encoder.
-
-| numba | ``CalabresellaBatch.observe`` |
-| --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | ``packed_words``, compiled on first use (seconds; then cached on disk) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the NumPy fields |
-
-``CalabresellaBatch`` imports this module, and with it numba, on its first observation.
+``CalabresellaBatch.observe``'s fields (each relative seat's pieces, the auction, the call, the
+monte and the exchange), row by row, packed by ``_compiled.pack_row`` (``_compiled`` says when it
+runs and how it is tested).
 """
 
 from __future__ import annotations
@@ -23,17 +11,13 @@ import sys
 
 import numpy as np
 
-from ._compiled import COMPILED, jit, pack_row
+from ._compiled import COMPILED, card_bit, jit, pack_row
 from ._family import BIT, BIT_FROM_1, THERMO
 from ._tricks import CARD_BIT
 from .calabresella import _CONTRACT_BIT, CalabresellaBatch
 
 __all__ = ["COMPILED", "packed", "packed_words"]
 
-_CARD_BITS = np.asarray(CARD_BIT, dtype=np.uint64)
-_THERMO = np.asarray(THERMO, dtype=np.uint64)
-_BIT = np.asarray(BIT, dtype=np.uint64)
-_BIT_FROM_1 = np.asarray(BIT_FROM_1, dtype=np.uint64)
 _SINGLE = (
     "hand",
     "leader",
@@ -73,12 +57,6 @@ _SINGLE = (
 """The indices of ``single`` (int64): the field of each one-field piece of ``_SINGLE``, -1 where the rules have none."""
 (P_SIGNALS, P_MATCH, P_TARGET) = range(3)
 """The indices of ``params`` (int64): the rules ``packed_words`` reads."""
-
-
-@jit
-def _card_bit(card_bits: np.ndarray, card: int) -> np.uint64:
-    """The bit of a card id, 0 for -1 (``_tricks.card_bits``)."""
-    return card_bits[card if card >= 0 else 40]
 
 
 @jit
@@ -157,7 +135,7 @@ def packed_words(  # noqa: PLR0913, PLR0912, PLR0915 - one pass over the rows, c
         all_played = zero
         for k in range(s_count):
             seat = seat_rel[s, k]
-            f[trick_rows[k]] = _card_bit(card_bits, trick[r, seat])
+            f[trick_rows[k]] = card_bit(card_bits, trick[r, seat])
             cards = played[r, seat]
             f[played_rows[k]] = cards
             all_played |= cards
@@ -183,10 +161,10 @@ def packed_words(  # noqa: PLR0913, PLR0912, PLR0915 - one pass over the rows, c
         f[single[F_BIDS]] = bids_field
         f[single[F_CONTRACT]] = contract_bit[contract[r]]
         f[single[F_SOLOIST]] = rel_bit[(soloist[r] + 1) * s_count + s]
-        f[single[F_CALLED]] = _card_bit(card_bits, called[r])
+        f[single[F_CALLED]] = card_bit(card_bits, called[r])
         f[single[F_CALLED_FROM]] = called_from_bit[(called_from[r] + 2) * s_count + s]
         f[single[F_MONTE_SHOWN]] = monte_shown[r]
-        f[single[F_RETURNED]] = _card_bit(card_bits, returned[r])
+        f[single[F_RETURNED]] = card_bit(card_bits, returned[r])
         f[single[F_FACE_DOWN_KNOWN]] = known[r, s] & ~hand & ~all_played
         f[single[F_FACE_DOWN]] = thermo[face_down[r]]
         f[single[F_SOLO_ONLY]] = np.uint64(1) if solo_only[r] else zero
@@ -249,10 +227,10 @@ def packed(batch: CalabresellaBatch, rows: np.ndarray, me: np.ndarray, seated: n
         batch._placements,
         params,
         np.zeros(len(fields), dtype=np.uint64),
-        _CARD_BITS,
-        _THERMO,
-        _BIT,
-        _BIT_FROM_1,
+        CARD_BIT,
+        THERMO,
+        BIT,
+        BIT_FROM_1,
         _CONTRACT_BIT,
     )
     return (out if sys.byteorder == "little" else out.astype("<u8")).view(np.uint8)

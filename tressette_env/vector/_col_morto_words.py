@@ -1,22 +1,9 @@
 """Col morto's batched observation compiled by numba: ``ColMortoBatch._words`` and the packing in one pass.
 
-``ColMortoBatch.observe`` gathers each observer's pieces with NumPy (some thirty ``take`` calls,
-shifts and ORs over the batch), then stacks and byte-swaps the words: the larger part of the
-engine's decision at N = 4096 (docs/batched.md). When numba is installed (the ``fast`` extra)
-and ``TRESSETTE_NUMBA`` is not ``0``, ``observe`` calls ``packed`` instead: the same pieces,
-read from the same arrays and placed by the same convention (``vector._tables``: entry ``j``
-at bit ``63 - j % 64`` of word ``j // 64``), row by row, written as the big-endian words that
-``np.unpackbits`` reads. It is a second copy of ``ColMortoBatch._words`` and of
-``TressetteBatch._observe_words``, whose pieces it starts from: ``tests/vector/test_col_morto_compiled.py``
-pins it to them, and ``tests/vector/test_col_morto.py`` pins whichever path the process takes
-to the scalar encoder.
-
-| numba | ``ColMortoBatch.observe`` |
-| --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | ``packed_words``, compiled on first use (seconds; then cached on disk) |
-| absent, or ``TRESSETTE_NUMBA=0`` | ``ColMortoBatch._words`` (NumPy) |
-
-``ColMortoBatch`` imports this module, and with it numba, on its first observation.
+The four-seat engine's words of the observer's seat (``TressetteBatch._observe_words``) and col
+morto's pieces (``ColMortoBatch._words``), row by row, written as the big-endian words that
+``np.unpackbits`` reads; the entries of col morto's two layouts are constants of the kernel
+(``_compiled`` says when it runs and how it is tested).
 """
 
 from __future__ import annotations

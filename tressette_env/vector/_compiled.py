@@ -1,9 +1,28 @@
-"""The batched engines' compiled kernels: numba's decorators for them, or nothing without numba.
+"""The batched engines' compiled observations: numba's decorators for their kernels, and what the kernels share.
 
-A kernel module (``_col_morto_words``, ``_in_due_words``) decorates its functions with
-``jit`` or ``jit_inline`` and is imported by its engine on first use; ``COMPILED`` says
-whether they run compiled (numba installed, ``TRESSETTE_NUMBA`` not ``0``). Without numba
-the engines keep their NumPy code and never call a kernel.
+Where numba is installed (``pip install "tressette-env[fast]"``) and ``TRESSETTE_NUMBA`` is not
+``0``, every family engine's ``observe`` calls a kernel of its own that builds each observed row's
+words in one compiled pass, instead of the NumPy code that fills the observation's fields over
+the batch: the same fields, read from the same arrays and placed by the same convention, so the
+same bytes. Each kernel is a second copy of its engine's NumPy observation;
+``tests/vector/test_compiled_observations.py`` pins each to it on every rule set of the tests,
+and the engines' own tests pin whichever path the process takes to the scalar encoders.
+
+| engine | kernel |
+| --- | --- |
+| ``ColMortoBatch`` | ``_col_morto_words`` (the four-seat engine's words and col morto's pieces) |
+| ``InDueBatch`` | ``_in_due_words`` |
+| ``APerdereBatch`` | ``_a_perdere_words`` |
+| ``AChiamareBatch`` | ``_a_chiamare_words`` |
+| ``CalabresellaBatch`` | ``_calabresella_words`` |
+
+| numba | ``observe`` |
+| --- | --- |
+| installed | the kernel, compiled on a process's first observation (seconds; then loaded from numba's disk cache) |
+| absent, or ``TRESSETTE_NUMBA=0`` | the NumPy code (each kernel module is then never imported) |
+
+An engine loads its kernel (``_family.compiled_kernel``), and with it numba, on its first
+observation, so that a process that never observes a batch does not load numba.
 
 | decorator | numba's options |
 | --- | --- |
@@ -49,3 +68,9 @@ def pack_row(out, i, f, places):  # noqa: ANN001, ANN201 - numba's types
         out[i, q] |= value << np.uint64(shift)
         if places[p, 3]:
             out[i, q + 1] |= value >> np.uint64(64 - shift)
+
+
+@jit_inline
+def card_bit(card_bits, card):  # noqa: ANN001, ANN201 - numba's types
+    """The bit of a card id in ``card_bits`` (``_tricks.CARD_BIT``), 0 for -1 (no card): ``_tricks.card_bits``."""
+    return card_bits[card if card >= 0 else 40]

@@ -1,19 +1,7 @@
 """Tressette in due's batched observation compiled by numba: ``InDueBatch.observe``'s fields and packing in one pass.
 
-``InDueBatch.observe`` fills its 27 fields with NumPy over the batch (``take``, ``where``,
-shifts) and packs them into the layout's words. When numba is installed (the ``fast`` extra)
-and ``TRESSETTE_NUMBA`` is not ``0``, it calls ``packed`` instead: the same fields, read from
-the same arrays, row by row, shifted into the same little-endian words (entry ``i`` of a field
-at its bit ``i``) that ``unpack_little`` reads. It is a second copy of ``observe``'s fields:
-``tests/vector/test_in_due_compiled.py`` pins it to them, and ``tests/vector/test_in_due.py``
-pins whichever path the process takes to the scalar encoder.
-
-| numba | ``InDueBatch.observe`` |
-| --- | --- |
-| installed (``pip install "tressette-env[fast]"``) | ``packed_words``, compiled on first use (seconds; then cached on disk) |
-| absent, or ``TRESSETTE_NUMBA=0`` | the NumPy fields |
-
-``InDueBatch`` imports this module, and with it numba, on its first observation.
+``InDueBatch.observe``'s 27 fields, row by row, shifted into the same little-endian words
+(``_compiled`` says when it runs and how it is tested).
 """
 
 from __future__ import annotations
@@ -24,16 +12,13 @@ import numpy as np
 
 from ..engine.state import PLAY
 from ..games.in_due import PACKET_SIZE, PLAY_PACKETS, STOCK_SIZE, TURN_PACKETS
-from ._compiled import COMPILED, jit, pack_row
+from ._compiled import COMPILED, card_bit, jit, pack_row
 from ._family import THERMO
 from ._tricks import CARD_BIT, FULL
 from .in_due import _NF, _PHASE_BIT, _WORDS, InDueBatch
 
 __all__ = ["COMPILED", "packed", "packed_words"]
 
-_CARD_BITS = np.asarray(CARD_BIT, dtype=np.uint64)
-_THERMO = np.asarray(THERMO, dtype=np.uint64)
-_PHASES = np.asarray(_PHASE_BIT, dtype=np.uint64)
 (P_MATCH, P_TARGET, P_PACKETS) = range(3)
 """The indices of ``params`` (int64): the rules ``packed_words`` reads."""
 
@@ -86,9 +71,9 @@ def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled b
         exposed1 = exposed[o, r] & ~played1
         f[0] = hand
         c = trick[s, r]
-        f[1] = card_bits[c if c >= 0 else 40]
+        f[1] = card_bit(card_bits, c)
         c = trick[o, r]
-        f[2] = card_bits[c if c >= 0 else 40]
+        f[2] = card_bit(card_bits, c)
         on = one if playing[r] else zero
         f[3] = on << np.uint64((leader[r] - s) & 1)
         f[4] = played0
@@ -166,8 +151,8 @@ def packed(batch: InDueBatch, rows: np.ndarray, me: np.ndarray) -> np.ndarray:
         batch._placements,
         params,
         np.zeros(_NF, dtype=np.uint64),
-        _CARD_BITS,
-        _THERMO,
-        _PHASES,
+        CARD_BIT,
+        THERMO,
+        _PHASE_BIT,
     )
     return (out if sys.byteorder == "little" else out.astype("<u8")).view(np.uint8)

@@ -1,9 +1,9 @@
 """The batched engines' compiled observations (``vector._compiled``) are their NumPy ones, byte for byte.
 
-Where numba is installed, ``observe`` of every family engine (col morto, in due, a perdere, a
-chiamare, Calabresella) runs a compiled kernel; the engines' own tests (``test_col_morto.py``,
-``test_in_due_batch.py``, ``test_a_perdere_batch.py``, ``test_a_chiamare_batch.py``,
-``test_calabresella_batch.py``) pin whichever path the process takes to the scalar encoders. Here the two paths are compared with each other on the
+Where numba is installed, ``observe`` of col morto, in due, a chiamare and Calabresella runs a
+compiled kernel; the engines' own tests (``test_col_morto.py``, ``test_in_due_batch.py``,
+``test_a_chiamare_batch.py``, ``test_calabresella_batch.py``) pin whichever path the process
+takes to the scalar encoders. Here the two paths are compared with each other on the
 same states: every rule set of ``tests/games/family.py`` (and col morto's of its own tests),
 every player's view, chosen deals, partial steps, renuncios and finished deals.
 """
@@ -25,7 +25,6 @@ if not _compiled.COMPILED:
 KERNELS = {
     "tressette_col_morto": "_col_morto_words",
     "tressette_in_due": "_in_due_words",
-    "tressette_a_perdere": "_a_perdere_words",
     "tressette_a_chiamare": "_a_chiamare_words",
     "calabresella": "_calabresella_words",
 }

@@ -106,14 +106,12 @@ from ._family import (
     FamilyBatch,
     SeatTables,
     check_seats,
-    compiled_kernel,
     deal_indices,
     depth,
     distinct_deals,
     or_columns,
     popcount,
     rows_reader,
-    unpack_little,
 )
 from ._family import THERMO as _THERMO
 from ._tricks import CARD_BIT as _CARD_BIT
@@ -471,9 +469,6 @@ class APerdereBatch(FamilyBatch):
             me = self._turn.take(rows)
         else:
             me = check_seats(seats, m, p)
-        compiled = compiled_kernel("_a_perdere_words")
-        if compiled is not None:
-            return unpack_little(compiled.packed(self, rows, me), self.observation.size).view(np.int8)
         fields = self._fields
         f = np.zeros((len(fields), m), dtype="<u8")  # by field: each a contiguous row (``_pack``)
         live = self._live.take(rows)

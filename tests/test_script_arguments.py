@@ -16,6 +16,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the scripts import this checkou
     [
         ("benchmarks/bench_family_batched.py", ["--games", "tressette"], "the games with a family batched engine are"),
         ("benchmarks/bench_family_batched.py", ["--seconds", "0"], "--seconds is a number > 0"),
+        ("benchmarks/bench_compiled_observations.py", ["--rounds", "0"], "--rounds and --deals are ints >= 1"),
         ("benchmarks/bench_in_due_others.py", ["--rounds", "0"], "--rounds is an int >= 1 and --seconds a number > 0"),
         ("benchmarks/bench_train.py", ["--steps", "0"], "--steps and --repeats ints >= 1"),
         ("benchmarks/bench_train.py", ["--repeats", "0"], "--steps and --repeats ints >= 1"),

@@ -71,3 +71,29 @@ def test_the_search_player_still_comes_from_the_agents_package():
 
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         agents.Nothing  # noqa: B018
+
+
+def test_a_batch_loads_its_compiled_observation_only_when_it_observes_with_numba():
+    """Making and stepping a batch loads no numba; its first observation loads its kernel (numba) only where numba runs."""
+    kernels = ("tressette_env.vector._compiled", "tressette_env.vector._col_morto_words")
+    code = (
+        "import numpy as np\n"
+        "from tressette_env.vector.col_morto import ColMortoBatch\n"
+        "batch = ColMortoBatch(4, seed=0)\n"
+        "batch.step(batch.sample_actions(np.random.default_rng(0)))\n"
+        f"before = {{m: m in sys.modules for m in ('numba', *{kernels!r})}}\n"
+        "batch.observe()\n"
+        "print(json.dumps(before))\n"
+    )
+    script = f"import json, sys\n{code}print(json.dumps({{m: m in sys.modules for m in ('numba', *{kernels!r})}}))"
+
+    def run(env: dict) -> list[dict]:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env)
+        return [json.loads(line) for line in done.stdout.splitlines()[-2:]]
+
+    nothing = dict.fromkeys(("numba", *kernels), False)
+    before, after = run(dict(os.environ, TRESSETTE_NUMBA="0"))
+    assert before == nothing and after == nothing  # no numba: the NumPy observation, no kernel module imported
+    if importlib.util.find_spec("numba") is not None:
+        before, after = run(dict(os.environ))
+        assert before == nothing and after == dict.fromkeys(("numba", *kernels), True)

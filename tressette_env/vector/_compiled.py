@@ -24,7 +24,7 @@ An engine loads its kernel (``_family.compiled_kernel``), and with it numba, on 
 observation, so that a process that never observes a batch does not load numba.
 
 ``APerdereBatch`` has none: a kernel of its fields ran its observation 1.05 times as fast
-(0.85 ms against 0.81 ms at N = 4096, its NumPy fields already cheap), not worth a second copy
+(0.81 ms against 0.85 ms at N = 4096, its NumPy fields already cheap), not worth a second copy
 (docs/batched.md).
 
 | decorator | numba's options |

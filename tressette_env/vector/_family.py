@@ -60,11 +60,14 @@ def pack_places(places: Any) -> np.ndarray:
 def compiled_kernel(module: str) -> Any:
     """The kernel module ``vector.<module>`` when it runs compiled (``vector._compiled``), else None.
 
-    Imported on an engine's first call that uses it, so that numba is loaded only by a batch that runs.
+    Imported on an engine's first call that uses it, so that numba is loaded only by a batch that runs; without
+    numba (or with ``TRESSETTE_NUMBA=0``) the kernel module is not imported at all.
     """
     if module not in _KERNELS:
-        kernel = importlib.import_module(f"{__package__}.{module}")
-        _KERNELS[module] = kernel if kernel.COMPILED else None
+        from ..agents.numba_switch import numba_module
+
+        kernel = importlib.import_module(f"{__package__}.{module}") if numba_module() is not None else None
+        _KERNELS[module] = kernel if kernel is not None and kernel.COMPILED else None
     return _KERNELS[module]
 
 

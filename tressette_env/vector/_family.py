@@ -46,6 +46,7 @@ BIT_FROM_1 = np.array([0] + [1 << v for v in range(64)], dtype=U64)
 
 
 _KERNELS: dict[str, Any] = {}
+"""``compiled_kernel``'s answers, by kernel module: the module, or None where it does not run compiled."""
 
 
 def pack_places(places: Any) -> np.ndarray:

@@ -17,7 +17,7 @@ pins them).
 | ``AChiamareBatch(n, seed=None, **rules)`` | N deals under one rule set (the switches of ``AChiamareRules``, an unknown one the same TypeError) |
 | ``reset(seed=None, hands=None, dealer=None, deals=None)`` | deal new episodes: shuffled, or chosen deals in the scalar game's form; all deals or some (a bool mask or indices) |
 | ``legal_masks()`` / ``legal_masks(bool)`` | (N, 255) int8 (or bool): ``legal_actions_mask`` of the seat on turn in each deal; 0 in a finished deal |
-| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal, the seat on turn by default |
+| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal, the seat on turn by default; compiled where numba is installed (``vector._a_chiamare_words``) |
 | ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal: a bid, a call or a card; an ``AChiamareStepResult`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
 | ``heuristic_actions(deals=None)`` | ``AChiamareHeuristic``'s action in each deal, decision for decision (``vector.a_chiamare_heuristic``) |

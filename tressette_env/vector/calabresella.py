@@ -18,7 +18,7 @@ steps a scalar state per deal alongside and pins them). No switch is refused.
 | ``CalabresellaBatch(n, seed=None, **rules)`` | N deals under one rule set (the switches of ``CalabresellaRules``: an unknown one, or a combination the rules refuse, the same error) |
 | ``reset(seed=None, hands=None, monte=None, dealer=None, deals=None)`` | deal new episodes: shuffled, or chosen deals in the scalar game's form; all deals or some (a bool mask or indices) |
 | ``legal_masks()`` / ``legal_masks(bool)`` | (N, 255) int8 (or bool): ``legal_actions_mask`` of the seat on turn in each deal; 0 in a finished deal |
-| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal's given player (``seats`` are players), the player on turn by default; zeros for a dealer who sits out |
+| ``observe(seats=None, deals=None)`` | (M, size) int8: the scalar ``observation(rules)`` of each deal's given player (``seats`` are players), the player on turn by default; zeros for a dealer who sits out; compiled where numba is installed (``vector._calabresella_words``) |
 | ``step(actions, active=None, autoreset=True)`` | the seat on turn acts in each (active) deal; a ``CalabresellaStepResult`` |
 | ``sample_actions(rng)`` | (N,) a uniformly random legal action in each deal; -1 where none |
 | ``heuristic_actions(deals=None)`` | ``CalabresellaHeuristic``'s action in each deal, decision for decision (``vector.calabresella_heuristic``); -1 in a finished deal |

@@ -17,7 +17,7 @@ and the engines' own tests pin whichever path the process takes to the scalar en
 
 | numba | ``observe`` |
 | --- | --- |
-| installed | the kernel, compiled on a process's first observation (seconds; then loaded from numba's disk cache) |
+| installed | the kernel: compiled at its first observation (a few seconds) into numba's disk cache, which later processes load |
 | absent, or ``TRESSETTE_NUMBA=0`` | the NumPy code (each kernel module is then never imported) |
 
 An engine loads its kernel (``_family.compiled_kernel``), and with it numba, on its first

@@ -91,7 +91,7 @@ def _big_endian(w: Any) -> Any:
 
 @jit
 def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled by numba
-    packed: np.ndarray,
+    out: np.ndarray,
     rows: np.ndarray,
     me: np.ndarray,
     player: np.ndarray,
@@ -113,7 +113,7 @@ def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled b
     words: np.ndarray,
     tables: np.ndarray,
 ) -> None:
-    """Write each observed row's words into ``packed`` (M, 8 * words) uint8, big-endian: ``_words`` row by row.
+    """Write each observed row's words into ``out`` (M, words) uint64, bytes swapped (``_big_endian``): ``_words``'s.
 
     ``four`` (the four-seat observation's words) and ``words`` (W,) uint64 are scratch. ``tables`` (5, 42) uint64: the leader
     field, the trick number field, the thirds' thermometer, the target's thermometer and the
@@ -185,7 +185,7 @@ def packed_words(  # noqa: PLR0913, PLR0915 - one pass over the rows, compiled b
             _put(words, tables[4, rel], _AT_DUMMIES2, 4)
             _put(words, acting, _AT_ACTING2, 4)
         for k in range(n_words):
-            packed[i, k] = _big_endian(words[k])
+            out[i, k] = _big_endian(words[k])
 
 
 def _lookup_tables() -> np.ndarray:
